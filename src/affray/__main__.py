@@ -1,0 +1,5 @@
+"""``python -m affray``."""
+
+from affray.cli.app import main
+
+main()

@@ -1,0 +1,130 @@
+"""The ``affray`` command line (CONTRACT.md "Commands"). Bad input exits 2, never with a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from affray.errors import AffrayError, EncounterError
+from affray.io.load import load_encounter
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Combat sequencing for old-school D&D under six initiative systems.")
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+T = TypeVar("T")
+
+
+def _guard(fn: Callable[[], T]) -> T:
+    """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
+    try:
+        return fn()
+    except AffrayError as exc:
+        err.print(str(exc), markup=False)
+        raise typer.Exit(2) from None
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as exc:  # an internal error: one line, the traceback only on request
+        if os.environ.get("AFFRAY_DEBUG"):
+            raise
+        err.print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
+                  markup=False)
+        raise typer.Exit(1) from None
+
+
+def _parse_sets(values: list[str]) -> dict[str, Any]:
+    from ruamel.yaml import YAML
+
+    out: dict[str, Any] = {}
+    for item in values:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(f"{item!r}: use --set OPTION=VALUE, e.g. --set mutual_surprise=cancel")
+        out[name.strip()] = YAML(typ="safe").load(raw) if raw.strip() else ""
+    return out
+
+
+@app.command()
+def rulesets(as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False) -> None:
+    """List every ruleset with its title, seed and options."""
+    from affray.rulesets import RULESETS
+
+    docs = [r.describe() for r in RULESETS]
+    if as_json:
+        sys.stdout.write(json.dumps({"rulesets": docs}, indent=2) + "\n")
+        return
+    out = Console(highlight=False)
+    for d in docs:
+        out.print(f"[bold]{d['id']}[/bold]  {d['title']} (seed {d['seed']})")
+        for o in d["options"]:
+            choices = f" [{' | '.join(map(str, o['choices']))}]" if "choices" in o else ""
+            out.print(f"    {o['name']} = {o['default']}{choices}  ({o['rule']}) {o['doc']}", markup=False)
+        for key, doc in d["declaration_keys"].items():
+            out.print(f"    declaration key {key}: {doc}", markup=False)
+
+
+@app.command()
+def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
+          ruleset: Annotated[str | None, typer.Option(help="check under this ruleset too")] = None) -> None:
+    """Validate an encounter file: exit 0 with a summary, or exit 2 listing every problem."""
+
+    def body() -> None:
+        from affray.api import ruleset_class
+
+        loaded = load_encounter(file)
+        cls = ruleset_class(loaded, ruleset)
+        if cls is not None:
+            problems = list(cls.check(loaded))
+            if problems:
+                raise EncounterError(problems)
+        enc = loaded.encounter
+        n = sum(c.count for s in enc.sides.values() for c in s.combatants)
+        plans = sum(len(p) for p in enc.plan.values())
+        under = f", ruleset {cls.id}" if cls is not None else ""
+        typer.echo(f"{file}: ok: {len(enc.sides)} sides, {n} combatants, {plans} declarations{under}")
+
+    _guard(body)
+
+
+@app.command()
+def run(
+    file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
+    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
+    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
+) -> None:
+    """Resolve an encounter's plan under a ruleset and print the timeline."""
+
+    def body() -> None:
+        from affray.api import prepare
+        from affray.cli.render import render_result
+        from affray.io.timeline import timeline_json
+
+        options = _parse_sets(set_ or [])
+        prepared = prepare(load_encounter(file), ruleset=ruleset, seed=seed, options=options)
+        result = prepared.fight(auto=auto, max_rounds=max_rounds).run()
+        if as_json:
+            sys.stdout.write(timeline_json(result))
+        else:
+            render_result(result, Console(highlight=False))
+
+    _guard(body)
+
+
+def main() -> None:
+    app(prog_name="affray")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

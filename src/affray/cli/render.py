@@ -1,0 +1,60 @@
+"""The readable timeline: headings per round, each event with its why, then the final state."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from affray.engine.engine import Result
+from affray.engine.events import Event
+
+__all__ = ["render_result", "event_line"]
+
+_STYLE = {"melee": "bold", "missile": "bold", "cast": "magenta", "cast-start": "magenta",
+          "spell-ruined": "red", "spell-lost": "red", "down": "bold red", "impossible": "yellow",
+          "morale": "cyan", "initiative": "cyan", "surprise": "cyan", "declare": "dim"}
+
+
+def event_line(e: Event, seq: int) -> Text:
+    text = Text()
+    text.append(f"{seq:>4} ", style="dim")
+    text.append(f"{e.kind:<12}", style=_STYLE.get(e.kind, ""))
+    if e.actor:
+        text.append(f" {e.actor}")
+    if e.kind in ("melee", "missile"):
+        text.append(f" -> {e.target}: ")
+        text.append("hit" if e.hit else "miss", style="green" if e.hit else "")
+        if e.hit:
+            text.append(f", {e.damage} damage")
+        if e.opportunity:
+            text.append(" (opportunity)", style="italic")
+    elif e.spell:
+        text.append(f" {e.spell}" + (f" -> {e.target}" if e.target and e.kind == "cast" else ""))
+    if e.passed is not None:
+        text.append(": passed" if e.passed else ": failed")
+    if e.detail:
+        text.append(f"   {e.detail}", style="")
+    if e.why:
+        text.append(f"\n       at {e.at}. Why: {e.why}", style="dim")
+    return text
+
+
+def render_result(result: Result, console: Console) -> None:
+    console.print(Text(f"affray: ruleset {result.ruleset}, seed {result.seed}", style="bold"))
+    last_round: int | None = None
+    for seq, e in enumerate(result.events):
+        if e.round is not None and e.round != last_round:
+            console.rule(f"Round {e.round}")
+            last_round = e.round
+        console.print(event_line(e, seq), soft_wrap=False)
+    table = Table(title="Final state")
+    for col in ("combatant", "side", "hp", "state"):
+        table.add_column(col)
+    for name, c in result.final.combatants.items():
+        state = ("unconscious" if c.get("unconscious") else "down") if c["down"] else (
+            "fled" if c.get("fled") else "standing")
+        table.add_row(name, c["side"], str(c["hp"]), state)
+    console.print(table)
+    console.print(Text(f"Winner: {result.final.winner}" if result.final.winner else "No winner yet: "
+                       "more than one side stands (try --auto)", style="bold"))

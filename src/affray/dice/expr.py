@@ -1,0 +1,71 @@
+"""Dice expressions: parsed by d20, rolled by our own roller (never d20's global RNG)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import d20
+from d20 import diceast
+
+__all__ = ["DiceExpr", "parse_dice"]
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    """A sum of dice groups and a constant: ``2d4+1`` is ``groups=((2, 4),), bonus=1``."""
+
+    groups: tuple[tuple[int, int], ...]
+    bonus: int
+    text: str
+
+    @property
+    def dice_min(self) -> int:
+        return sum(n for n, _ in self.groups)
+
+    @property
+    def dice_max(self) -> int:
+        return sum(n * s for n, s in self.groups)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+_HINT = "use dice notation such as 1d8, 2d4+1, 1d6-1 or a plain number"
+
+
+def parse_dice(value: object) -> DiceExpr:
+    """Parse ``1d8``, ``2d4+1`` or a number; raise ValueError with a hint otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"not a dice expression: {value!r} ({_HINT})")
+    text = str(value).strip()
+    try:
+        tree = d20.parse(text)
+    except d20.RollSyntaxError as exc:
+        raise ValueError(f"not a dice expression: {text!r} ({_HINT})") from exc
+    groups: list[tuple[int, int]] = []
+    bonus = 0
+
+    def walk(node: object, sign: int) -> None:
+        nonlocal bonus
+        if isinstance(node, diceast.Expression):
+            walk(node.roll, sign)
+        elif isinstance(node, diceast.AnnotatedNumber):
+            walk(node.value, sign)
+        elif isinstance(node, diceast.Parenthetical):
+            walk(node.value, sign)
+        elif isinstance(node, diceast.Literal) and isinstance(node.value, int):
+            bonus += sign * node.value
+        elif isinstance(node, diceast.Dice) and type(node) is diceast.Dice and sign > 0:
+            if node.num < 1 or not isinstance(node.size, int) or node.size < 1:
+                raise ValueError(f"not a dice expression: {text!r} ({_HINT})")
+            groups.append((int(node.num), int(node.size)))
+        elif isinstance(node, diceast.BinOp) and node.op in ("+", "-"):
+            walk(node.left, sign)
+            walk(node.right, sign if node.op == "+" else -sign)
+        elif isinstance(node, diceast.UnOp) and node.op in ("+", "-"):
+            walk(node.value, sign if node.op == "+" else -sign)
+        else:
+            raise ValueError(f"unsupported dice expression: {text!r} ({_HINT})")
+
+    walk(tree, 1)
+    return DiceExpr(tuple(groups), bonus, text)

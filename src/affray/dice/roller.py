@@ -1,0 +1,86 @@
+"""One injected, seeded roller: every die goes through it and is recorded with its purpose (G-06)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import NamedTuple
+
+from affray.dice.expr import DiceExpr
+
+__all__ = ["DieProvider", "Roll", "Roller"]
+
+
+class Roll(NamedTuple):
+    """One die (or one group's total when entered as a total): what for, whose, which die, what it showed."""
+
+    purpose: str
+    actor: str | None
+    die: str
+    value: int
+    source: str  # "rng", "file" (entered in the encounter file) or "referee"
+
+
+#: Asked before the RNG: (sides, count, purpose, actor) -> the total shown, or None to roll.
+DieProvider = Callable[[int, int, str, "str | None"], "int | None"]
+
+
+class Roller:
+    """Rolls from its own ``random.Random(seed)``; a value given by the file or the referee replaces the roll."""
+
+    __slots__ = ("_pending", "_provider", "_random", "record", "seed")
+
+    def __init__(self, seed: int, *, record: bool = True, provider: DieProvider | None = None) -> None:
+        self.seed = seed
+        self._random = random.Random(seed).random
+        self.record = record
+        self._provider = provider
+        self._pending: list[Roll] = []
+
+    def die(self, sides: int, purpose: str, actor: str | None = None, given: int | None = None) -> int:
+        """One die of ``sides`` faces, or ``given`` when the table already rolled it."""
+        source = "file"
+        if given is None and self._provider is not None:
+            given = self._provider(sides, 1, purpose, actor)
+            source = "referee"
+        if given is None:
+            value = int(self._random() * sides) + 1
+            source = "rng"
+        else:
+            value = given
+        if self.record:
+            self._pending.append(Roll(purpose, actor, f"d{sides}", value, source))
+        return value
+
+    def dice(self, expr: DiceExpr, purpose: str, actor: str | None = None, *,
+             times: int = 1, given: int | None = None) -> int:
+        """The dice part of ``expr`` thrown ``times`` over (a charge throws twice the dice); bonus not added."""
+        if given is not None or self._provider is not None:
+            count = sum(n for n, _ in expr.groups) * times
+            sides = expr.groups[0][1] if len(expr.groups) == 1 else 0
+            source = "file"
+            if given is None and self._provider is not None and sides:
+                given = self._provider(sides, count, purpose, actor)
+                source = "referee"
+            if given is not None:
+                if self.record:
+                    self._pending.append(Roll(purpose, actor, f"{count}d{sides}" if sides else expr.text,
+                                              given, source))
+                return given
+        total = 0
+        rnd = self._random
+        for n, sides in expr.groups:
+            for _ in range(n * times):
+                v = int(rnd() * sides) + 1
+                total += v
+                if self.record:
+                    self._pending.append(Roll(purpose, actor, f"d{sides}", v, "rng"))
+        return total
+
+    def take(self) -> tuple[Roll, ...]:
+        """The dice rolled since the last call, to attach to the event they decided."""
+        if not self._pending:
+            return ()
+        out = tuple(self._pending)
+        self._pending.clear()
+        return out

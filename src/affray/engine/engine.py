@@ -1,0 +1,193 @@
+"""The engine: runs a ruleset's steps in tick order with simultaneity, preemption and interrupts.
+
+It knows nothing of rounds, phases or half-segments: a ruleset places steps on ticks, the engine
+resolves them. Equal ticks are simultaneous: everyone acts, then the fallen go down.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from affray.dice.expr import parse_dice
+from affray.dice.roller import DieProvider, Roller
+from affray.engine.events import Event, Tick
+from affray.engine.ruleset import Ruleset, Step
+from affray.engine.state import FightState, Fighter, FinalState
+from affray.model.encounter import Declaration, Encounter
+
+__all__ = ["Fight", "Result"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """A resolved fight: the log and what it folds to."""
+
+    ruleset: str
+    seed: int
+    options: dict[str, Any]
+    events: list[Event]
+    final: FinalState
+    rounds: int
+
+
+class Fight:
+    """One encounter under one ruleset. ``explain=False, keep=False`` is the lean mode of the benchmark."""
+
+    def __init__(self, encounter: Encounter, ruleset: Ruleset, *, seed: int, auto: bool = False,
+                 max_rounds: int = 50, explain: bool = True, keep: bool = True,
+                 provider: DieProvider | None = None,
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        self.encounter = encounter
+        self.ruleset = ruleset
+        self.seed = seed
+        self.auto = auto
+        self.max_rounds = max_rounds
+        self.explain = explain
+        self.keep = keep
+        self.on_event = on_event
+        self.state = FightState(encounter, ruleset.attack_scheme)
+        self.roller = Roller(seed, record=explain, provider=provider)
+        self.events: list[Event] = []
+        self._heap: list[tuple[Tick, int, Step]] = []
+        self._pushed = 0
+        self.period = 0
+        self._morale_dice = parse_dice(ruleset.opt.get("morale_dice", "2d6"))
+
+    # -- the log --------------------------------------------------------------------------------------
+    def emit(self, kind: str, tick: Tick, at: str, actor: str | None = None, **fields: Any) -> Event:
+        """Append one event (with the dice rolled for it) and apply it to the state."""
+        e = Event(kind, tick, at, self.ruleset.round_of(tick), actor, rolls=self.roller.take(), **fields)
+        self.state.apply(e)
+        if self.keep:
+            self.events.append(e)
+        if self.on_event is not None:
+            self.on_event(e)
+        return e
+
+    # -- what rulesets call ---------------------------------------------------------------------------
+    def push(self, step: Step) -> None:
+        heapq.heappush(self._heap, (step.tick, self._pushed, step))
+        self._pushed += 1
+
+    def order(self, name: str) -> int:
+        return self.state.fighters[name].index
+
+    @property
+    def over(self) -> bool:
+        return len(self.state.standing_sides()) <= 1
+
+    def declare(self, f: Fighter, tick: Tick, at: str) -> Declaration | None:
+        """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
+        when routed, or (``--auto``) the default action. Emits ``declare``."""
+        continuing = f.current is not None and f.remaining > 0
+        consumed = False
+        decl: Declaration | None
+        if f.routed:
+            decl = Declaration(move=f.spec.mv * 10, mode="flee")
+            continuing = False
+        elif continuing:
+            decl = f.current
+        elif f.plan_pos < len(f.plan):
+            decl = f.plan[f.plan_pos]
+            consumed = True
+        elif self.auto:
+            decl = self.ruleset.default_action(self, f)
+        else:
+            decl = None
+        if decl is None:
+            if f.declared is not None:
+                self.emit("declare", tick, at, f.name, detail="nothing left to do" if self.explain else None,
+                          data=(("decl", None),))
+            return None
+        remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
+        detail = None
+        if self.explain:
+            detail = describe_declaration(decl, f)
+            if continuing:
+                detail = f"continues: {detail} ({f.remaining} ft still to close)"
+            elif not consumed:
+                detail += " (routed: flees)" if f.routed else " (auto)"
+        self.emit("declare", tick, at, f.name, detail=detail,
+                  data=(("decl", decl), ("consumed", consumed), ("continuing", continuing),
+                        ("remaining", remaining)))
+        return decl
+
+    def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
+                     triggers: tuple[str, ...], why: str) -> bool:
+        """Roll the ruleset's morale dice against ``score``: above it fails (G-07)."""
+        roll = self.roller.dice(self._morale_dice, "morale", side) + self._morale_dice.bonus
+        passed = roll <= score
+        surrender = not passed and self.ruleset.opt.get("morale_failure") == "surrender"
+        detail = None
+        if self.explain:
+            result = "passes" if passed else "fails: surrenders" if surrender else "fails: flees"
+            detail = f"{side} morale {self._morale_dice.text}={roll} vs {score}: {result}"
+        self.emit("morale", tick, at, None, passed=passed, why=why, detail=detail,
+                  data=(("side", side), ("members", tuple(m.name for m in members)), ("triggers", triggers),
+                        ("surrender", surrender)))
+        return passed
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def run(self) -> Result:
+        from affray.engine.resolve import resolve_step
+
+        ruleset = self.ruleset
+        while not self.over and self.period < self.max_rounds and (self.auto or self._has_work()):
+            self.period += 1
+            ruleset.begin(self, self.period)
+            bound = ruleset.period_end(self.period)
+            heap = self._heap
+            while heap and heap[0][0] < bound and not self.over:
+                tick = heap[0][0]
+                group = []
+                while heap and heap[0][0] == tick:
+                    group.append(heapq.heappop(heap)[2])
+                for step in group:
+                    resolve_step(self, step)
+                self._deaths(tick, group[0].at)
+                ruleset.after(self, tick)
+            if self.over:
+                self._heap.clear()
+            else:
+                ruleset.end(self, self.period)
+        return Result(ruleset.id, self.seed, dict(ruleset.opt), self.events, self.state.final(), self.period)
+
+    def _has_work(self) -> bool:
+        if self._heap:
+            return True
+        return any(f.active and (f.plan_pos < len(f.plan) or f.remaining > 0 or f.routed)
+                   for f in self.state.fighters.values())
+
+    def _deaths(self, tick: Tick, at: str) -> None:
+        """G-05: after a tick's actions, everyone at 0 hp or less goes down (unconscious if subdued)."""
+        for f in self.state.fighters.values():
+            if f.hp <= 0 and not f.down:
+                unconscious = f.subdual > 0
+                self.emit("down", tick, at, f.name, detail=(
+                    f"{f.name} at {f.hp} hp: {'unconscious (subdual damage, MJ-20)' if unconscious else 'dead'}"
+                    if self.explain else None), data=(("unconscious", unconscious),))
+
+
+def describe_declaration(decl: Declaration, f: Fighter) -> str:
+    action = decl.action
+    if action in ("melee", "missile"):
+        weapon = f.weapon(decl.weapon, missile=action == "missile")
+        text = f"{action} {decl.target} with {weapon.name}"
+        if decl.charge:
+            text += ", charging"
+        if decl.distance:
+            text += f" ({decl.distance} ft to close)"
+        extras = [k for k, v in decl.extra.items() if v is True]
+        return text + (f" [{', '.join(extras)}]" if extras else "")
+    if action == "cast":
+        return f"cast {decl.cast}" + (f" at {decl.at}" if decl.at else "")
+    if action == "move":
+        return f"move {decl.move} ft" + (f" ({decl.mode})" if decl.mode else "")
+    if action == "misc":
+        return f"misc: {decl.misc}"
+    if action == "wait":
+        return "wait" + (f" until {decl.wait}" if isinstance(decl.wait, str) else "")
+    return "no action"

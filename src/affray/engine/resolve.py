@@ -1,0 +1,199 @@
+"""Resolving one step: preemption, attacks (G-04), casting, movement with attacks of opportunity."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from affray.engine.events import Event
+from affray.engine.ruleset import Step
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.state import Fighter
+
+__all__ = ["attack", "resolve_step"]
+
+
+def resolve_step(fight: Fight, step: Step) -> None:
+    a = step.actor
+    if not a.active:
+        why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
+        fight.emit("impossible", step.tick, step.at, a.name, why=why if fight.explain else None,
+                   detail=f"{step.kind} cancelled" if fight.explain else None)
+        return
+    counter = step.counter
+    if counter is not None and counter.actor.active and attack(fight, counter, a).hit:
+        fight.emit("impossible", step.tick, step.at, a.name, target=step.target,
+                   why=f"{counter.actor.name}'s readied strike hit first and stops it ({counter.note})",
+                   detail=f"{step.kind} cancelled")
+        return
+    refusal = fight.ruleset.refuse(fight, step)
+    if refusal is not None:
+        fight.emit("impossible", step.tick, step.at, a.name, why=refusal,
+                   detail=f"{step.kind} cancelled" if fight.explain else None)
+        return
+    kind = step.kind
+    if kind in ("melee", "missile"):
+        target = fight.state.fighters[step.target]  # type: ignore[index]
+        if not target.active:
+            fight.emit("impossible", step.tick, step.at, a.name, target=target.name,
+                       why=f"the target {target.name} is {'down' if target.down else 'gone'} (G-05)"
+                       if fight.explain else None, detail=f"{kind} cancelled" if fight.explain else None)
+            return
+        attack(fight, step, target)
+    elif kind == "move":
+        _move(fight, step)
+    elif kind == "cast-start":
+        spell = step.spell
+        assert spell is not None
+        if a.memorized.get(spell.name, 0) <= 0:
+            fight.emit("impossible", step.tick, step.at, a.name, spell=spell.name,
+                       why=f"{spell.name} is no longer memorised", detail="cast cancelled")
+            return
+        fight.emit("cast-start", step.tick, step.at, a.name, spell=spell.name, target=step.target,
+                   why=step.why)
+    elif kind == "cast":
+        _cast(fight, step)
+    else:
+        fight.emit(kind, step.tick, step.at, a.name, target=step.target, why=step.why,
+                   detail=step.note or None)
+
+
+def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = False) -> Event:
+    """Resolve one attack roll (G-04) and emit it."""
+    a = step.actor
+    weapon = step.weapon if step.weapon is not None else a.weapons[0]
+    ruleset = fight.ruleset
+    mods = ruleset.attack_mods(fight, step, target)
+    decl = step.decl
+    outcome = None
+    given_attack = given_damage = None
+    if decl is not None and not opportunity:
+        outcomes = decl.outcomes()
+        if step.index < len(outcomes):
+            outcome = outcomes[step.index]
+        dice = decl.dice_given()
+        if step.index < len(dice):
+            given_attack, given_damage = dice[step.index].attack, dice[step.index].damage
+    explain = fight.explain
+    detail = ""
+    if outcome is not None:
+        hit, damage = outcome.hit, outcome.damage if outcome.hit else 0
+        if explain:
+            detail = f"the referee's outcome: {'hit, ' + str(damage) + ' damage' if hit else 'miss'}"
+    else:
+        roller = fight.roller
+        d = roller.die(20, "attack", a.name, given_attack)
+        to_hit = sum(m for m, _ in mods.hit) if mods.hit else 0
+        ac = target.ac + (sum(m for m, _ in mods.ac) if mods.ac else 0)
+        need = a.thac0 - ac
+        total = d + to_hit
+        natural = ruleset.opt["natural_20"]
+        hit = d == 20 if natural and d in (1, 20) else total >= need
+        damage = 0
+        if hit:
+            expr = weapon.damage
+            if weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
+                expr = weapon.damage_large
+            rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
+            damage = max(1, rolled + expr.bonus + (sum(m for m, _ in mods.damage) if mods.damage else 0))
+        if explain:
+            hits = "".join(f" {m:+d} ({why})" for m, why in mods.hit)
+            acs = "".join(f" {m:+d} ({why})" for m, why in mods.ac)
+            nat = " (natural 20)" if natural and d == 20 else " (natural 1)" if natural and d == 1 else ""
+            detail = (f"d20 {d}{hits} = {total} vs THAC0 {a.thac0} - AC {target.ac}{acs} = {need}{nat}: "
+                      f"{'hit' if hit else 'miss'}")
+            if hit:
+                times = f" x{mods.dice_times} dice" if mods.dice_times > 1 else ""
+                bonus = f" {expr.bonus:+d}" if expr.bonus else ""
+                dm = "".join(f" {m:+d} ({why})" for m, why in mods.damage)
+                detail += f"; {expr.text}{times}: {rolled}{bonus}{dm} = {damage} damage"
+    data: list[tuple[str, Any]] = [("weapon", weapon.name)]
+    struck: Fighter | None = target
+    if hit:
+        struck, note = ruleset.redirect(fight, step, target)
+        if note and explain:
+            detail += f"; {note}"
+        if struck is None:
+            hit, damage = False, 0
+            data.append(("cover", True))
+    if struck is None:
+        struck = target
+    if hit and damage and ruleset.absorb(fight, struck, damage, magic=False):
+        data.append(("splinter", True))
+        if explain:
+            detail += f"; {struck.name}'s shield takes the blow and splinters (MJ-19)"
+        damage = 0
+    if mods.subdual:
+        data.append(("subdual", True))
+    casting = struck.casting
+    event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
+               target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
+               detail=detail or None, data=tuple(data))
+    if damage > 0 and casting is not None and struck.casting == casting:
+        ruin = ruleset.interrupt(fight, struck, step)
+        if ruin is not None:
+            fight.emit(ruin, step.tick, step.at, struck.name, spell=casting,
+                       why=f"{struck.name} took {damage} damage while casting {casting}" if explain else None,
+                       detail=_RUIN.get(ruin))
+    return event
+
+
+_RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
+         "from memory"}
+
+
+def _move(fight: Fight, step: Step) -> None:
+    mover = step.actor
+    stopped = False
+    for attacker, weapon, why in fight.ruleset.opportunity(fight, step):
+        if not attacker.active:
+            continue
+        aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon)
+        if attack(fight, aoo, mover, opportunity=True).damage and fight.ruleset.opportunity_stops:
+            stopped = True
+    tags = step.tags
+    data: tuple[tuple[str, Any], ...] = (("feet", step.feet), ("mode", step.mode), ("stopped", stopped),
+                                         ("disengage", "disengage" in tags), ("leaves", "leaves" in tags))
+    detail = step.note
+    if stopped and fight.explain:
+        detail = (detail + "; " if detail else "") + "stopped: an opportunity attack drew blood"
+    fight.emit("move", step.tick, step.at, mover.name, target=step.target, why=step.why, detail=detail or None,
+               data=data)
+
+
+def _cast(fight: Fight, step: Step) -> None:
+    a = step.actor
+    spell = step.spell
+    assert spell is not None
+    if a.casting != spell.name:
+        return  # ruined earlier: the spell-ruined or spell-lost event already said so
+    state = fight.state
+    targets: list[Fighter] = []
+    if step.target in state.fighters:
+        targets = [state.fighters[step.target]]
+    elif step.target in state.sides:
+        targets = [f for f in state.sides[step.target] if f.active]
+    targets = [t for t in targets if t.active]
+    effects: list[tuple[str, int]] = []
+    splinter: list[str] = []
+    detail = ""
+    if spell.damage is not None and targets:
+        outcomes = step.decl.outcomes() if step.decl is not None else []
+        if outcomes:
+            dmg = outcomes[0].damage if outcomes[0].hit else 0
+            detail = f"the referee's outcome: {dmg} damage"
+        else:
+            rolled = fight.roller.dice(spell.damage, "spell damage", a.name)
+            dmg = max(0, rolled + spell.damage.bonus)
+            detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
+            detail += f" = {dmg} damage"
+        for t in targets:
+            if dmg and fight.ruleset.absorb(fight, t, dmg, magic=True):
+                splinter.append(t.name)
+                detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
+            else:
+                effects.append((t.name, dmg))
+    fight.emit("cast", step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
+               detail=(detail or None) if fight.explain else None,
+               data=(("effects", tuple(effects)), ("splinter", tuple(splinter))))

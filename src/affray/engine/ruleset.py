@@ -1,0 +1,278 @@
+"""The ruleset base class: metadata as ClassVars, then the hooks the engine calls (STYLE.md 1-2).
+
+Base hooks do the common thing; a ruleset overrides only what its seed changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from affray.engine.events import Tick
+from affray.errors import OptionError, Problem
+from affray.model.derive import dex_defense_adjustment
+from affray.model.encounter import Declaration, Spell, Weapon
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.state import Fighter
+    from affray.io.load import Loaded
+
+__all__ = ["AttackMods", "Option", "Ruleset", "Step"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A ruleset option: every Decision of RULES.md is one, with the digest's default."""
+
+    name: str
+    default: Any
+    rule: str
+    doc: str
+    choices: tuple[Any, ...] | None = None
+
+    def parse(self, value: Any) -> Any:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise OptionError(f"option {self.name}: {value!r} is not allowed; choose one of "
+                                  f"{', '.join(map(str, self.choices))}")
+            return value
+        expected = type(self.default)
+        if expected is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name}: {value!r} is not allowed; use true or false")
+        elif expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "rule": self.rule, "doc": self.doc}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(slots=True)
+class Step:
+    """One timed piece of a declaration: the engine resolves steps in tick order."""
+
+    tick: Tick
+    actor: Fighter
+    kind: str  # melee, missile, cast, cast-start, move, misc, wait, delay
+    at: str = ""
+    why: str = ""
+    decl: Declaration | None = None
+    target: str | None = None
+    weapon: Weapon | None = None
+    spell: Spell | None = None
+    index: int = 0  # which attack of the declaration: picks its outcome and dice
+    feet: int = 0
+    mode: str | None = None
+    tags: frozenset[str] = frozenset()  # ruleset facts about the step ("charge", "set", "lance-first")
+    note: str = ""
+    counter: Step | None = None  # a readied strike that lands just before this step (a set spear)
+
+
+@dataclass(slots=True)
+class AttackMods:
+    """What a ruleset adds to one attack (G-04), each with its reason for the detail text."""
+
+    hit: list[tuple[int, str]] = field(default_factory=list)
+    ac: list[tuple[int, str]] = field(default_factory=list)  # added to the target's AC (+ is worse)
+    damage: list[tuple[int, str]] = field(default_factory=list)
+    dice_times: int = 1
+    subdual: bool = False
+
+
+class Ruleset:
+    """Base of every ruleset. Subclasses set the ClassVars and override the hooks their seed changes."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    seed: ClassVar[str]
+    rules: ClassVar[str] = ""  # the RULES.md prefix, e.g. "MJ"
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("natural_20", True, "G-04", "a natural 20 always hits and a natural 1 always misses"),
+        Option("morale_failure", "flee", "G-07", "what a failed morale check does", ("flee", "surrender")),
+    )
+    #: Declaration keys this ruleset reads beyond CONTRACT.md's, with what they mean.
+    declaration_keys: ClassVar[dict[str, str]] = {}
+    initiative_die: ClassVar[int] = 6
+    surprise_die: ClassVar[int] = 6
+    action_die: ClassVar[int | None] = None  # a declaration's own ``roll`` (phase-count's d6)
+    attack_scheme: ClassVar[str | None] = None  # attacks per round by class/level: "1e", "2e" or none
+    has_rounds: ClassVar[bool] = True
+    #: Whether an opportunity attack that does damage stops the mover.
+    opportunity_stops: ClassVar[bool] = False
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.opt: dict[str, Any] = {o.name: o.default for o in self.all_options()}
+        for name, value in (options or {}).items():
+            self.opt[name] = self.option(name).parse(value)
+
+    @classmethod
+    def all_options(cls) -> tuple[Option, ...]:
+        """Every option, a subclass's replacing the base's of the same name."""
+        seen: dict[str, Option] = {}
+        for klass in reversed(cls.__mro__):
+            for o in vars(klass).get("options", ()):
+                seen[o.name] = o
+        return tuple(seen.values())
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        for o in cls.all_options():
+            if o.name == name:
+                return o
+        valid = ", ".join(o.name for o in cls.all_options())
+        raise OptionError(f"unknown option {name!r} for ruleset {cls.id}; valid options: {valid}")
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        return {"id": cls.id, "title": cls.title, "seed": cls.seed,
+                "options": [o.describe() for o in cls.all_options()],
+                "declaration_keys": dict(cls.declaration_keys)}
+
+    # -- checks a file must pass under this ruleset -----------------------------------------------------
+    @classmethod
+    def check(cls, loaded: Loaded) -> Iterator[Problem]:
+        """Ruleset-dependent problems: options, declaration keys, dice out of range for their die."""
+        enc = loaded.encounter
+        for name, value in enc.options.items():
+            try:
+                cls.option(name).parse(value)
+            except OptionError as exc:
+                yield loaded.problem(("options", name), str(exc))
+        for side, value in enc.rolls.surprise.items():
+            if not 1 <= value <= cls.surprise_die:
+                yield loaded.problem(("rolls", "surprise", side),
+                                     f"{value} is not a d{cls.surprise_die} result (1-{cls.surprise_die})")
+        for rnd, by_side in enc.rolls.initiative.items():
+            for side, value in by_side.items():
+                if not 1 <= value <= cls.initiative_die:
+                    yield loaded.problem(("rolls", "initiative", rnd, side),
+                                         f"{value} is not a d{cls.initiative_die} result (1-{cls.initiative_die})")
+        from affray.io.load import expand
+
+        specs = {name: c for name, _side, c, _loc in expand(enc)}
+        for actor, decls in enc.plan.items():
+            spec = specs.get(actor)
+            for i, d in enumerate(decls):
+                loc = ("plan", actor, i)
+                for key in d.extra:
+                    if key not in cls.declaration_keys:
+                        allowed = ", ".join(cls.declaration_keys) or "none"
+                        yield loaded.problem(loc + (key,), f"unknown declaration key {key!r} for ruleset "
+                                             f"{cls.id} (its own keys: {allowed})")
+                if d.roll is not None:
+                    die = cls.action_die
+                    if die is None:
+                        yield loaded.problem(loc + ("roll",), f"ruleset {cls.id} rolls no die per action")
+                    elif not 1 <= d.roll <= die:
+                        yield loaded.problem(loc + ("roll",), f"{d.roll} is not a d{die} result (1-{die})")
+                if spec is not None and d.action in ("melee", "missile"):
+                    weapon = next((w for w in spec.weapons if w.name == d.weapon), None) if d.weapon else None
+                    if weapon is None:
+                        missile = d.action == "missile"
+                        weapon = next((w for w in spec.weapons if (w.kind != "melee") == missile), None) or (
+                            spec.weapons[0] if spec.weapons else None)
+                    times = cls.dice_times(d)
+                    for k, given in enumerate(d.dice_given()):
+                        where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
+                        if given.attack is not None and not 1 <= given.attack <= 20:
+                            yield loaded.problem(where + ("attack",), f"{given.attack} is not a d20 result (1-20)")
+                        if given.damage is not None:
+                            expr = weapon.damage if weapon is not None else None
+                            lo, hi = (expr.dice_min * times, expr.dice_max * times) if expr else (1, 2)
+                            if not lo <= given.damage <= hi:
+                                what = expr.text if expr else "1d2"
+                                yield loaded.problem(where + ("damage",), f"{given.damage} cannot be rolled on the "
+                                                     f"damage dice of {what}{' thrown twice' if times > 1 else ''}"
+                                                     f" ({lo}-{hi})")
+        yield from cls.check_more(loaded)
+
+    @classmethod
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+        """Further checks of a ruleset's own (its seed's restrictions)."""
+        return iter(())
+
+    @classmethod
+    def dice_times(cls, decl: Declaration) -> int:
+        """How many times over a declaration throws its damage dice (a charge: twice, in some seeds)."""
+        return 1
+
+    # -- the clock --------------------------------------------------------------------------------------
+    def begin(self, fight: Fight, period: int) -> None:
+        """Start declaration point ``period``: surprise, morale, declarations, initiative; push the steps."""
+        raise NotImplementedError
+
+    def period_end(self, period: int) -> Tick:
+        """Steps with a tick before this one resolve in ``period``."""
+        return (period + 1,)
+
+    def end(self, fight: Fight, period: int) -> None:
+        """After the period's steps: bookkeeping (morale at step E, durations...)."""
+
+    def round_of(self, tick: Tick) -> int | None:
+        return tick[0] if self.has_rounds else None
+
+    # -- resolution -------------------------------------------------------------------------------------
+    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
+        """G-04: the weapon's magic bonus; rulesets add their seed's modifiers."""
+        mods = AttackMods()
+        weapon = step.weapon
+        if weapon is not None and weapon.magic:
+            mods.hit.append((weapon.magic, f"magic {weapon.magic:+d}"))
+            mods.damage.append((weapon.magic, f"magic {weapon.magic:+d}"))
+        return mods
+
+    def refuse(self, fight: Fight, step: Step) -> str | None:
+        """Why ``step`` cannot happen now (beyond the engine's own checks), or None."""
+        return None
+
+    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """Who gets an attack of opportunity on ``step`` (a move), with what weapon, and why."""
+        return []
+
+    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+        """Damage reached a caster mid-casting: "spell-ruined", "spell-lost" or None (G-11)."""
+        return "spell-ruined"
+
+    def redirect(self, fight: Fight, step: Step, target: Fighter) -> tuple[Fighter | None, str]:
+        """After a hit: the one actually struck (cover, firing into melee), None for nobody, and a note."""
+        return target, ""
+
+    def absorb(self, fight: Fight, target: Fighter, damage: int, *, magic: bool) -> bool:
+        """Whether the target lets something (a shield) take this blow (or magic effect) instead."""
+        return False
+
+    def after(self, fight: Fight, tick: Tick) -> None:
+        """After the events of one tick and the deaths they caused."""
+
+    def default_action(self, fight: Fight, f: Fighter) -> Declaration | None:
+        """``--auto``: attack an engaged enemy, else the first living enemy in file order, with the first weapon."""
+        target = next((fight.state.fighters[n] for n in sorted(f.engaged, key=fight.order)
+                       if fight.state.fighters[n].active), None)
+        if target is None:
+            target = next((g for g in fight.state.fighters.values() if g.side != f.side and g.active), None)
+        if target is None:
+            return None
+        weapon = f.weapons[0]
+        if weapon.kind == "missile" and target.name not in f.engaged:
+            return Declaration(missile=target.name, weapon=weapon.name)
+        melee = next((w for w in f.weapons if w.kind != "missile"), weapon)
+        return Declaration(melee=target.name, weapon=melee.name)
+
+    # -- shared helpers ---------------------------------------------------------------------------------
+    @staticmethod
+    def unshielded_ac(f: Fighter, *, dex: bool) -> tuple[int, str]:
+        """AC worsening when shield (and DEX bonus if ``dex``) do not count: (+n, reason)."""
+        worse = 1 if f.shield is not None else 0
+        parts = ["shield"] if worse else []
+        if dex:
+            d = dex_defense_adjustment(f.spec.dex)
+            if d < 0:
+                worse -= d
+                parts.append("DEX")
+        return worse, " and ".join(parts)

@@ -1,0 +1,215 @@
+"""The state of a fight, changed only by applying events (STYLE.md 4: the log is the truth)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from affray.engine.events import Event
+from affray.model.derive import attacks_per_round, thac0_for
+from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon
+
+__all__ = ["UNARMED", "FightState", "Fighter", "FinalState"]
+
+#: What a combatant with no weapon listed strikes with (G-02 natural attack).
+UNARMED = Weapon(name="unarmed", sf=1, damage="1d2")  # type: ignore[arg-type]
+
+
+class Fighter:
+    """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
+
+    __slots__ = ("ac", "aoo_round", "attacks", "casting", "current", "declared", "down", "engaged", "fled",
+                 "henchman", "hp", "index", "memorized", "name", "pc", "plan", "plan_pos", "remaining",
+                 "routed", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+
+    def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
+                 plan: tuple[Declaration, ...], attack_scheme: str | None) -> None:
+        self.name = name
+        self.side = side
+        self.index = index
+        self.spec = spec
+        self.pc = pc
+        self.henchman = spec.henchman
+        self.hp = spec.hp
+        self.ac = spec.ac
+        self.thac0 = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
+        if spec.attacks is not None:
+            self.attacks = spec.attacks
+        elif attack_scheme is not None:
+            self.attacks = attacks_per_round(spec.klass, spec.level, scheme=attack_scheme,
+                                             specialist=spec.specialist)
+        else:
+            self.attacks = Fraction(1)
+        self.weapons: tuple[Weapon, ...] = spec.weapons or (UNARMED,)
+        self.spells: dict[str, Spell] = {s.name: s for s in spec.spells}
+        self.memorized: dict[str, int] = {s.name: s.count for s in spec.spells}
+        self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
+                                   else "plain" if spec.shield else None)
+        self.plan = plan
+        self.plan_pos = 0
+        self.current: Declaration | None = None  # an action that spans several declaration points
+        self.remaining = 0  # feet still to close for ``current``
+        self.declared: Declaration | None = None  # this declaration point's action
+        self.down = False
+        self.unconscious = False
+        self.fled = False
+        self.routed = False
+        self.subdual = 0
+        self.engaged: set[str] = set()
+        self.casting: str | None = None
+        self.aoo_round = -1
+
+    @property
+    def active(self) -> bool:
+        """Still in the fight: neither down nor gone."""
+        return not (self.down or self.fled)
+
+    def weapon(self, name: str | None, missile: bool = False) -> Weapon:
+        """The named weapon, else the first of the right kind, else the first."""
+        if name is not None:
+            for w in self.weapons:
+                if w.name == name:
+                    return w
+        for w in self.weapons:
+            if (w.kind != "melee") == missile or (missile and w.kind == "thrown"):
+                return w
+        return self.weapons[0]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"side": self.side, "hp": self.hp, "down": self.down, "fled": self.fled,
+                "unconscious": self.unconscious, "engaged": sorted(self.engaged), "casting": self.casting,
+                "memorized": dict(self.memorized), "shield": self.shield}
+
+    def __repr__(self) -> str:
+        return f"Fighter({self.name!r}, hp={self.hp})"
+
+
+@dataclass(frozen=True)
+class FinalState:
+    combatants: dict[str, dict[str, Any]]
+    winner: str | None
+
+
+class FightState:
+    """Every fighter, in file order, and the morale checks made; ``apply`` is the only mutator."""
+
+    def __init__(self, encounter: Encounter, attack_scheme: str | None) -> None:
+        from affray.io.load import expand
+
+        self.fighters: dict[str, Fighter] = {}
+        self.sides: dict[str, list[Fighter]] = {s: [] for s in encounter.sides}
+        for i, (name, side, spec, _loc) in enumerate(expand(encounter)):
+            pc = spec.pc if spec.pc is not None else encounter.sides[side].pc
+            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme)
+            self.fighters[name] = f
+            self.sides[side].append(f)
+        self.morale_done: set[tuple[str, str]] = set()
+        self.ranks: dict[str, int] = {}  # side -> place in this declaration point's order (1 = first)
+        self.surprised: frozenset[str] = frozenset()
+        self.surprisers: frozenset[str] = frozenset()
+
+    # -- the fold -------------------------------------------------------------------------------------
+    def apply(self, e: Event) -> None:
+        kind = e.kind
+        fs = self.fighters
+        if kind in ("melee", "missile"):
+            target = fs[e.target] if e.target is not None else None
+            if target is not None:
+                if e.damage:
+                    target.hp -= e.damage
+                    if e.get("subdual"):
+                        target.subdual += e.damage
+                if e.get("splinter"):
+                    target.shield = "plain-spent" if target.shield == "magic" else None
+                if kind == "melee" and e.actor is not None and target.name != e.actor:
+                    fs[e.actor].engaged.add(target.name)
+                    target.engaged.add(e.actor)
+            if e.opportunity and e.actor is not None:
+                fs[e.actor].aoo_round = e.round if e.round is not None else e.tick[0]
+        elif kind == "down":
+            f = fs[e.actor]  # type: ignore[index]
+            f.down = True
+            f.unconscious = bool(e.get("unconscious"))
+            f.casting = None
+            self._disengage(f)
+        elif kind == "declare":
+            f = fs[e.actor]  # type: ignore[index]
+            decl = e.get("decl")
+            f.declared = decl
+            if e.get("consumed"):
+                f.plan_pos += 1
+            f.current = e.get("continues")
+            f.remaining = e.get("remaining", 0)
+        elif kind == "cast-start":
+            fs[e.actor].casting = e.spell  # type: ignore[index]
+        elif kind == "cast":
+            f = fs[e.actor]  # type: ignore[index]
+            f.casting = None
+            if e.spell is not None:
+                f.memorized[e.spell] -= 1
+            for name, dmg in e.get("effects", ()):
+                fs[name].hp -= dmg
+            for name in e.get("splinter", ()):
+                fs[name].shield = None
+        elif kind in ("spell-ruined", "spell-lost"):
+            f = fs[e.actor]  # type: ignore[index]
+            f.casting = None
+            if kind == "spell-lost" and e.spell is not None:
+                f.memorized[e.spell] -= 1
+        elif kind == "move":
+            f = fs[e.actor]  # type: ignore[index]
+            if not e.get("stopped"):
+                f.remaining = max(0, f.remaining - int(e.get("feet", 0)))
+                if e.get("disengage"):
+                    self._disengage(f)
+                if e.get("leaves"):
+                    f.fled = True
+                    self._disengage(f)
+        elif kind == "morale":
+            if not e.passed:
+                for name in e.get("members", ()):
+                    fs[name].routed = True
+                    if e.get("surrender"):
+                        fs[name].fled = True
+                        self._disengage(fs[name])
+            for trigger in e.get("triggers", ()):
+                self.morale_done.add((e.get("side"), trigger))
+        elif kind == "initiative":
+            self.ranks = dict(e.get("ranks", ()))
+        elif kind == "surprise":
+            self.surprised = frozenset(e.get("surprised", ()))
+            self.surprisers = frozenset(e.get("surprisers", ()))
+        elif kind == "heal":
+            f = fs[e.actor]  # type: ignore[index]
+            f.hp += int(e.damage or 0)
+
+    def _disengage(self, f: Fighter) -> None:
+        for other in f.engaged:
+            self.fighters[other].engaged.discard(f.name)
+        f.engaged.clear()
+
+    # -- reading ----------------------------------------------------------------------------------------
+    def standing_sides(self) -> list[str]:
+        return [s for s, members in self.sides.items() if any(f.active for f in members)]
+
+    def final(self) -> FinalState:
+        standing = self.standing_sides()
+        combatants = {}
+        for f in self.fighters.values():
+            entry: dict[str, Any] = {"side": f.side, "hp": f.hp, "down": f.down}
+            if f.fled:
+                entry["fled"] = True
+            if f.unconscious:
+                entry["unconscious"] = True
+            combatants[f.name] = entry
+        return FinalState(combatants, standing[0] if len(standing) == 1 else None)
+
+    @classmethod
+    def fold(cls, encounter: Encounter, attack_scheme: str | None, events: Iterable[Event]) -> FightState:
+        """The state reached by applying ``events`` to the encounter's start."""
+        state = cls(encounter, attack_scheme)
+        for e in events:
+            state.apply(e)
+        return state

@@ -1,0 +1,41 @@
+"""Errors are part of the interface: each names the file, the line, the field path and the fix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["AffrayError", "EncounterError", "OptionError", "Problem", "UnknownRulesetError"]
+
+
+class AffrayError(Exception):
+    """Base of every error affray reports to a user (the CLI exits 2 on these)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    file: str
+    line: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class EncounterError(AffrayError):
+    """An encounter file with one or more problems, all reported at once."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class UnknownRulesetError(AffrayError, ValueError):
+    def __init__(self, name: str, valid: list[str]) -> None:
+        self.name = name
+        super().__init__(f"unknown ruleset {name!r}; valid rulesets: {', '.join(valid)}")
+
+
+class OptionError(AffrayError, ValueError):
+    """An unknown ruleset option or a value it does not take."""

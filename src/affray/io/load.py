@@ -1,0 +1,280 @@
+"""Reading an encounter file: YAML or JSON via ruamel.yaml (for line numbers), pydantic, cross-references."""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from affray.errors import EncounterError, Problem
+from affray.model.encounter import Combatant, Declaration, Encounter
+
+__all__ = ["Loaded", "expand", "format_path", "load_encounter", "load_text"]
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A valid encounter and what is needed to point back into its file."""
+
+    encounter: Encounter
+    file: str
+    doc: Any  # the ruamel tree, for line numbers of later (ruleset) checks
+
+    def problem(self, loc: Loc, message: str) -> Problem:
+        return Problem(self.file, line_of(self.doc, loc), format_path(loc), message)
+
+
+def format_path(loc: Loc) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def line_of(doc: Any, loc: Loc) -> int | None:
+    """1-based line of the deepest node of ``loc`` present in the ruamel tree."""
+    line: int | None = None
+    node = doc
+    for part in loc:
+        lc = getattr(node, "lc", None)
+        try:
+            if isinstance(node, dict) and part in node:
+                if lc is not None:
+                    line = lc.key(part)[0] + 1
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                if lc is not None:
+                    line = lc.item(part)[0] + 1
+                node = node[part]
+            else:
+                break
+        except (KeyError, IndexError, TypeError):
+            break
+    if line is None and getattr(doc, "lc", None) is not None:
+        line = doc.lc.line + 1
+    return line
+
+
+def _clean_loc(data: Any, loc: Loc) -> Loc:
+    """Drop pydantic's union-branch tags from ``loc``, keeping the keys and indexes present in ``data``."""
+    out: list[str | int] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+            out.append(part)
+        elif isinstance(node, dict) and isinstance(part, str) and part.isdigit() and int(part) in node:
+            node = node[int(part)]
+            out.append(int(part))
+        elif isinstance(node, list) and isinstance(part, int):
+            node = node[part] if 0 <= part < len(node) else None
+            out.append(part)
+        elif isinstance(node, dict) and not (part and str(part)[0].isupper() or "[" in str(part)):
+            out.append(part)  # a missing field
+            node = None
+    return tuple(out)
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _fields_at(loc: Loc) -> list[str]:
+    """The fields allowed by the model at ``loc`` (for "unknown field" messages)."""
+    model: type[BaseModel] | None = Encounter
+    annotation: Any = Encounter
+    for part in loc:
+        if model is not None and isinstance(part, str) and annotation is model:
+            field = next((f for n, f in model.model_fields.items() if (f.alias or n) == part), None)
+            if field is None:
+                return []
+            annotation = field.annotation
+            model = _model_in(annotation)
+        elif model is not None:
+            annotation = model
+    if model is None:
+        return []
+    return [f.alias or n for n, f in model.model_fields.items()]
+
+
+def _message(err: Any, loc: Loc) -> str:
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        allowed = _fields_at(loc[:-1])
+        hint = f" (allowed: {', '.join(allowed)})" if allowed else ""
+        return f"unknown field {loc[-1]!r}{hint}"
+    if kind == "missing":
+        return "required field is missing"
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    value = err.get("input")
+    if kind.startswith(("greater", "less", "literal", "int_", "bool", "string", "float")) and not isinstance(
+            value, (dict, list)):
+        return f"{msg[0].lower()}{msg[1:]} (got {value!r})"
+    return msg
+
+
+def _yaml() -> YAML:
+    y = YAML(typ="rt")
+    y.allow_duplicate_keys = False
+    return y
+
+
+def load_text(text: str, file: str = "<encounter>") -> Loaded:
+    """Parse and validate an encounter given as YAML or JSON text."""
+    try:
+        doc = _yaml().load(text)
+    except (MarkedYAMLError, YAMLError) as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise EncounterError([Problem(file, line, "", f"not valid YAML or JSON: {what}")]) from None
+    if not isinstance(doc, dict):
+        raise EncounterError([Problem(file, 1, "sides", "the file must be a mapping with at least "
+                                      "`sides:` (two sides, each with combatants)")])
+    data = _plain(doc)
+    try:
+        encounter = Encounter.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        errors = exc.errors()
+        for err in errors:
+            loc = _clean_loc(data, tuple(err["loc"]))
+            if err["type"] == "too_short" and any(
+                    _clean_loc(data, tuple(e["loc"]))[:len(loc)] == loc and e is not err for e in errors):
+                continue  # a list emptied by its own failing items: those items are the problem
+            if err["type"] in ("dict_type", "list_type", "model_type", "tuple_type") and any(
+                    _clean_loc(data, tuple(e["loc"])) == loc and e is not err for e in errors):
+                continue  # the other branch of a union says it better
+            problems.append(Problem(file, line_of(doc, loc), format_path(loc), _message(err, loc)))
+        raise EncounterError(_dedupe(problems)) from None
+    loaded = Loaded(encounter, file, doc)
+    problems = list(_cross_references(loaded))
+    if problems:
+        raise EncounterError(problems)
+    return loaded
+
+
+def load_encounter(path: str | Path) -> Loaded:
+    """Read an encounter file (YAML or JSON); raise EncounterError listing every problem."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise EncounterError([Problem(str(path), None, "", f"cannot read the file: {exc.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise EncounterError([Problem(str(path), None, "", "not a text file (UTF-8 YAML or JSON)")]) from None
+    return load_text(text, str(path))
+
+
+def _plain(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {(str(k) if not isinstance(k, (int, str)) else k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _dedupe(problems: list[Problem]) -> list[Problem]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for p in problems:
+        if (p.path, p.message) not in seen:
+            seen.add((p.path, p.message))
+            out.append(p)
+    return out
+
+
+def expand(encounter: Encounter) -> Iterator[tuple[str, str, Combatant, Loc]]:
+    """(name, side, combatant, loc) for every combatant, ``count`` expanded to "Name 1" ... "Name N"."""
+    for side, s in encounter.sides.items():
+        for i, c in enumerate(s.combatants):
+            loc: Loc = ("sides", side, "combatants", i)
+            if c.count == 1:
+                yield c.name, side, c, loc
+            else:
+                for k in range(1, c.count + 1):
+                    yield f"{c.name} {k}", side, c, loc
+
+
+def _cross_references(loaded: Loaded) -> Iterator[Problem]:
+    enc = loaded.encounter
+    owners: dict[str, Loc] = {}
+    by_name: dict[str, Combatant] = {}
+    for name, _side, c, loc in expand(enc):
+        if name in owners:
+            yield loaded.problem(loc + ("name",), f"duplicate name {name!r} (also at {format_path(owners[name])}); "
+                                 "every combatant needs a unique name")
+        else:
+            owners[name] = loc
+            by_name[name] = c
+    names = ", ".join(list(owners)[:12]) + (" ..." if len(owners) > 12 else "")
+    for side in enc.rolls.surprise:
+        if side not in enc.sides:
+            yield loaded.problem(("rolls", "surprise", side), f"unknown side {side!r} (sides: {', '.join(enc.sides)})")
+    for rnd, by_side in enc.rolls.initiative.items():
+        if rnd < 1:
+            yield loaded.problem(("rolls", "initiative", rnd), f"round {rnd}: rounds count from 1")
+        for side in by_side:
+            if side not in enc.sides:
+                yield loaded.problem(("rolls", "initiative", rnd, side),
+                                     f"unknown side {side!r} (sides: {', '.join(enc.sides)})")
+    if isinstance(enc.surprise, dict):
+        for side in enc.surprise:
+            if side not in enc.sides:
+                yield loaded.problem(("surprise", side), f"unknown side {side!r} (sides: {', '.join(enc.sides)})")
+    for actor, decls in enc.plan.items():
+        if actor not in by_name:
+            yield loaded.problem(("plan", actor), f"no combatant named {actor!r} (combatants: {names})")
+            continue
+        c = by_name[actor]
+        for i, d in enumerate(decls):
+            yield from _check_declaration(loaded, ("plan", actor, i), c, d, by_name, names)
+
+
+def _check_declaration(loaded: Loaded, loc: Loc, c: Combatant, d: Declaration,
+                       by_name: dict[str, Combatant], names: str) -> Iterator[Problem]:
+    enc = loaded.encounter
+    action = d.action
+    if action in ("melee", "missile"):
+        target = d.melee if action == "melee" else d.missile
+        if target not in by_name:
+            yield loaded.problem(loc + (action,), f"no combatant named {target!r} to attack (combatants: {names})")
+        if d.weapon is not None:
+            weapon = next((w for w in c.weapons if w.name == d.weapon), None)
+            if weapon is None:
+                have = ", ".join(w.name for w in c.weapons) or "none"
+                yield loaded.problem(loc + ("weapon",), f"{c.name} carries no weapon {d.weapon!r} (weapons: {have})")
+            elif action == "missile" and weapon.kind == "melee":
+                yield loaded.problem(loc + ("weapon",), f"{d.weapon!r} is a melee weapon; a missile attack needs "
+                                     "kind: missile or thrown")
+            elif action == "melee" and weapon.kind == "missile":
+                yield loaded.problem(loc + ("weapon",), f"{d.weapon!r} is a missile weapon; use `missile:`")
+        elif action == "missile" and not any(w.kind != "melee" for w in c.weapons):
+            yield loaded.problem(loc + ("missile",), f"{c.name} has no missile or thrown weapon to shoot with")
+    elif action == "cast":
+        if not any(s.name == d.cast for s in c.spells):
+            have = ", ".join(s.name for s in c.spells) or "none"
+            yield loaded.problem(loc + ("cast",), f"{c.name} has no spell {d.cast!r} (spells: {have})")
+        if d.at is not None and d.at not in by_name and d.at not in enc.sides:
+            yield loaded.problem(loc + ("at",), f"no combatant or side named {d.at!r} (sides: "
+                                 f"{', '.join(enc.sides)}; combatants: {names})")
+    if action != "melee" and d.charge:
+        yield loaded.problem(loc + ("charge",), "charge: true goes with a melee declaration")

@@ -1,0 +1,287 @@
+"""The encounter file as pydantic models (CONTRACT.md "Encounter file"); instances are immutable."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    field_validator,
+    model_validator,
+)
+
+from affray.dice.expr import DiceExpr, parse_dice
+
+__all__ = [
+    "ACTION_KEYS",
+    "CLASSES",
+    "SIZES",
+    "SPEED_CATEGORIES",
+    "Combatant",
+    "Declaration",
+    "Encounter",
+    "Rolls",
+    "Side",
+    "Spell",
+    "Weapon",
+]
+
+CLASSES = ("fighter", "paladin", "ranger", "monk", "cleric", "druid", "wizard", "illusionist",
+           "thief", "bard", "monster")
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
+SPEED_CATEGORIES = ("strikes first", "very fast", "fast", "average", "slow", "very slow", "strikes last")
+ACTION_KEYS = ("melee", "missile", "cast", "move", "misc", "wait", "none")
+MOVE_MODES = ("full", "half", "shift", "step", "withdraw", "retreat", "flee")
+
+Dice = Annotated[DiceExpr, BeforeValidator(parse_dice), PlainSerializer(str)]
+
+
+def _rate(value: object) -> Fraction:
+    """Attacks or fire rate: 1, 2, "3/2", 1.5."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise ValueError("not a rate: use a number such as 1, 2 or 3/2")
+    try:
+        rate = Fraction(str(value).strip()) if isinstance(value, (int, float, str)) else None
+    except (ValueError, ZeroDivisionError):
+        rate = None
+    if rate is None or rate <= 0:
+        raise ValueError(f"not a rate: {value!r} (use a positive number such as 1, 2, 3/2 or 5/2)")
+    return rate
+
+
+Rate = Annotated[Fraction, BeforeValidator(_rate), PlainSerializer(str)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+_CT_RE = re.compile(r"^\s*(\d+)\s*(round|rounds|turn|turns|segment|segments)?\s*$")
+
+
+def _casting_time(value: object) -> int:
+    """CT in segments: 1-9, "1 round" = 10, "N rounds" = 10 N, "N turns" = 100 N (G-03)."""
+    if isinstance(value, bool):
+        raise ValueError("casting time must be 1-9, '1 round', 'N rounds' or 'N turns'")
+    m = _CT_RE.match(str(value)) if isinstance(value, (int, str)) else None
+    if not m:
+        raise ValueError(f"casting time {value!r}: use 1-9 (segments), '1 round', 'N rounds' or 'N turns'")
+    n, unit = int(m.group(1)), (m.group(2) or "segment")
+    if unit.startswith("segment"):
+        if not 1 <= n <= 9:
+            raise ValueError(f"casting time {n} segments: 1-9 segments, or write '1 round'")
+        return n
+    if n < 1:
+        raise ValueError("casting time must be at least 1")
+    return n * (10 if unit.startswith("round") else 100)
+
+
+class Weapon(_Frozen):
+    """G-02: a weapon or natural attack."""
+
+    name: str = Field(min_length=1)
+    sf: int | None = Field(None, ge=0, le=20, description="speed factor (lower is faster)")
+    speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
+    damage: Dice = Field(default_factory=lambda: parse_dice("1d2"))
+    damage_large: Dice | None = None
+    reach: int = Field(5, ge=0, description="feet")
+    kind: Literal["melee", "missile", "thrown"] = "melee"
+    rate: Rate = Fraction(1)
+    magic: int = Field(0, ge=-5, le=6)
+    charge: bool | None = Field(None, description="usable in a charge (MJ-12); monsters need true")
+    set: bool | None = Field(None, description="can be set against a charge (spear, pole arm)")
+    lance: bool | None = None
+
+    @property
+    def is_missile(self) -> bool:
+        return self.kind != "melee"
+
+    @property
+    def settable(self) -> bool:
+        if self.set is not None:
+            return self.set
+        return any(w in self.name.lower() for w in ("spear", "pike", "halberd", "glaive", "bill",
+                                                     "polearm", "pole arm", "lance", "partisan"))
+
+    @property
+    def is_lance(self) -> bool:
+        return self.lance if self.lance is not None else "lance" in self.name.lower()
+
+
+class Spell(_Frozen):
+    """G-03: a spell (or psionic power) the caster has memorised."""
+
+    name: str = Field(min_length=1)
+    level: int = Field(1, ge=0, le=9)
+    ct: Annotated[int, BeforeValidator(_casting_time)] = 1
+    components: str = "VSM"
+    speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
+    damage: Dice | None = Field(None, description="damage to each target when the spell takes effect")
+    count: int = Field(1, ge=1, description="copies memorised")
+
+    @field_validator("components")
+    @classmethod
+    def _components(cls, v: str) -> str:
+        text = v.replace(",", "").replace(" ", "").upper()
+        if not set(text) <= {"V", "S", "M"}:
+            raise ValueError(f"components {v!r}: letters V, S and M only (e.g. VSM, VS)")
+        return text
+
+
+class Combatant(_Frozen):
+    """G-01: one combatant, or ``count`` identical ones named "Name 1" ... "Name N"."""
+
+    name: str = Field(min_length=1)
+    count: int = Field(1, ge=1, le=500)
+    cls: Literal[CLASSES + ("magic-user",)] | None = Field(None, alias="class")  # type: ignore[valid-type]
+    level: int | None = Field(None, ge=0, le=40)
+    hd: str | float | None = None
+    hp: int = Field(ge=1, le=10000)
+    ac: int = Field(10, ge=-10, le=10)
+    thac0: int | None = Field(None, ge=-10, le=25)
+    str_: int = Field(10, alias="str", ge=1, le=25)
+    dex: int = Field(10, ge=1, le=25)
+    con: int = Field(10, ge=1, le=25)
+    int_: int = Field(10, alias="int", ge=1, le=25)
+    wis: int = Field(10, ge=1, le=25)
+    agi: int | None = Field(None, ge=1, le=25)
+    mv: int = Field(12, ge=0, le=240)
+    attacks: Rate | None = None
+    size: Literal[SIZES] = "medium"  # type: ignore[valid-type]
+    weapons: tuple[Weapon, ...] = ()
+    spells: tuple[Spell, ...] = ()
+    morale: int | None = Field(None, ge=2, le=20)
+    pc: bool | None = Field(None, description="default: the side's pc")
+    henchman: bool = False
+    shield: bool | Literal["magic", "rowan"] = False
+    mounted: bool = False
+    race: str = "human"
+    specialist: bool = False
+
+    @field_validator("hd")
+    @classmethod
+    def _hd(cls, v: str | float | None) -> str | float | None:
+        from affray.model.derive import hd_value
+
+        if v is not None:
+            hd_value(v)
+        return v
+
+    @property
+    def klass(self) -> str:
+        """The class, with ``magic-user`` read as wizard and a levelled classless combatant a fighter."""
+        if self.cls == "magic-user":
+            return "wizard"
+        if self.cls is None:
+            return "fighter" if self.level is not None else "monster"
+        return str(self.cls)
+
+
+class Outcome(BaseModel):
+    """The referee's result of one attack or part."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    hit: bool = True
+    damage: int = Field(0, ge=0)
+
+
+class DiceGiven(BaseModel):
+    """Raw dice rolled at the table for one attack: the d20 and the damage dice's total; rulesets add more."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    attack: int | None = None
+    damage: int | None = None
+
+
+class Declaration(BaseModel):
+    """One item of a combatant's plan: exactly one action key (CONTRACT.md "Declarations")."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    melee: str | None = None
+    missile: str | None = None
+    cast: str | None = None
+    move: int | None = Field(None, ge=0)
+    misc: str | None = None
+    wait: str | bool | None = None
+    none: bool | None = None
+    weapon: str | None = None
+    charge: bool = False
+    distance: int = Field(0, ge=0)
+    at: str | None = None
+    mode: Literal[MOVE_MODES] | None = None  # type: ignore[valid-type]
+    speed: int | Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
+    roll: int | None = None
+    outcome: Outcome | list[Outcome] | None = None
+    dice: DiceGiven | list[DiceGiven] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_action(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            found = [k for k in ACTION_KEYS if k in data]
+            if len(found) != 1:
+                said = ", ".join(found) if found else "none"
+                raise ValueError(f"a declaration needs exactly one action key of {', '.join(ACTION_KEYS)} "
+                                 f"(found: {said})")
+        return data
+
+    @property
+    def action(self) -> str:
+        for key in ACTION_KEYS:
+            if getattr(self, key) is not None:
+                return key
+        raise AssertionError("validated declaration without action")  # pragma: no cover
+
+    @property
+    def target(self) -> str | None:
+        if self.melee is not None:
+            return self.melee
+        if self.missile is not None:
+            return self.missile
+        return self.at
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """Ruleset-specific keys (``set``, ``rear``, ``hold``...), validated by the ruleset."""
+        return dict(self.model_extra or {})
+
+    def outcomes(self) -> list[Outcome]:
+        if self.outcome is None:
+            return []
+        return self.outcome if isinstance(self.outcome, list) else [self.outcome]
+
+    def dice_given(self) -> list[DiceGiven]:
+        if self.dice is None:
+            return []
+        return self.dice if isinstance(self.dice, list) else [self.dice]
+
+
+class Side(_Frozen):
+    pc: bool = False
+    morale: int | None = Field(None, ge=2, le=20)
+    combatants: tuple[Combatant, ...] = Field(min_length=1)
+
+
+class Rolls(_Frozen):
+    """Dice already rolled at the table; any die not given is rolled from the seed."""
+
+    surprise: dict[str, int] = Field(default_factory=dict)
+    initiative: dict[int, dict[str, int]] = Field(default_factory=dict)
+
+
+class Encounter(_Frozen):
+    ruleset: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(None, ge=0)
+    surprise: Literal["check", "none"] | dict[str, bool] = "check"
+    sides: dict[str, Side] = Field(min_length=2)
+    rolls: Rolls = Field(default_factory=Rolls)
+    plan: dict[str, tuple[Declaration, ...]] = Field(default_factory=dict)

@@ -1,0 +1,19 @@
+"""The registered rulesets, in one explicit list (STYLE.md 1)."""
+
+from __future__ import annotations
+
+from affray.engine.ruleset import Ruleset
+from affray.errors import UnknownRulesetError
+from affray.rulesets.side_d6 import SideD6
+
+__all__ = ["RULESETS", "SideD6", "find_ruleset"]
+
+RULESETS: list[type[Ruleset]] = [SideD6]
+
+
+def find_ruleset(name: str) -> type[Ruleset]:
+    """The ruleset class with id ``name``; UnknownRulesetError lists the valid ids."""
+    for r in RULESETS:
+        if r.id == name:
+            return r
+    raise UnknownRulesetError(name, [r.id for r in RULESETS])

@@ -1,0 +1,550 @@
+"""side-d6: seed 001 (Mythical Journeys), one-minute rounds, a d6 per side, a fixed order of steps.
+
+Read it beside ``../shared/seeds/001_*.txt`` and RULES.md MJ-01 to MJ-20. Each round (MJ-01):
+
+1. morale, monsters first, then the PCs' henchmen (MJ-02);
+2. declarations, the PCs' side first, then the monsters (MJ-03);
+3. a d6 per side, higher first, a tie all together (MJ-04, MJ-07);
+4-8. for the first side: movement, missiles, spells, melee, miscellaneous (MJ-05);
+9. the same for the side that lost (MJ-06).
+
+A tick is ``(round, turn, step, sub)``: turn 0 holds the start of the round (surprise, morale,
+declarations, initiative, withdrawals), turn k the k-th side in initiative order (tied sides share
+a turn, so their steps are simultaneous). ``sub`` orders a set spear's strike (0) before everything
+else of its step (1).
+
+Not implemented (no fact in the encounter file carries them): the referee's free-form actions
+beyond a timed ``misc``, the subdued waking in 1-3 turns (after the fight), the unconscious being
+woken, the rowan shield against effects other than spell damage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
+from affray.errors import Problem
+from affray.model.encounter import Declaration, Weapon
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.state import Fighter
+    from affray.io.load import Loaded
+
+__all__ = ["SideD6"]
+
+STEPS = {4: "movement", 5: "missile attacks", 6: "spells", 7: "melee", 8: "miscellaneous"}
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+#: MJ-13: Fighting-Men (and Men-at-Arms) and Demi-Men may set a spear.
+SETTERS = ("fighter", "paladin", "ranger")
+
+
+def attacks_due(rate: object, rnd: int) -> int:
+    """Attacks in round ``rnd`` for a rate per round: 3/2 gives 1 in odd rounds, 2 in even (D12-14)."""
+    from fractions import Fraction
+
+    r = Fraction(str(rate))
+    return int(r * rnd) - int(r * (rnd - 1))
+
+
+class SideD6(Ruleset):
+    """Seed 001: one-minute rounds; a d6 per side, high acts first; steps 4-8 per side (MJ-*)."""
+
+    id = "side-d6"
+    title = "One-minute rounds, side d6, fixed step order (Mythical Journeys)"
+    seed = "001"
+    rules = "MJ"
+    options = (
+        Option("morale_dice", "2d6", "G-07", "dice rolled against the morale score; above it fails",
+               ("2d6", "2d10")),
+        Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one"),
+        Option("morale_first_casualty", "own", "MJ-02", "own: a side checks after its own first casualty; "
+               "any: every side checks at the first casualty of either", ("own", "any")),
+        Option("many_sides", "descending", "MJ-04", "more than two sides: act in descending order of the "
+               "rolls, or the highest first and all others together", ("descending", "highest_first")),
+        Option("melee_disrupts", False, "MJ-06", "a melee hit also ruins a spell (the seed names missiles)"),
+        Option("mutual_surprise", "both_lose", "MJ-08", "both sides surprising each other: neither acts "
+               "in the surprise round, or the surprise cancels out", ("both_lose", "cancel")),
+        Option("lance_first", True, "MJ-17", "a mounted lancer strikes in the first side's melee step "
+               "against a foe with shorter reach"),
+        Option("shield_splinter", "lethal", "MJ-19", "when a shield bearer lets the shield take a blow: "
+               "never, only a blow that would drop it, or every blow", ("never", "lethal", "always")),
+        Option("missile_rate", True, "MJ-05", "a missile weapon's fire rate is its shots per round "
+               "(false: one shot per attack)"),
+    )
+    declaration_keys: ClassVar[dict[str, str]] = {
+        "set": "melee: set a spear or pole arm against the target's charge (MJ-13)",
+        "rear": "melee: attack from the rear, +2 to hit, no shield (MJ-14)",
+        "cover": "missile: the target is behind cover, d6 1-3 hits the cover (MJ-15)",
+        "subdual": "melee: flat of the blade, -2 to hit, subdual damage (MJ-20)",
+        "past": "move or charge: the enemies the mover runs right past, who get a free attack (MJ-09)",
+    }
+    initiative_die = 6
+    surprise_die = 6
+    opportunity_stops = True  # MJ-09: a free attack that does 1 hp stops the mover
+
+    # -- load-time checks of the seed's restrictions ---------------------------------------------------
+    @classmethod
+    def dice_times(cls, decl: Declaration) -> int:
+        """MJ-12 and MJ-13: a charge or a set spear throws twice the damage dice."""
+        return 2 if decl.charge or decl.extra.get("set") is True else 1
+
+    @classmethod
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+        from affray.io.load import expand
+
+        enc = loaded.encounter
+        specs = {name: c for name, _s, c, _l in expand(enc)}
+        for actor, decls in enc.plan.items():
+            spec = specs.get(actor)
+            if spec is None:
+                continue
+            for i, d in enumerate(decls):
+                loc = ("plan", actor, i)
+                for key in ("set", "rear", "cover", "subdual"):
+                    if key in d.extra and not isinstance(d.extra[key], bool):
+                        yield loaded.problem(loc + (key,), f"{key} takes true or false")
+                past = d.extra.get("past")
+                if past is not None and (not isinstance(past, list) or any(p not in specs for p in past)):
+                    yield loaded.problem(loc + ("past",), "past takes a list of combatant names")
+                if d.charge:
+                    half = spec.mv * 10 // 2
+                    if d.distance < half:
+                        yield loaded.problem(loc + ("distance",), f"a charge covers at least half the base "
+                                             f"move: {half} ft for MV {spec.mv} (MJ-12); give distance >= {half}")
+                    weapon = _weapon_of(spec.weapons, d.weapon)
+                    if spec.klass == "monster" and (weapon is None or weapon.charge is not True):
+                        yield loaded.problem(loc + ("charge",), "a monster charges only with a skirmish weapon, "
+                                             "horns or tusks: mark that weapon charge: true (MJ-12)")
+                    elif weapon is not None and weapon.charge is False:
+                        yield loaded.problem(loc + ("charge",), f"{weapon.name} is marked charge: false (MJ-12)")
+                if d.action == "missile" and spec.mounted:
+                    weapon = _weapon_of(spec.weapons, d.weapon, missile=True)
+                    if weapon is not None and "bow" in weapon.name.lower() and "short" not in weapon.name.lower():
+                        yield loaded.problem(loc + ("weapon",), "only short bows can be used from horseback "
+                                             "(MJ-17)")
+
+    # -- the round -------------------------------------------------------------------------------------
+    def begin(self, fight: Fight, rnd: int) -> None:
+        state = fight.state
+        if rnd == 1:
+            self._surprise(fight)
+        else:
+            self._morale(fight, rnd)
+        # MJ-03: each person (the PCs' sides), then the monsters, declare.
+        declaring = [f for f in self._declaration_order(fight)
+                     if f.active and not (rnd == 1 and f.side in state.surprised)]
+        at = f"round {rnd}, step 2 (declarations)"
+        declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 2, 0), at)) is not None]
+        if not declared:
+            return
+        turn_why = self._initiative(fight, rnd, [s for s in state.sides if any(f is g for g, _ in declared
+                                                                                for f in state.sides[s])])
+        counters: list[tuple[Fighter, Declaration]] = []
+        charges: dict[str, Step] = {}
+        for f, d in declared:
+            if d.action == "melee" and d.extra.get("set") is True:
+                counters.append((f, d))
+            else:
+                charge = self._schedule(fight, f, d, rnd, turn_why)
+                if charge is not None:
+                    charges[f.name] = charge
+        for f, d in counters:
+            self._set_spear(fight, f, d, rnd, charges.get(d.melee or ""), turn_why)
+
+    def _declaration_order(self, fight: Fight) -> list[Fighter]:
+        enc = fight.encounter
+        pcs = [f for s in enc.sides if enc.sides[s].pc for f in fight.state.sides[s]]
+        rest = [f for s in enc.sides if not enc.sides[s].pc for f in fight.state.sides[s]]
+        return pcs + rest
+
+    def _surprise(self, fight: Fight) -> None:
+        """MJ-08: first round only; each side throws 1d6, on 5-6 it has surprised the other."""
+        enc = fight.encounter
+        sides = list(enc.sides)
+        tick, at = (1, 0, 0, 0), "round 1, surprise"
+        if enc.surprise == "none":
+            fight.emit("surprise", tick, at, detail="no surprise: every side is aware (the file says none)",
+                       data=(("surprised", ()), ("surprisers", ())))
+            return
+        if isinstance(enc.surprise, dict):
+            surprised = {s for s in sides if enc.surprise.get(s)}
+            surprisers = set(sides) - surprised if surprised else set()
+            detail = f"the referee rules it: {', '.join(sorted(surprised)) or 'nobody'} surprised"
+        else:
+            rolls = {s: fight.roller.die(6, "surprise", s, enc.rolls.surprise.get(s)) for s in sides}
+            achieved = {s for s in sides if rolls[s] >= 5}
+            surprised = {s for s in sides if any(o in achieved for o in sides if o != s)}
+            if self.opt["mutual_surprise"] == "cancel":
+                surprised -= achieved
+            surprisers = achieved - surprised
+            parts = [f"{s} d6={rolls[s]}{' (surprises)' if s in achieved else ''}" for s in sides]
+            detail = ", ".join(parts) + f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
+            if achieved and achieved <= surprised:
+                detail += (" (mutual surprise: neither acts in round 1)"
+                           if self.opt["mutual_surprise"] == "both_lose" else "")
+        fight.emit("surprise", tick, at, why="each side d6, 5-6 surprises the other, who may not act in "
+                   "round 1; surprisers +1 to hit (MJ-08)", detail=detail,
+                   data=(("surprised", tuple(s for s in sides if s in surprised)),
+                         ("surprisers", tuple(s for s in sides if s in surprisers))))
+
+    def _morale(self, fight: Fight, rnd: int) -> None:
+        """MJ-02: step 1, monsters first, then the henchmen and NPCs of the PCs' side."""
+        state = fight.state
+        enc = fight.encounter
+        order = [s for s in enc.sides if not enc.sides[s].pc] + [s for s in enc.sides if enc.sides[s].pc]
+        lost = {s: sum(1 for f in state.sides[s] if not f.active) for s in enc.sides}
+        anyone = any(lost.values())
+        k = 0
+        for side in order:
+            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
+            if not members:
+                continue
+            total = len(state.sides[side])
+            first = lost[side] >= 1 if self.opt["morale_first_casualty"] == "own" else anyone
+            triggers = []
+            if first and (side, "first casualty") not in state.morale_done:
+                triggers.append("first casualty")
+            if 2 * lost[side] >= total and (side, "half down") not in state.morale_done:
+                triggers.append("half down")
+            if not triggers:
+                continue
+            score = enc.sides[side].morale
+            if score is None:
+                given = [f.spec.morale for f in members if f.spec.morale is not None]
+                score = min(given) if given else int(self.opt["default_morale"])
+            why = (f"step 1: {side} checks morale after its {' and '.join(triggers)} "
+                   f"({lost[side]} of {total} out); PCs never check (MJ-02, G-07)")
+            fight.morale_check(side, members, score, (rnd, 0, 1, k), f"round {rnd}, step 1 (morale)",
+                               tuple(triggers), why)
+            k += 1
+
+    def _initiative(self, fight: Fight, rnd: int, sides: list[str]) -> dict[str, str]:
+        """MJ-04: 1d6 per side, higher first; ties act together (MJ-07). Returns each side's turn text."""
+        tick, at = (rnd, 0, 3, 0), f"round {rnd}, step 3 (initiative)"
+        given = fight.encounter.rolls.initiative.get(rnd, {})
+        if len(sides) == 1:
+            ranks = {sides[0]: 1}
+            rolls: dict[str, int] = {}
+            detail = f"only {sides[0]} acts this round: no roll"
+        else:
+            rolls = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
+            values = sorted(set(rolls.values()), reverse=True)
+            if self.opt["many_sides"] == "highest_first":
+                ranks = {s: 1 if rolls[s] == values[0] else 2 for s in sides}
+            else:
+                ranks = {s: values.index(rolls[s]) + 1 for s in sides}
+            detail = ", ".join(f"{s} d6={rolls[s]}" for s in sides) + ": "
+            if len(set(ranks.values())) == 1:
+                detail += "tie, everybody acts simultaneously (MJ-07)"
+            else:
+                detail += " then ".join(" and ".join(s for s in sides if ranks[s] == k)
+                                        for k in sorted(set(ranks.values())))
+        fight.emit("initiative", tick, at, detail=detail, data=(("ranks", tuple(ranks.items())),
+                                                               ("results", tuple(rolls.items()))))
+        turn_why: dict[str, str] = {}
+        if fight.explain:
+            for s in sides:
+                together = [o for o in sides if ranks[o] == ranks[s]]
+                if len(sides) == 1:
+                    turn_why[s] = f"{s} alone acts"
+                elif len(together) > 1:
+                    turn_why[s] = (f"{' and '.join(together)} tied at d6 {rolls[s]}: their steps 4-8 run "
+                                   f"together (MJ-07)")
+                elif ranks[s] == 1:
+                    turn_why[s] = f"{s} won initiative with d6 {rolls[s]}: its steps 4-8 come first (MJ-04, MJ-05)"
+                else:
+                    turn_why[s] = (f"{s} placed {ORDINAL.get(ranks[s], str(ranks[s]) + 'th')} with d6 "
+                                   f"{rolls[s]}: its steps 4-8 follow (MJ-04, MJ-06)")
+        return turn_why
+
+    def _at(self, fight: Fight, rnd: int, turn: int, step: int) -> str:
+        if not fight.explain:
+            return ""
+        if turn == 0:
+            return f"round {rnd}, start, step {step} ({STEPS.get(step, 'withdrawals')})"
+        ranks = fight.state.ranks
+        sides = [s for s, k in ranks.items() if k == turn]
+        who = " and ".join(sides) + (" together" if len(sides) > 1 else "")
+        return f"round {rnd}, {who} ({ORDINAL.get(turn, str(turn) + 'th')}), step {step} ({STEPS[step]})"
+
+    def _step(self, fight: Fight, f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str,
+              **fields: object) -> Step:
+        s = Step((rnd, turn, step, 1), f, kind, self._at(fight, rnd, turn, step), why, **fields)  # type: ignore[arg-type]
+        fight.push(s)
+        return s
+
+    def _schedule(self, fight: Fight, f: Fighter, d: Declaration, rnd: int,
+                  turn_why: dict[str, str]) -> Step | None:
+        """Turn one declaration into steps (MJ-05); returns the charge's strike, if it is one."""
+        turn = fight.state.ranks[f.side]
+        base = turn_why.get(f.side, "")
+        third, full = f.spec.mv * 10 // 3, f.spec.mv * 10
+        action = d.action
+        if action == "melee":
+            weapon = f.weapon(d.weapon)
+            remaining = f.remaining
+            why_move = ""
+            if d.charge:
+                if remaining > full:
+                    self._step(fight, f, rnd, turn, 4, "move", f"{base}; charging: a full move of {full} ft "
+                               f"(MV {f.spec.mv}) of the {remaining} ft, no attack yet (MJ-12)", decl=d,
+                               feet=full, mode="charge", target=d.melee, note=f"charges {full} ft")
+                    return None
+                self._step(fight, f, rnd, turn, 4, "move", f"{base}; charge run of {remaining} ft "
+                           f"(at least half of MV {f.spec.mv}, MJ-12)", decl=d, feet=remaining, mode="charge",
+                           target=d.melee, note=f"charges {remaining} ft")
+            elif remaining > third:
+                feet = min(remaining, full)
+                self._step(fight, f, rnd, turn, 4, "move", f"{base}; closing {remaining} ft is more than the free "
+                           f"1/3 move ({third} ft for MV {f.spec.mv}), which precludes any other action this "
+                           "round (MJ-05)", decl=d, feet=feet, mode="full", target=d.melee,
+                           note=f"moves {feet} ft towards {d.melee}")
+                return None
+            elif remaining > 0:
+                why_move = f", after closing {remaining} ft within the free 1/3 move ({third} ft, MJ-05)"
+                self._step(fight, f, rnd, turn, 4, "move", f"{base}; closes {remaining} ft, within the free 1/3 "
+                           f"move of {third} ft (MJ-05)", decl=d, feet=remaining, mode="half", target=d.melee,
+                           note=f"closes {remaining} ft to {d.melee}")
+            strike_turn, lance = turn, ""
+            target = fight.state.fighters[d.melee or ""]
+            if (self.opt["lance_first"] and f.spec.mounted and weapon.is_lance
+                    and max((w.reach for w in target.weapons if w.kind != "missile"), default=5)
+                    < weapon.reach + 10):
+                strike_turn = 1
+                lance = "; a mounted lancer against shorter reach strikes in the first side's melee step (MJ-17)"
+            tags = frozenset({"charge"}) if d.charge else frozenset()
+            n = attacks_due(f.attacks, rnd)
+            first: Step | None = None
+            for i in range(n):
+                nth = f" (attack {i + 1} of {n} this round)" if n > 1 else ""
+                s = self._step(fight, f, rnd, strike_turn, 7, "melee", f"{base}; melee is step 7{why_move}{lance}"
+                               f"{nth}", decl=d, target=d.melee, weapon=weapon, index=i, tags=tags)
+                first = first or s
+            return first if d.charge else None
+        if action == "missile":
+            weapon = f.weapon(d.weapon, missile=True)
+            shots = attacks_due(f.attacks, rnd)
+            rate = ""
+            if self.opt["missile_rate"] and weapon.rate != 1:
+                shots = attacks_due(f.attacks * weapon.rate, rnd)
+                rate = f" (fire rate {weapon.rate}: {shots} shots)"
+            for i in range(shots):
+                self._step(fight, f, rnd, turn, 5, "missile", f"{base}; missiles are step 5{rate}", decl=d,
+                           target=d.missile, weapon=weapon, index=i)
+            return None
+        if action == "cast":
+            spell = f.spells[d.cast or ""]
+            target = d.at
+            start = Step((rnd, 0, 3, 1), f, "cast-start", f"round {rnd}, step 3 (casting begins)" if fight.explain
+                         else "", f"declared at step 2, concentration begins once the order is known; the spell is cast at step 6 of {f.side}'s turn and a "
+                         "missile hit before then ruins it (MJ-03, MJ-06)", decl=d, spell=spell, target=target)
+            fight.push(start)
+            self._step(fight, f, rnd, turn, 6, "cast", f"{base}; spells are step 6 (MJ-05)", decl=d, spell=spell,
+                       target=target)
+            return None
+        if action == "move":
+            mode = d.mode or "full"
+            feet = d.move or 0
+            engaged = bool(f.engaged)
+            if mode == "withdraw":
+                feet = min(feet, third)
+                s = Step((rnd, 0, 4, 1), f, "move", f"round {rnd}, start (withdrawals)" if fight.explain else "",
+                         f"a fighting withdrawal is made at the beginning of the round, up to 1/3 speed "
+                         f"({third} ft), and provokes no free attack (MJ-10)", decl=d, feet=feet, mode=mode,
+                         tags=frozenset({"disengage"}), note=f"withdraws {feet} ft")
+                fight.push(s)
+                return None
+            tags: frozenset[str] = frozenset()
+            if mode in ("retreat", "flee") or (mode == "full" and engaged):
+                feet = min(feet, full)
+                tags = frozenset({"disengage", "leaves"} if mode == "flee" else {"disengage"})
+                why = (f"{base}; movement is step 4; a full retreat from melee gives every engaged foe a free "
+                       "attack, and any damage stops it (MJ-09, MJ-11)")
+            elif mode == "full":
+                feet = min(feet, full)
+                why = f"{base}; a full move ({full} ft for MV {f.spec.mv}) is step 4 and allows nothing else (MJ-05)"
+            else:
+                feet = min(feet, third)
+                why = f"{base}; a move of up to 1/3 MV ({third} ft) is step 4 (MJ-05)"
+            self._step(fight, f, rnd, turn, 4, "move", why, decl=d, feet=feet, mode=mode, tags=tags,
+                       note=f"{mode} {feet} ft")
+            return None
+        if action in ("misc", "wait"):
+            what = d.misc if action == "misc" else (d.wait if isinstance(d.wait, str) else "")
+            self._step(fight, f, rnd, turn, 8, action, f"{base}; miscellaneous actions are step 8, last (MJ-05)",
+                       decl=d, note=str(what or ""))
+        return None
+
+    def _set_spear(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, charge: Step | None,
+                   turn_why: dict[str, str]) -> None:
+        """MJ-13: a set spear strikes the charger at the end of its charge; a hit negates the charge."""
+        state = fight.state
+        weapon = f.weapon(d.weapon)
+        turn = state.ranks[f.side]
+        first_alone = turn == 1 and sum(1 for k in state.ranks.values() if k == 1) == 1
+        reasons = []
+        if charge is None or charge.target != f.name:
+            self._step(fight, f, rnd, turn, 7, "misc", f"{turn_why.get(f.side, '')}; a set weapon waits for a "
+                       f"charge: {d.melee} did not charge {f.name} this round (MJ-13)", decl=d,
+                       note=f"{weapon.name} set against {d.melee}; no charge came")
+            return
+        if f.spec.klass not in SETTERS and f.spec.race.lower() == "human":
+            reasons.append("only Fighting-Men, Men-at-Arms and Demi-Men can set a spear")
+        if not weapon.settable:
+            reasons.append(f"{weapon.name} is not a spear or pole arm")
+        if not first_alone:
+            reasons.append(f"{f.side} does not act first this round")
+        if f.side in state.surprised and rnd == 1:
+            reasons.append(f"{f.name} is surprised, not aware of the charge")
+        if reasons:
+            self._schedule(fight, f, d.model_copy(update={"set": False}), rnd, turn_why)
+            return
+        charge.counter = Step(charge.tick, f, "melee", charge.at,
+                              f"set against {d.melee}'s charge: strikes as the charge arrives, before it, with "
+                              "double damage dice (MJ-13)", decl=d, target=d.melee, weapon=weapon,
+                              tags=frozenset({"set"}), note=f"{f.name}'s set {weapon.name}, MJ-13")
+
+    # -- resolution hooks ------------------------------------------------------------------------------
+    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
+        mods = super().attack_mods(fight, step, target)
+        a = step.actor
+        rnd = fight.period
+        decl = step.decl
+        extra = decl.extra if decl is not None else {}
+        if rnd == 1 and a.side in fight.state.surprisers:
+            mods.hit.append((1, "surprise round, MJ-08"))
+        if "charge" in step.tags:
+            mods.hit.append((2, "charge, MJ-12"))
+            mods.dice_times = 2
+        if "set" in step.tags:
+            mods.dice_times = 2
+        tdecl = target.declared
+        if tdecl is not None and tdecl.charge:
+            mods.ac.append((2, f"{target.name} charging, MJ-12"))
+        if tdecl is not None and tdecl.action == "move" and (
+                tdecl.mode in ("retreat", "flee") or (tdecl.mode in (None, "full") and target.engaged)):
+            worse, what = self.unshielded_ac(target, dex=True)
+            if worse:
+                mods.ac.append((worse, f"retreating: no {what}, MJ-11"))
+        elif extra.get("rear") is True and step.kind == "melee":
+            mods.hit.append((2, "rear attack, MJ-14"))
+            worse, _ = self.unshielded_ac(target, dex=False)
+            if worse:
+                mods.ac.append((worse, "rear: no shield, MJ-14"))
+        if extra.get("subdual") is True and step.kind == "melee":
+            mods.hit.append((-2, "subdual, MJ-20"))
+            mods.subdual = True
+        if a.spec.mounted and not target.spec.mounted and step.kind == "melee":
+            mods.hit.append((2, "mounted vs foot, MJ-17"))
+            mods.damage.append((2, "mounted vs foot, MJ-17"))
+        if a.spec.mounted and step.kind == "missile":
+            mods.hit.append((-1, "shooting from horseback, MJ-17"))
+        if step.kind == "melee" and not step.tags & {"set"}:
+            engaged = sum(1 for n in target.engaged | {a.name}
+                          if fight.state.fighters[n].side == a.side and fight.state.fighters[n].active)
+            if engaged * 2 >= _encircle(target):
+                mods.hit.append((1, f"{target.name} at least half surrounded ({engaged} of "
+                                    f"{_encircle(target)}), MJ-18"))
+        return mods
+
+    def refuse(self, fight: Fight, step: Step) -> str | None:
+        a = step.actor
+        state = fight.state
+        if step.kind == "melee" and a.remaining > 0:
+            return f"{a.name} was stopped {a.remaining} ft short of {step.target} (MJ-09)"
+        if step.kind == "melee" and step.target is not None:
+            target = state.fighters[step.target]
+            if a.name not in target.engaged:
+                around = [n for n in target.engaged if state.fighters[n].side != target.side]
+                if len(around) >= _encircle(target):
+                    return (f"no room: {len(around)} already encircle {target.name} "
+                            f"(at most {_encircle(target)}, MJ-18)")
+        if step.kind == "missile" and a.henchman and step.target is not None and state.fighters[step.target].engaged:
+            return "henchmen and retainers never fire into a melee (MJ-16)"
+        return None
+
+    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """MJ-09: a full retreat from melee, or running right past a foe, gives one free attack a round."""
+        mover = step.actor
+        state = fight.state
+        rnd = fight.period
+        out: list[tuple[Fighter, Weapon, str]] = []
+        seen: set[str] = set()
+        decl = step.decl
+        if "disengage" in step.tags and step.mode != "withdraw":
+            for name in sorted(mover.engaged, key=fight.order):
+                foe = state.fighters[name]
+                covered = next((g.name for g in state.sides[mover.side] if g is not mover and g.active
+                                and g.declared is not None and g.declared.melee == name), None)
+                if covered is not None:
+                    continue  # MJ-11: an ally moving into melee with that foe covers the retreat
+                if foe.active and foe.aoo_round != rnd:
+                    seen.add(name)
+                    out.append((foe, foe.weapon(None), f"free attack: {mover.name} makes a full retreat from "
+                                "melee (MJ-09, MJ-11)"))
+        past = decl.extra.get("past") if decl is not None else None
+        for name in past or ():
+            foe = state.fighters[name]
+            if name not in seen and foe.side != mover.side and foe.active and foe.aoo_round != rnd:
+                out.append((foe, foe.weapon(None), f"free attack: {mover.name} moves right past {name} (MJ-09)"))
+        return out
+
+    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+        """MJ-06: a missile hit ruins the spell; going second or on a tie, it is also lost from memory."""
+        if step.kind != "missile" and not self.opt["melee_disrupts"]:
+            return None
+        ranks = fight.state.ranks
+        rank = ranks.get(caster.side, 1)
+        tied = sum(1 for k in ranks.values() if k == rank) > 1
+        return "spell-lost" if rank > 1 or tied else "spell-ruined"
+
+    def redirect(self, fight: Fight, step: Step, target: Fighter) -> tuple[Fighter | None, str]:
+        """MJ-15 cover, MJ-16 firing into melee: only for missiles."""
+        if step.kind != "missile" or step.decl is None:
+            return target, ""
+        a = step.actor
+        if step.decl.extra.get("cover") is True:
+            d = fight.roller.die(6, "cover", a.name)
+            if d <= 3:
+                return None, f"cover d6={d}: the cover takes the hit (MJ-15)"
+        if target.engaged:
+            group = _melee_of(fight, target)
+            if len(group) > 1:
+                k = fight.roller.die(len(group), "into melee", a.name)
+                struck = group[k - 1]
+                return struck, (f"fired into melee: d{len(group)}={k} of {', '.join(g.name for g in group)} "
+                                f"strikes {struck.name} (MJ-16)")
+        return target, ""
+
+    def absorb(self, fight: Fight, target: Fighter, damage: int, *, magic: bool) -> bool:
+        """MJ-19: the bearer may let the shield take the blow (a rowan shield also turns one magic effect)."""
+        shield = target.shield
+        policy = self.opt["shield_splinter"]
+        if shield is None or policy == "never" or (magic and shield != "rowan"):
+            return False
+        return policy == "always" or target.hp - damage <= 0
+
+
+def _encircle(f: Fighter) -> int:
+    """MJ-18: six may encircle a man-sized foe, eight a larger one."""
+    return 6 if f.spec.size in ("tiny", "small", "medium") else 8
+
+
+def _melee_of(fight: Fight, target: Fighter) -> list[Fighter]:
+    """Everyone in the same instance of melee as ``target`` (MJ-16), in file order."""
+    seen = {target.name}
+    todo = [target.name]
+    while todo:
+        for n in fight.state.fighters[todo.pop()].engaged:
+            if n not in seen and fight.state.fighters[n].active:
+                seen.add(n)
+                todo.append(n)
+    return sorted((fight.state.fighters[n] for n in seen), key=lambda g: g.index)
+
+
+def _weapon_of(weapons: tuple[Weapon, ...], name: str | None, missile: bool = False) -> Weapon | None:
+    if name is not None:
+        return next((w for w in weapons if w.name == name), None)
+    return next((w for w in weapons if (w.kind != "melee") == missile), weapons[0] if weapons else None)
