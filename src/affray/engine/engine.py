@@ -54,12 +54,13 @@ class Fight:
         self._heap: list[tuple[Tick, int, Step]] = []
         self._pushed = 0
         self.period = 0
+        self._rounds = ruleset.has_rounds
         self._morale_dice = parse_dice(ruleset.opt.get("morale_dice", "2d6"))
 
     # -- the log --------------------------------------------------------------------------------------
     def emit(self, kind: str, tick: Tick, at: str, actor: str | None = None, **fields: Any) -> Event:
         """Append one event (with the dice rolled for it) and apply it to the state."""
-        e = Event(kind, tick, at, self.ruleset.round_of(tick), actor, rolls=self.roller.take(), **fields)
+        e = Event(kind, tick, at, tick[0] if self._rounds else None, actor, rolls=self.roller.take(), **fields)
         self.state.apply(e)
         if self.keep:
             self.events.append(e)
@@ -77,7 +78,7 @@ class Fight:
 
     @property
     def over(self) -> bool:
-        return len(self.state.standing_sides()) <= 1
+        return sum(1 for n in self.state.active_left.values() if n > 0) <= 1
 
     def declare(self, f: Fighter, tick: Tick, at: str) -> Declaration | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
@@ -100,7 +101,7 @@ class Fight:
         if decl is None:
             if f.declared is not None:
                 self.emit("declare", tick, at, f.name, detail="nothing left to do" if self.explain else None,
-                          data=(("decl", None),))
+                          data={"decl": None})
             return None
         remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
         detail = None
@@ -111,14 +112,14 @@ class Fight:
             elif not consumed:
                 detail += " (routed: flees)" if f.routed else " (auto)"
         self.emit("declare", tick, at, f.name, detail=detail,
-                  data=(("decl", decl), ("consumed", consumed), ("continuing", continuing),
-                        ("remaining", remaining)))
+                  data={"decl": decl, "consumed": consumed, "continuing": continuing, "remaining": remaining})
         return decl
 
     def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
                      triggers: tuple[str, ...], why: str) -> bool:
         """Roll the ruleset's morale dice against ``score``: above it fails (G-07)."""
-        roll = self.roller.dice(self._morale_dice, "morale", side) + self._morale_dice.bonus
+        given = self.encounter.rolls.morale.get(tick[0] if self.ruleset.has_rounds else self.period, {}).get(side)
+        roll = self.roller.dice(self._morale_dice, "morale", side, given=given) + self._morale_dice.bonus
         passed = roll <= score
         surrender = not passed and self.ruleset.opt.get("morale_failure") == "surrender"
         detail = None
@@ -126,8 +127,8 @@ class Fight:
             result = "passes" if passed else "fails: surrenders" if surrender else "fails: flees"
             detail = f"{side} morale {self._morale_dice.text}={roll} vs {score}: {result}"
         self.emit("morale", tick, at, None, passed=passed, why=why, detail=detail,
-                  data=(("side", side), ("members", tuple(m.name for m in members)), ("triggers", triggers),
-                        ("surrender", surrender)))
+                  data={"side": side, "members": tuple(m.name for m in members), "triggers": triggers,
+                        "surrender": surrender})
         return passed
 
     # -- the loop -------------------------------------------------------------------------------------
@@ -168,7 +169,7 @@ class Fight:
                 unconscious = f.subdual > 0
                 self.emit("down", tick, at, f.name, detail=(
                     f"{f.name} at {f.hp} hp: {'unconscious (subdual damage, MJ-20)' if unconscious else 'dead'}"
-                    if self.explain else None), data=(("unconscious", unconscious),))
+                    if self.explain else None), data={"unconscious": unconscious})
 
 
 def describe_declaration(decl: Declaration, f: Fighter) -> str:

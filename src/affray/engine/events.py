@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from affray.dice.roller import Roll
@@ -12,6 +13,9 @@ Tick = tuple[int, ...]
 
 #: Kinds a ruleset places in time; each carries a ``why`` (CONTRACT.md).
 TIMED_KINDS = frozenset({"move", "missile", "melee", "cast", "cast-start", "misc", "delay", "wait"})
+
+
+_EMPTY: Mapping[str, Any] = {}
 
 
 class Event(NamedTuple):
@@ -31,10 +35,7 @@ class Event(NamedTuple):
     why: str | None = None
     detail: str | None = None
     rolls: tuple[Roll, ...] = ()
-    data: tuple[tuple[str, Any], ...] = ()
+    data: Mapping[str, Any] = _EMPTY  # kind-specific facts ("decl", "feet", "members"...); never mutated
 
     def get(self, key: str, default: Any = None) -> Any:
-        for k, v in self.data:
-            if k == key:
-                return v
-        return default
+        return self.data.get(key, default)

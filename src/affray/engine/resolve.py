@@ -69,10 +69,10 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     outcome = None
     given_attack = given_damage = None
     if decl is not None and not opportunity:
-        outcomes = decl.outcomes()
+        outcomes = decl.outcomes
         if step.index < len(outcomes):
             outcome = outcomes[step.index]
-        dice = decl.dice_given()
+        dice = decl.dice_given
         if step.index < len(dice):
             given_attack, given_damage = dice[step.index].attack, dice[step.index].damage
     explain = fight.explain
@@ -84,8 +84,8 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     else:
         roller = fight.roller
         d = roller.die(20, "attack", a.name, given_attack)
-        to_hit = sum(m for m, _ in mods.hit) if mods.hit else 0
-        ac = target.ac + (sum(m for m, _ in mods.ac) if mods.ac else 0)
+        to_hit = mods.hit
+        ac = target.ac + mods.ac
         need = a.thac0 - ac
         total = d + to_hit
         natural = ruleset.opt["natural_20"]
@@ -96,19 +96,19 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
             if weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
                 expr = weapon.damage_large
             rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
-            damage = max(1, rolled + expr.bonus + (sum(m for m, _ in mods.damage) if mods.damage else 0))
+            damage = max(1, rolled + expr.bonus + mods.damage)
         if explain:
-            hits = "".join(f" {m:+d} ({why})" for m, why in mods.hit)
-            acs = "".join(f" {m:+d} ({why})" for m, why in mods.ac)
+            hits = mods.text("hit")
+            acs = mods.text("ac")
             nat = " (natural 20)" if natural and d == 20 else " (natural 1)" if natural and d == 1 else ""
             detail = (f"d20 {d}{hits} = {total} vs THAC0 {a.thac0} - AC {target.ac}{acs} = {need}{nat}: "
                       f"{'hit' if hit else 'miss'}")
             if hit:
                 times = f" x{mods.dice_times} dice" if mods.dice_times > 1 else ""
                 bonus = f" {expr.bonus:+d}" if expr.bonus else ""
-                dm = "".join(f" {m:+d} ({why})" for m, why in mods.damage)
+                dm = mods.text("damage")
                 detail += f"; {expr.text}{times}: {rolled}{bonus}{dm} = {damage} damage"
-    data: list[tuple[str, Any]] = [("weapon", weapon.name)]
+    data: dict[str, Any] = {"weapon": weapon.name}
     struck: Fighter | None = target
     if hit:
         struck, note = ruleset.redirect(fight, step, target)
@@ -116,20 +116,20 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
             detail += f"; {note}"
         if struck is None:
             hit, damage = False, 0
-            data.append(("cover", True))
+            data["cover"] = True
     if struck is None:
         struck = target
     if hit and damage and ruleset.absorb(fight, struck, damage, magic=False):
-        data.append(("splinter", True))
+        data["splinter"] = True
         if explain:
             detail += f"; {struck.name}'s shield takes the blow and splinters (MJ-19)"
         damage = 0
     if mods.subdual:
-        data.append(("subdual", True))
+        data["subdual"] = True
     casting = struck.casting
     event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
                target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
-               detail=detail or None, data=tuple(data))
+               detail=detail or None, data=data)
     if damage > 0 and casting is not None and struck.casting == casting:
         ruin = ruleset.interrupt(fight, struck, step)
         if ruin is not None:
@@ -153,8 +153,8 @@ def _move(fight: Fight, step: Step) -> None:
         if attack(fight, aoo, mover, opportunity=True).damage and fight.ruleset.opportunity_stops:
             stopped = True
     tags = step.tags
-    data: tuple[tuple[str, Any], ...] = (("feet", step.feet), ("mode", step.mode), ("stopped", stopped),
-                                         ("disengage", "disengage" in tags), ("leaves", "leaves" in tags))
+    data = {"feet": step.feet, "mode": step.mode, "stopped": stopped, "disengage": "disengage" in tags,
+            "leaves": "leaves" in tags}
     detail = step.note
     if stopped and fight.explain:
         detail = (detail + "; " if detail else "") + "stopped: an opportunity attack drew blood"
@@ -179,7 +179,7 @@ def _cast(fight: Fight, step: Step) -> None:
     splinter: list[str] = []
     detail = ""
     if spell.damage is not None and targets:
-        outcomes = step.decl.outcomes() if step.decl is not None else []
+        outcomes = step.decl.outcomes if step.decl is not None else []
         if outcomes:
             dmg = outcomes[0].damage if outcomes[0].hit else 0
             detail = f"the referee's outcome: {dmg} damage"
@@ -196,4 +196,4 @@ def _cast(fight: Fight, step: Step) -> None:
                 effects.append((t.name, dmg))
     fight.emit("cast", step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
                detail=(detail or None) if fight.explain else None,
-               data=(("effects", tuple(effects)), ("splinter", tuple(splinter))))
+               data={"effects": dict(effects), "splinter": tuple(splinter)})

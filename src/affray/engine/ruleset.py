@@ -6,7 +6,7 @@ Base hooks do the common thing; a ruleset overrides only what its seed changes.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.engine.events import Tick
@@ -74,15 +74,34 @@ class Step:
     counter: Step | None = None  # a readied strike that lands just before this step (a set spear)
 
 
-@dataclass(slots=True)
 class AttackMods:
-    """What a ruleset adds to one attack (G-04), each with its reason for the detail text."""
+    """What a ruleset adds to one attack (G-04): sums, and each term with its reason for the detail text."""
 
-    hit: list[tuple[int, str]] = field(default_factory=list)
-    ac: list[tuple[int, str]] = field(default_factory=list)  # added to the target's AC (+ is worse)
-    damage: list[tuple[int, str]] = field(default_factory=list)
-    dice_times: int = 1
-    subdual: bool = False
+    __slots__ = ("ac", "damage", "dice_times", "hit", "notes", "subdual")
+
+    def __init__(self) -> None:
+        self.hit = 0
+        self.ac = 0  # added to the target's AC (+ is worse)
+        self.damage = 0
+        self.dice_times = 1
+        self.subdual = False
+        self.notes: list[tuple[str, int, str]] = []
+
+    def add(self, what: str, n: int, why: str) -> None:
+        """``what`` is "hit", "ac" or "damage"."""
+        if what == "hit":
+            self.hit += n
+        elif what == "ac":
+            self.ac += n
+        else:
+            self.damage += n
+        self.notes.append((what, n, why))
+
+    def text(self, what: str) -> str:
+        return "".join(f" {n:+d} ({why})" for w, n, why in self.notes if w == what)
+
+
+_DEFAULTS: dict[tuple[str, str, bool], Declaration] = {}
 
 
 class Ruleset:
@@ -102,7 +121,7 @@ class Ruleset:
     surprise_die: ClassVar[int] = 6
     action_die: ClassVar[int | None] = None  # a declaration's own ``roll`` (phase-count's d6)
     attack_scheme: ClassVar[str | None] = None  # attacks per round by class/level: "1e", "2e" or none
-    has_rounds: ClassVar[bool] = True
+    has_rounds: ClassVar[bool] = True  # the tick's first element is the round; else ``round`` is null
     #: Whether an opportunity attack that does damage stops the mover.
     opportunity_stops: ClassVar[bool] = False
 
@@ -153,6 +172,17 @@ class Ruleset:
                 if not 1 <= value <= cls.initiative_die:
                     yield loaded.problem(("rolls", "initiative", rnd, side),
                                          f"{value} is not a d{cls.initiative_die} result (1-{cls.initiative_die})")
+        morale = cls.option("morale_dice").default if any(o.name == "morale_dice" for o in cls.all_options()) \
+            else "2d6"
+        morale = enc.options.get("morale_dice", morale)
+        lo, hi = (2, 20) if morale == "2d10" else (2, 12)
+        for rnd, by_side in enc.rolls.morale.items():
+            for side, value in by_side.items():
+                if side not in enc.sides:
+                    yield loaded.problem(("rolls", "morale", rnd, side), f"unknown side {side!r}")
+                elif not lo <= value <= hi:
+                    yield loaded.problem(("rolls", "morale", rnd, side),
+                                         f"{value} is not a {morale} total ({lo}-{hi})")
         from affray.io.load import expand
 
         specs = {name: c for name, _side, c, _loc in expand(enc)}
@@ -178,7 +208,7 @@ class Ruleset:
                         weapon = next((w for w in spec.weapons if (w.kind != "melee") == missile), None) or (
                             spec.weapons[0] if spec.weapons else None)
                     times = cls.dice_times(d)
-                    for k, given in enumerate(d.dice_given()):
+                    for k, given in enumerate(d.dice_given):
                         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
                         if given.attack is not None and not 1 <= given.attack <= 20:
                             yield loaded.problem(where + ("attack",), f"{given.attack} is not a d20 result (1-20)")
@@ -191,6 +221,14 @@ class Ruleset:
                                                      f"damage dice of {what}{' thrown twice' if times > 1 else ''}"
                                                      f" ({lo}-{hi})")
         yield from cls.check_more(loaded)
+
+    @staticmethod
+    def given(step: Step, key: str) -> int | None:
+        """A die of ``key`` entered in the declaration's ``dice`` for this attack (None: roll it)."""
+        if step.decl is None:
+            return None
+        dice = step.decl.dice_given
+        return dice[step.index].other(key) if step.index < len(dice) else None
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
@@ -214,17 +252,14 @@ class Ruleset:
     def end(self, fight: Fight, period: int) -> None:
         """After the period's steps: bookkeeping (morale at step E, durations...)."""
 
-    def round_of(self, tick: Tick) -> int | None:
-        return tick[0] if self.has_rounds else None
-
     # -- resolution -------------------------------------------------------------------------------------
     def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
         """G-04: the weapon's magic bonus; rulesets add their seed's modifiers."""
         mods = AttackMods()
         weapon = step.weapon
         if weapon is not None and weapon.magic:
-            mods.hit.append((weapon.magic, f"magic {weapon.magic:+d}"))
-            mods.damage.append((weapon.magic, f"magic {weapon.magic:+d}"))
+            mods.add("hit", weapon.magic, "magic weapon")
+            mods.add("damage", weapon.magic, "magic weapon")
         return mods
 
     def refuse(self, fight: Fight, step: Step) -> str | None:
@@ -252,17 +287,24 @@ class Ruleset:
 
     def default_action(self, fight: Fight, f: Fighter) -> Declaration | None:
         """``--auto``: attack an engaged enemy, else the first living enemy in file order, with the first weapon."""
-        target = next((fight.state.fighters[n] for n in sorted(f.engaged, key=fight.order)
-                       if fight.state.fighters[n].active), None)
+        fighters = fight.state.fighters
+        target = None
+        if f.engaged:
+            target = next((fighters[n] for n in sorted(f.engaged, key=fight.order) if fighters[n].active), None)
         if target is None:
-            target = next((g for g in fight.state.fighters.values() if g.side != f.side and g.active), None)
+            target = next((g for g in fighters.values() if g.side != f.side and g.active), None)
         if target is None:
             return None
         weapon = f.weapons[0]
-        if weapon.kind == "missile" and target.name not in f.engaged:
-            return Declaration(missile=target.name, weapon=weapon.name)
-        melee = next((w for w in f.weapons if w.kind != "missile"), weapon)
-        return Declaration(melee=target.name, weapon=melee.name)
+        missile = weapon.kind == "missile" and target.name not in f.engaged
+        if not missile:
+            weapon = next((w for w in f.weapons if w.kind != "missile"), weapon)
+        key = (target.name, weapon.name, missile)
+        decl = _DEFAULTS.get(key)
+        if decl is None:  # declarations are immutable: one per (target, weapon, kind) serves every fight
+            decl = _DEFAULTS[key] = (Declaration(missile=target.name, weapon=weapon.name) if missile
+                                     else Declaration(melee=target.name, weapon=weapon.name))
+        return decl
 
     # -- shared helpers ---------------------------------------------------------------------------------
     @staticmethod

@@ -105,6 +105,7 @@ class FightState:
             f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme)
             self.fighters[name] = f
             self.sides[side].append(f)
+        self.active_left: dict[str, int] = {s: len(m) for s, m in self.sides.items()}
         self.morale_done: set[tuple[str, str]] = set()
         self.ranks: dict[str, int] = {}  # side -> place in this declaration point's order (1 = first)
         self.surprised: frozenset[str] = frozenset()
@@ -130,6 +131,8 @@ class FightState:
                 fs[e.actor].aoo_round = e.round if e.round is not None else e.tick[0]
         elif kind == "down":
             f = fs[e.actor]  # type: ignore[index]
+            if f.active:
+                self.active_left[f.side] -= 1
             f.down = True
             f.unconscious = bool(e.get("unconscious"))
             f.casting = None
@@ -149,7 +152,7 @@ class FightState:
             f.casting = None
             if e.spell is not None:
                 f.memorized[e.spell] -= 1
-            for name, dmg in e.get("effects", ()):
+            for name, dmg in e.get("effects", {}).items():
                 fs[name].hp -= dmg
             for name in e.get("splinter", ()):
                 fs[name].shield = None
@@ -165,25 +168,29 @@ class FightState:
                 if e.get("disengage"):
                     self._disengage(f)
                 if e.get("leaves"):
-                    f.fled = True
-                    self._disengage(f)
+                    self._leave(f)
         elif kind == "morale":
             if not e.passed:
                 for name in e.get("members", ()):
                     fs[name].routed = True
                     if e.get("surrender"):
-                        fs[name].fled = True
-                        self._disengage(fs[name])
+                        self._leave(fs[name])
             for trigger in e.get("triggers", ()):
                 self.morale_done.add((e.get("side"), trigger))
         elif kind == "initiative":
-            self.ranks = dict(e.get("ranks", ()))
+            self.ranks = dict(e.get("ranks", {}))
         elif kind == "surprise":
             self.surprised = frozenset(e.get("surprised", ()))
             self.surprisers = frozenset(e.get("surprisers", ()))
         elif kind == "heal":
             f = fs[e.actor]  # type: ignore[index]
             f.hp += int(e.damage or 0)
+
+    def _leave(self, f: Fighter) -> None:
+        if f.active:
+            self.active_left[f.side] -= 1
+        f.fled = True
+        self._disengage(f)
 
     def _disengage(self, f: Fighter) -> None:
         for other in f.engaged:
@@ -192,7 +199,7 @@ class FightState:
 
     # -- reading ----------------------------------------------------------------------------------------
     def standing_sides(self) -> list[str]:
-        return [s for s, members in self.sides.items() if any(f.active for f in members)]
+        return [s for s, n in self.active_left.items() if n > 0]
 
     def final(self) -> FinalState:
         standing = self.standing_sides()

@@ -20,9 +20,8 @@ _RENAME = {"decl": "declaration"}
 def _plain(value: Any) -> Any:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
-    if isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str)
-                                                  for v in value):
-        return {k: _plain(v) for k, v in value}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     return value
@@ -46,8 +45,8 @@ def event_dict(e: Event, seq: int) -> dict[str, Any]:
         d["why"] = e.why
     if e.detail:
         d["detail"] = e.detail
-    for key, value in e.data:
-        if value is None or value is False or value == ():
+    for key, value in e.data.items():
+        if value is None or value is False or value == () or value == {}:
             continue
         d[_RENAME.get(key, key)] = _plain(value)
     if e.rolls:

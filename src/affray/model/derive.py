@@ -11,6 +11,7 @@ from fractions import Fraction
 
 __all__ = [
     "CLASS_GROUP",
+    "attacks_in_round",
     "attacks_per_round",
     "dex_defense_adjustment",
     "dex_reaction_adjustment",
@@ -137,3 +138,9 @@ def dex_defense_adjustment(dex: int) -> int:
     if 7 <= dex <= 14:
         return 0
     return -4 if dex <= 20 else -5 if dex <= 23 else -6
+
+
+def attacks_in_round(rate: Fraction, rnd: int) -> int:
+    """Attacks due in round ``rnd`` (from 1) at ``rate`` per round: 3/2 gives 1, 2, 1, 2... (D12-14)."""
+    n, d = rate.numerator, rate.denominator
+    return (n * rnd) // d - (n * (rnd - 1)) // d

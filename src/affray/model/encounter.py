@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -194,11 +195,16 @@ class Outcome(BaseModel):
 
 
 class DiceGiven(BaseModel):
-    """Raw dice rolled at the table for one attack: the d20 and the damage dice's total; rulesets add more."""
+    """Raw dice rolled at the table for one attack: the d20 and the damage dice's total; rulesets add more
+    (side-d6: ``cover``, the d6 of MJ-15; ``into_melee``, the die that picks who a shot into melee strikes)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
     attack: int | None = None
     damage: int | None = None
+
+    def other(self, key: str) -> int | None:
+        value = (self.model_extra or {}).get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class Declaration(BaseModel):
@@ -233,7 +239,7 @@ class Declaration(BaseModel):
                                  f"(found: {said})")
         return data
 
-    @property
+    @cached_property
     def action(self) -> str:
         for key in ACTION_KEYS:
             if getattr(self, key) is not None:
@@ -248,20 +254,24 @@ class Declaration(BaseModel):
             return self.missile
         return self.at
 
-    @property
+    @cached_property
     def extra(self) -> dict[str, Any]:
         """Ruleset-specific keys (``set``, ``rear``, ``hold``...), validated by the ruleset."""
         return dict(self.model_extra or {})
 
-    def outcomes(self) -> list[Outcome]:
+    @cached_property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """The referee's outcomes, one per attack or part, in order."""
         if self.outcome is None:
-            return []
-        return self.outcome if isinstance(self.outcome, list) else [self.outcome]
+            return ()
+        return tuple(self.outcome) if isinstance(self.outcome, list) else (self.outcome,)
 
-    def dice_given(self) -> list[DiceGiven]:
+    @cached_property
+    def dice_given(self) -> tuple[DiceGiven, ...]:
+        """Dice rolled at the table, one mapping per attack or part, in order."""
         if self.dice is None:
-            return []
-        return self.dice if isinstance(self.dice, list) else [self.dice]
+            return ()
+        return tuple(self.dice) if isinstance(self.dice, list) else (self.dice,)
 
 
 class Side(_Frozen):
@@ -275,6 +285,8 @@ class Rolls(_Frozen):
 
     surprise: dict[str, int] = Field(default_factory=dict)
     initiative: dict[int, dict[str, int]] = Field(default_factory=dict)
+    morale: dict[int, dict[str, int]] = Field(default_factory=dict, description="by round: the morale "
+                                              "dice's total per side")
 
 
 class Encounter(_Frozen):

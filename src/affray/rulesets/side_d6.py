@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
 from affray.errors import Problem
+from affray.model.derive import attacks_in_round
 from affray.model.encounter import Declaration, Weapon
 
 if TYPE_CHECKING:
@@ -38,14 +39,6 @@ STEPS = {4: "movement", 5: "missile attacks", 6: "spells", 7: "melee", 8: "misce
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 #: MJ-13: Fighting-Men (and Men-at-Arms) and Demi-Men may set a spear.
 SETTERS = ("fighter", "paladin", "ranger")
-
-
-def attacks_due(rate: object, rnd: int) -> int:
-    """Attacks in round ``rnd`` for a rate per round: 3/2 gives 1 in odd rounds, 2 in even (D12-14)."""
-    from fractions import Fraction
-
-    r = Fraction(str(rate))
-    return int(r * rnd) - int(r * (rnd - 1))
 
 
 class SideD6(Ruleset):
@@ -166,7 +159,7 @@ class SideD6(Ruleset):
         tick, at = (1, 0, 0, 0), "round 1, surprise"
         if enc.surprise == "none":
             fight.emit("surprise", tick, at, detail="no surprise: every side is aware (the file says none)",
-                       data=(("surprised", ()), ("surprisers", ())))
+                       data={"surprised": (), "surprisers": ()})
             return
         if isinstance(enc.surprise, dict):
             surprised = {s for s in sides if enc.surprise.get(s)}
@@ -186,8 +179,8 @@ class SideD6(Ruleset):
                            if self.opt["mutual_surprise"] == "both_lose" else "")
         fight.emit("surprise", tick, at, why="each side d6, 5-6 surprises the other, who may not act in "
                    "round 1; surprisers +1 to hit (MJ-08)", detail=detail,
-                   data=(("surprised", tuple(s for s in sides if s in surprised)),
-                         ("surprisers", tuple(s for s in sides if s in surprisers))))
+                   data={"surprised": tuple(s for s in sides if s in surprised),
+                         "surprisers": tuple(s for s in sides if s in surprisers)})
 
     def _morale(self, fight: Fight, rnd: int) -> None:
         """MJ-02: step 1, monsters first, then the henchmen and NPCs of the PCs' side."""
@@ -241,8 +234,7 @@ class SideD6(Ruleset):
             else:
                 detail += " then ".join(" and ".join(s for s in sides if ranks[s] == k)
                                         for k in sorted(set(ranks.values())))
-        fight.emit("initiative", tick, at, detail=detail, data=(("ranks", tuple(ranks.items())),
-                                                               ("results", tuple(rolls.items()))))
+        fight.emit("initiative", tick, at, detail=detail, data={"ranks": ranks, "results": rolls})
         turn_why: dict[str, str] = {}
         if fight.explain:
             for s in sides:
@@ -315,7 +307,7 @@ class SideD6(Ruleset):
                 strike_turn = 1
                 lance = "; a mounted lancer against shorter reach strikes in the first side's melee step (MJ-17)"
             tags = frozenset({"charge"}) if d.charge else frozenset()
-            n = attacks_due(f.attacks, rnd)
+            n = attacks_in_round(f.attacks, rnd)
             first: Step | None = None
             for i in range(n):
                 nth = f" (attack {i + 1} of {n} this round)" if n > 1 else ""
@@ -325,10 +317,10 @@ class SideD6(Ruleset):
             return first if d.charge else None
         if action == "missile":
             weapon = f.weapon(d.weapon, missile=True)
-            shots = attacks_due(f.attacks, rnd)
+            shots = attacks_in_round(f.attacks, rnd)
             rate = ""
             if self.opt["missile_rate"] and weapon.rate != 1:
-                shots = attacks_due(f.attacks * weapon.rate, rnd)
+                shots = attacks_in_round(f.attacks * weapon.rate, rnd)
                 rate = f" (fire rate {weapon.rate}: {shots} shots)"
             for i in range(shots):
                 self._step(fight, f, rnd, turn, 5, "missile", f"{base}; missiles are step 5{rate}", decl=d,
@@ -414,39 +406,39 @@ class SideD6(Ruleset):
         decl = step.decl
         extra = decl.extra if decl is not None else {}
         if rnd == 1 and a.side in fight.state.surprisers:
-            mods.hit.append((1, "surprise round, MJ-08"))
+            mods.add("hit", 1, "surprise round, MJ-08")
         if "charge" in step.tags:
-            mods.hit.append((2, "charge, MJ-12"))
+            mods.add("hit", 2, "charge, MJ-12")
             mods.dice_times = 2
         if "set" in step.tags:
             mods.dice_times = 2
         tdecl = target.declared
         if tdecl is not None and tdecl.charge:
-            mods.ac.append((2, f"{target.name} charging, MJ-12"))
+            mods.add("ac", 2, f"{target.name} charging, MJ-12")
         if tdecl is not None and tdecl.action == "move" and (
                 tdecl.mode in ("retreat", "flee") or (tdecl.mode in (None, "full") and target.engaged)):
             worse, what = self.unshielded_ac(target, dex=True)
             if worse:
-                mods.ac.append((worse, f"retreating: no {what}, MJ-11"))
+                mods.add("ac", worse, f"retreating: no {what}, MJ-11")
         elif extra.get("rear") is True and step.kind == "melee":
-            mods.hit.append((2, "rear attack, MJ-14"))
+            mods.add("hit", 2, "rear attack, MJ-14")
             worse, _ = self.unshielded_ac(target, dex=False)
             if worse:
-                mods.ac.append((worse, "rear: no shield, MJ-14"))
+                mods.add("ac", worse, "rear: no shield, MJ-14")
         if extra.get("subdual") is True and step.kind == "melee":
-            mods.hit.append((-2, "subdual, MJ-20"))
+            mods.add("hit", -2, "subdual, MJ-20")
             mods.subdual = True
         if a.spec.mounted and not target.spec.mounted and step.kind == "melee":
-            mods.hit.append((2, "mounted vs foot, MJ-17"))
-            mods.damage.append((2, "mounted vs foot, MJ-17"))
+            mods.add("hit", 2, "mounted vs foot, MJ-17")
+            mods.add("damage", 2, "mounted vs foot, MJ-17")
         if a.spec.mounted and step.kind == "missile":
-            mods.hit.append((-1, "shooting from horseback, MJ-17"))
+            mods.add("hit", -1, "shooting from horseback, MJ-17")
         if step.kind == "melee" and not step.tags & {"set"}:
             engaged = sum(1 for n in target.engaged | {a.name}
                           if fight.state.fighters[n].side == a.side and fight.state.fighters[n].active)
             if engaged * 2 >= _encircle(target):
-                mods.hit.append((1, f"{target.name} at least half surrounded ({engaged} of "
-                                    f"{_encircle(target)}), MJ-18"))
+                mods.add("hit", 1, f"{target.name} at least half surrounded ({engaged} of "
+                         f"{_encircle(target)}), MJ-18" if fight.explain else "")
         return mods
 
     def refuse(self, fight: Fight, step: Step) -> str | None:
@@ -506,13 +498,13 @@ class SideD6(Ruleset):
             return target, ""
         a = step.actor
         if step.decl.extra.get("cover") is True:
-            d = fight.roller.die(6, "cover", a.name)
+            d = fight.roller.die(6, "cover", a.name, self.given(step, "cover"))
             if d <= 3:
                 return None, f"cover d6={d}: the cover takes the hit (MJ-15)"
         if target.engaged:
             group = _melee_of(fight, target)
             if len(group) > 1:
-                k = fight.roller.die(len(group), "into melee", a.name)
+                k = fight.roller.die(len(group), "into melee", a.name, self.given(step, "into_melee"))
                 struck = group[k - 1]
                 return struck, (f"fired into melee: d{len(group)}={k} of {', '.join(g.name for g in group)} "
                                 f"strikes {struck.name} (MJ-16)")
