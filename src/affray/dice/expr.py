@@ -68,4 +68,7 @@ def parse_dice(value: object) -> DiceExpr:
             raise ValueError(f"unsupported dice expression: {text!r} ({_HINT})")
 
     walk(tree, 1)
-    return DiceExpr(tuple(groups), bonus, text)
+    expr = DiceExpr(tuple(groups), bonus, text)
+    if expr.dice_max + bonus < 1:
+        raise ValueError(f"{text!r} can never roll above 0 ({_HINT})")
+    return expr

@@ -1,0 +1,22 @@
+"""Shared fixtures: the shipped example and a way to run YAML text under a ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from affray import load_text, run, timeline_dict
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples"
+
+
+@pytest.fixture
+def skirmish_path() -> Path:
+    return EXAMPLES / "skirmish.yaml"
+
+
+def run_yaml(text: str, ruleset: str = "side-d6", **kwargs: Any) -> dict[str, Any]:
+    """Run an encounter given as YAML text; the CONTRACT.md timeline as a dict."""
+    return timeline_dict(run(load_text(text), ruleset=ruleset, **kwargs))

@@ -1,0 +1,142 @@
+"""Builders for the side-d6 rule tests (MJ-01 to MJ-20): small encounters with every die pinned.
+
+Defaults worked out once (RULES.md G-04, 2e tables the digest defers to):
+- ``pc(...)``: a level-1 fighter, THAC0 21 - 1 = 20, AC 5, 10 hp, MV 12 (120 ft; 1/3 = 40 ft, 1/2 = 60 ft).
+- ``orc(...)``: a 1 HD monster, THAC0 19, AC 6, 5 hp, MV 12.
+So a PC needs d20 + mods >= 20 - 6 = 14 against an orc, and an orc 19 - 5 = 14 against a PC.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from affray import load_text, prepare, run, timeline_dict
+
+SWORD = {"name": "sword", "sf": 5, "damage": "1d8"}
+AXE = {"name": "axe", "sf": 7, "damage": "1d8"}
+SPEAR = {"name": "spear", "sf": 6, "damage": "1d6"}
+TUSKS = {"name": "tusks", "sf": 5, "damage": "1d8", "charge": True}
+SHORT_BOW = {"name": "short bow", "sf": 7, "damage": "1d6", "kind": "missile"}
+LANCE = {"name": "lance", "sf": 8, "damage": "1d8", "lance": True}
+
+MISS = {"outcome": {"hit": False}}
+
+
+def pc(name: str, **kw: Any) -> dict[str, Any]:
+    """A level-1 fighter: THAC0 20, AC 5, 10 hp, a 1d8 sword."""
+    return {"name": name, "class": "fighter", "level": 1, "hp": 10, "ac": 5, "weapons": [SWORD], **kw}
+
+
+def orc(name: str, **kw: Any) -> dict[str, Any]:
+    """A 1 HD monster: THAC0 19, AC 6, 5 hp, a 1d8 axe."""
+    return {"name": name, "hp": 5, "ac": 6, "hd": 1, "weapons": [AXE], **kw}
+
+
+def mage(name: str, *spells: str, **kw: Any) -> dict[str, Any]:
+    """A level-1 wizard with one copy of each named spell (no damage unless given by ``damage_spells``)."""
+    return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10,
+            "spells": [{"name": s, "level": 1} for s in spells], **kw}
+
+
+def melee(target: str, attack: int | None = None, damage: int | None = None, **kw: Any) -> dict[str, Any]:
+    """A melee declaration with its d20 and damage dice pinned."""
+    d: dict[str, Any] = {"melee": target, **kw}
+    dice = {k: v for k, v in (("attack", attack), ("damage", damage)) if v is not None}
+    if dice:
+        d["dice"] = dice
+    return d
+
+
+def missile(target: str, attack: int | None = None, damage: int | None = None,
+            more: dict[str, int] | None = None, **kw: Any) -> dict[str, Any]:
+    """A missile declaration with its d20, damage dice and ``more`` dice (cover, into_melee) pinned."""
+    d: dict[str, Any] = {"missile": target, **kw}
+    dice = {k: v for k, v in (("attack", attack), ("damage", damage)) if v is not None}
+    dice.update(more or {})
+    if dice:
+        d["dice"] = dice
+    return d
+
+
+def each_round(rounds: int, party: int, foes: int, foes_side: str = "orcs") -> dict[int, dict[str, int]]:
+    """The same initiative d6 results for ``rounds`` rounds."""
+    return {r: {"party": party, foes_side: foes} for r in range(1, rounds + 1)}
+
+
+def encounter(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
+              initiative: dict[int, dict[str, int]] | None = None, surprise: Any = "none",
+              surprise_rolls: dict[str, int] | None = None, morale: dict[int, dict[str, int]] | None = None,
+              options: dict[str, Any] | None = None) -> str:
+    """The encounter file as JSON text. A side given as a list is a list of combatants; "party" is the PCs'."""
+    out_sides: dict[str, Any] = {}
+    for name, side in sides.items():
+        if isinstance(side, list):
+            side = {"combatants": side}
+        side = dict(side)
+        side.setdefault("pc", name == "party")
+        out_sides[name] = side
+    doc: dict[str, Any] = {"seed": 1, "surprise": surprise, "sides": out_sides, "plan": plan,
+                           "rolls": {"initiative": initiative or {}, "surprise": surprise_rolls or {},
+                                     "morale": morale or {}}}
+    if options:
+        doc["options"] = options
+    return json.dumps(doc)
+
+
+def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
+         referee: dict[tuple[str, str], list[int]] | None = None, options: dict[str, Any] | None = None,
+         pinned: bool = True, max_rounds: int = 20, **kw: Any) -> dict[str, Any]:
+    """Run under side-d6 and return the timeline document. ``referee`` gives dice the file cannot
+    (free attacks of MJ-09): {(purpose, actor): [values in order]}. With ``pinned`` no die may come
+    from the seed's RNG, so every expectation is worked out by hand."""
+    loaded = load_text(encounter(sides, plan, **kw))
+    if referee is None:
+        result = run(loaded, ruleset="side-d6", options=options, max_rounds=max_rounds)
+    else:
+        queue = {k: list(v) for k, v in referee.items()}
+
+        def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
+            values = queue.get((purpose, actor or ""))
+            return values.pop(0) if values else None
+
+        prepared = prepare(loaded, ruleset="side-d6", options=options)
+        result = prepared.fight(provider=provider, max_rounds=max_rounds).run()
+    doc = timeline_dict(result)
+    if pinned:
+        loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
+                 if d["source"] == "rng"]
+        assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
+    return doc
+
+
+def events(doc: dict[str, Any], kind: str | Iterable[str] | None = None, actor: str | None = None,
+           **match: Any) -> list[dict[str, Any]]:
+    """Events of ``kind`` (one or several) by ``actor`` whose fields equal ``match``."""
+    kinds = {kind} if isinstance(kind, str) else set(kind) if kind is not None else None
+    return [e for e in doc["events"]
+            if (kinds is None or e["kind"] in kinds) and (actor is None or e["actor"] == actor)
+            and all(e.get(k) == v for k, v in match.items())]
+
+
+def one(doc: dict[str, Any], kind: str | Iterable[str] | None = None, actor: str | None = None,
+        **match: Any) -> dict[str, Any]:
+    """The single event matching; fails listing the candidates otherwise."""
+    found = events(doc, kind, actor, **match)
+    assert len(found) == 1, f"expected one {kind} event by {actor} {match}, found {len(found)}: {found}"
+    return found[0]
+
+
+def attacks(doc: dict[str, Any], actor: str, **match: Any) -> list[dict[str, Any]]:
+    return events(doc, ("melee", "missile"), actor, **match)
+
+
+def hp(doc: dict[str, Any], name: str) -> int:
+    return int(doc["combatants"][name]["hp"])
+
+
+def step_of(event: dict[str, Any]) -> tuple[int, int, int]:
+    """(round, turn, step) of a tick ``(round, turn, step, sub)``."""
+    r, turn, step = event["tick"][:3]
+    return r, turn, step
