@@ -9,7 +9,7 @@ from rich.text import Text
 from affray.engine.engine import Result
 from affray.engine.events import Event
 
-__all__ = ["render_result", "event_line"]
+__all__ = ["event_line", "render_result"]
 
 _STYLE = {"melee": "bold", "missile": "bold", "cast": "magenta", "cast-start": "magenta",
           "spell-ruined": "red", "spell-lost": "red", "down": "bold red", "impossible": "yellow",

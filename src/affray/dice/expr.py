@@ -49,9 +49,7 @@ def parse_dice(value: object) -> DiceExpr:
         nonlocal bonus
         if isinstance(node, diceast.Expression):
             walk(node.roll, sign)
-        elif isinstance(node, diceast.AnnotatedNumber):
-            walk(node.value, sign)
-        elif isinstance(node, diceast.Parenthetical):
+        elif isinstance(node, (diceast.AnnotatedNumber, diceast.Parenthetical)):
             walk(node.value, sign)
         elif isinstance(node, diceast.Literal) and isinstance(node.value, int):
             bonus += sign * node.value

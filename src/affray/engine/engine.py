@@ -15,7 +15,7 @@ from affray.dice.expr import parse_dice
 from affray.dice.roller import DieProvider, Roller
 from affray.engine.events import Event, Tick
 from affray.engine.ruleset import Ruleset, Step
-from affray.engine.state import FightState, Fighter, FinalState
+from affray.engine.state import Fighter, FightState, FinalState
 from affray.model.encounter import Declaration, Encounter
 
 __all__ = ["Fight", "Result"]

@@ -14,7 +14,7 @@ from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Wea
 __all__ = ["UNARMED", "FightState", "Fighter", "FinalState"]
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
-UNARMED = Weapon(name="unarmed", sf=1, damage="1d2")  # type: ignore[arg-type]
+UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
 
 
 class Fighter:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import types
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -81,7 +80,7 @@ def _clean_loc(data: Any, loc: Loc) -> Loc:
         elif isinstance(node, list) and isinstance(part, int):
             node = node[part] if 0 <= part < len(node) else None
             out.append(part)
-        elif isinstance(node, dict) and not (part and str(part)[0].isupper() or "[" in str(part)):
+        elif isinstance(node, dict) and not ((part and str(part)[0].isupper()) or "[" in str(part)):
             out.append(part)  # a missing field
             node = None
     return tuple(out)

@@ -270,51 +270,12 @@ class SideD6(Ruleset):
     def _schedule(self, fight: Fight, f: Fighter, d: Declaration, rnd: int,
                   turn_why: dict[str, str]) -> Step | None:
         """Turn one declaration into steps (MJ-05); returns the charge's strike, if it is one."""
-        turn = fight.state.ranks[f.side]
-        base = turn_why.get(f.side, "")
-        third, full = f.spec.mv * 10 // 3, f.spec.mv * 10
         action = d.action
         if action == "melee":
-            weapon = f.weapon(d.weapon)
-            remaining = f.remaining
-            why_move = ""
-            if d.charge:
-                if remaining > full:
-                    self._step(fight, f, rnd, turn, 4, "move", f"{base}; charging: a full move of {full} ft "
-                               f"(MV {f.spec.mv}) of the {remaining} ft, no attack yet (MJ-12)", decl=d,
-                               feet=full, mode="charge", target=d.melee, note=f"charges {full} ft")
-                    return None
-                self._step(fight, f, rnd, turn, 4, "move", f"{base}; charge run of {remaining} ft "
-                           f"(at least half of MV {f.spec.mv}, MJ-12)", decl=d, feet=remaining, mode="charge",
-                           target=d.melee, note=f"charges {remaining} ft")
-            elif remaining > third:
-                feet = min(remaining, full)
-                self._step(fight, f, rnd, turn, 4, "move", f"{base}; closing {remaining} ft is more than the free "
-                           f"1/3 move ({third} ft for MV {f.spec.mv}), which precludes any other action this "
-                           "round (MJ-05)", decl=d, feet=feet, mode="full", target=d.melee,
-                           note=f"moves {feet} ft towards {d.melee}")
-                return None
-            elif remaining > 0:
-                why_move = f", after closing {remaining} ft within the free 1/3 move ({third} ft, MJ-05)"
-                self._step(fight, f, rnd, turn, 4, "move", f"{base}; closes {remaining} ft, within the free 1/3 "
-                           f"move of {third} ft (MJ-05)", decl=d, feet=remaining, mode="half", target=d.melee,
-                           note=f"closes {remaining} ft to {d.melee}")
-            strike_turn, lance = turn, ""
-            target = fight.state.fighters[d.melee or ""]
-            if (self.opt["lance_first"] and f.spec.mounted and weapon.is_lance
-                    and max((w.reach for w in target.weapons if w.kind != "missile"), default=5)
-                    < weapon.reach + 10):
-                strike_turn = 1
-                lance = "; a mounted lancer against shorter reach strikes in the first side's melee step (MJ-17)"
-            tags = frozenset({"charge"}) if d.charge else frozenset()
-            n = attacks_in_round(f.attacks, rnd)
-            first: Step | None = None
-            for i in range(n):
-                nth = f" (attack {i + 1} of {n} this round)" if n > 1 else ""
-                s = self._step(fight, f, rnd, strike_turn, 7, "melee", f"{base}; melee is step 7{why_move}{lance}"
-                               f"{nth}", decl=d, target=d.melee, weapon=weapon, index=i, tags=tags)
-                first = first or s
-            return first if d.charge else None
+            return self._melee(fight, f, d, rnd, turn_why.get(f.side, ""))
+        turn = fight.state.ranks[f.side]
+        base = turn_why.get(f.side, "")
+        ex = fight.explain
         if action == "missile":
             weapon = f.weapon(d.weapon, missile=True)
             shots = attacks_in_round(f.attacks, rnd)
@@ -323,51 +284,102 @@ class SideD6(Ruleset):
                 shots = attacks_in_round(f.attacks * weapon.rate, rnd)
                 rate = f" (fire rate {weapon.rate}: {shots} shots)"
             for i in range(shots):
-                self._step(fight, f, rnd, turn, 5, "missile", f"{base}; missiles are step 5{rate}", decl=d,
-                           target=d.missile, weapon=weapon, index=i)
-            return None
-        if action == "cast":
+                self._step(fight, f, rnd, turn, 5, "missile", f"{base}; missiles are step 5{rate}" if ex else "",
+                           decl=d, target=d.missile, weapon=weapon, index=i)
+        elif action == "cast":
             spell = f.spells[d.cast or ""]
-            target = d.at
-            start = Step((rnd, 0, 3, 1), f, "cast-start", f"round {rnd}, step 3 (casting begins)" if fight.explain
-                         else "", f"declared at step 2, concentration begins once the order is known; the spell is cast at step 6 of {f.side}'s turn and a "
-                         "missile hit before then ruins it (MJ-03, MJ-06)", decl=d, spell=spell, target=target)
-            fight.push(start)
-            self._step(fight, f, rnd, turn, 6, "cast", f"{base}; spells are step 6 (MJ-05)", decl=d, spell=spell,
-                       target=target)
-            return None
-        if action == "move":
-            mode = d.mode or "full"
-            feet = d.move or 0
-            engaged = bool(f.engaged)
-            if mode == "withdraw":
-                feet = min(feet, third)
-                s = Step((rnd, 0, 4, 1), f, "move", f"round {rnd}, start (withdrawals)" if fight.explain else "",
-                         f"a fighting withdrawal is made at the beginning of the round, up to 1/3 speed "
-                         f"({third} ft), and provokes no free attack (MJ-10)", decl=d, feet=feet, mode=mode,
-                         tags=frozenset({"disengage"}), note=f"withdraws {feet} ft")
-                fight.push(s)
-                return None
-            tags: frozenset[str] = frozenset()
-            if mode in ("retreat", "flee") or (mode == "full" and engaged):
-                feet = min(feet, full)
-                tags = frozenset({"disengage", "leaves"} if mode == "flee" else {"disengage"})
-                why = (f"{base}; movement is step 4; a full retreat from melee gives every engaged foe a free "
-                       "attack, and any damage stops it (MJ-09, MJ-11)")
-            elif mode == "full":
-                feet = min(feet, full)
-                why = f"{base}; a full move ({full} ft for MV {f.spec.mv}) is step 4 and allows nothing else (MJ-05)"
-            else:
-                feet = min(feet, third)
-                why = f"{base}; a move of up to 1/3 MV ({third} ft) is step 4 (MJ-05)"
-            self._step(fight, f, rnd, turn, 4, "move", why, decl=d, feet=feet, mode=mode, tags=tags,
-                       note=f"{mode} {feet} ft")
-            return None
-        if action in ("misc", "wait"):
+            fight.push(Step((rnd, 0, 3, 1), f, "cast-start", f"round {rnd}, step 3 (casting begins)" if ex else "",
+                            "declared at step 2, concentration begins once the order is known; the spell is cast "
+                            f"at step 6 of {f.side}'s turn and a missile hit before then ruins it (MJ-03, MJ-06)"
+                            if ex else "", decl=d, spell=spell, target=d.at))
+            self._step(fight, f, rnd, turn, 6, "cast", f"{base}; spells are step 6 (MJ-05)" if ex else "", decl=d,
+                       spell=spell, target=d.at)
+        elif action == "move":
+            self._move(fight, f, d, rnd, turn, base)
+        elif action in ("misc", "wait"):
             what = d.misc if action == "misc" else (d.wait if isinstance(d.wait, str) else "")
-            self._step(fight, f, rnd, turn, 8, action, f"{base}; miscellaneous actions are step 8, last (MJ-05)",
-                       decl=d, note=str(what or ""))
+            self._step(fight, f, rnd, turn, 8, action, f"{base}; miscellaneous actions are step 8, last (MJ-05)"
+                       if ex else "", decl=d, note=str(what or ""))
         return None
+
+    def _melee(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, base: str) -> Step | None:
+        """MJ-05 step 7, after closing in step 4 within the free 1/3 move; a charge (MJ-12) runs farther."""
+        turn = fight.state.ranks[f.side]
+        ex = fight.explain
+        mv = f.spec.mv
+        third, full = mv * 10 // 3, mv * 10
+        weapon = f.weapon(d.weapon)
+        remaining = f.remaining
+        why_move = ""
+        if d.charge:
+            run = min(remaining, full)
+            why = (f"{base}; charging: a full move of {full} ft (MV {mv}) of the {remaining} ft, no attack yet "
+                   "(MJ-12)" if remaining > full else f"{base}; charge run of {remaining} ft (at least half of "
+                   f"MV {mv}, MJ-12)") if ex else ""
+            self._step(fight, f, rnd, turn, 4, "move", why, decl=d, feet=run, mode="charge", target=d.melee,
+                       note=f"charges {run} ft" if ex else "")
+            if remaining > full:
+                return None
+        elif remaining > third:
+            feet = min(remaining, full)
+            self._step(fight, f, rnd, turn, 4, "move", f"{base}; closing {remaining} ft is more than the free 1/3 "
+                       f"move ({third} ft for MV {mv}), which precludes any other action this round (MJ-05)"
+                       if ex else "", decl=d, feet=feet, mode="full", target=d.melee,
+                       note=f"moves {feet} ft towards {d.melee}" if ex else "")
+            return None
+        elif remaining > 0:
+            if ex:
+                why_move = f", after closing {remaining} ft within the free 1/3 move ({third} ft, MJ-05)"
+            self._step(fight, f, rnd, turn, 4, "move", f"{base}; closes {remaining} ft, within the free 1/3 move "
+                       f"of {third} ft (MJ-05)" if ex else "", decl=d, feet=remaining, mode="half", target=d.melee,
+                       note=f"closes {remaining} ft to {d.melee}" if ex else "")
+        strike_turn, lance = turn, ""
+        target = fight.state.fighters[d.melee or ""]
+        if (self.opt["lance_first"] and f.spec.mounted and weapon.is_lance
+                and max((w.reach for w in target.weapons if w.kind != "missile"), default=5) < weapon.reach + 10):
+            strike_turn = 1
+            lance = "; a mounted lancer against shorter reach strikes in the first side's melee step (MJ-17)"
+        tags = frozenset({"charge"}) if d.charge else frozenset()
+        n = attacks_in_round(f.attacks, rnd)
+        first: Step | None = None
+        for i in range(n):
+            why = ""
+            if ex:
+                nth = f" (attack {i + 1} of {n} this round)" if n > 1 else ""
+                why = f"{base}; melee is step 7{why_move}{lance}{nth}"
+            step = self._step(fight, f, rnd, strike_turn, 7, "melee", why, decl=d, target=d.melee, weapon=weapon,
+                              index=i, tags=tags)
+            first = first or step
+        return first if d.charge else None
+
+    def _move(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, turn: int, base: str) -> None:
+        """MJ-05 (free 1/3 move, full move), MJ-10 withdrawal, MJ-11 full retreat."""
+        mode = d.mode or "full"
+        feet = d.move or 0
+        mv = f.spec.mv
+        third, full = mv * 10 // 3, mv * 10
+        ex = fight.explain
+        if mode == "withdraw":
+            feet = min(feet, third)
+            fight.push(Step((rnd, 0, 4, 1), f, "move", f"round {rnd}, start (withdrawals)" if ex else "",
+                            f"a fighting withdrawal is made at the beginning of the round, up to 1/3 speed ({third} "
+                            "ft), and provokes no free attack (MJ-10)" if ex else "", decl=d, feet=feet, mode=mode,
+                            tags=frozenset({"disengage"}), note=f"withdraws {feet} ft"))
+            return
+        tags: frozenset[str] = frozenset()
+        if mode in ("retreat", "flee") or (mode == "full" and f.engaged):
+            feet = min(feet, full)
+            tags = frozenset({"disengage", "leaves"} if mode == "flee" else {"disengage"})
+            why = (f"{base}; movement is step 4; a full retreat from melee gives every engaged foe a free attack, "
+                   "and any damage stops it (MJ-09, MJ-11)")
+        elif mode == "full":
+            feet = min(feet, full)
+            why = f"{base}; a full move ({full} ft for MV {mv}) is step 4 and allows nothing else (MJ-05)"
+        else:
+            feet = min(feet, third)
+            why = f"{base}; a move of up to 1/3 MV ({third} ft) is step 4 (MJ-05)"
+        self._step(fight, f, rnd, turn, 4, "move", why if ex else "", decl=d, feet=feet, mode=mode, tags=tags,
+                   note=f"{mode} {feet} ft")
 
     def _set_spear(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, charge: Step | None,
                    turn_why: dict[str, str]) -> None:
