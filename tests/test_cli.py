@@ -193,8 +193,6 @@ def test_set_bad_choice_exits_2_listing_allowed_values() -> None:
     assert "bogus" in err and "both_lose" in err and "cancel" in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: `--set OPTION` without `=VALUE` exits 1 as an internal error "
-                   "(BadParameter raised inside the guarded body) instead of 2 for bad input")
 def test_set_without_a_value_is_bad_input() -> None:
     err = bad_input(affray("run", SKIRMISH, "--ruleset", "side-d6", "--set", "melee_disrupts"))
     assert "melee_disrupts" in err

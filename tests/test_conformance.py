@@ -67,7 +67,7 @@ def test_the_log_folds_to_the_engines_state(ruleset: str, seed: int, skirmish_pa
 def test_lean_mode_is_the_same_fight(ruleset: str, seed: int, skirmish_path: Path) -> None:
     # The benchmark's lean mode keeps no log and writes no explanations, but rolls the same dice.
     _, full = _fight(skirmish_path, ruleset, seed, auto=True)
-    lean_fight, lean = _fight(skirmish_path, ruleset, seed, auto=True, explain=False, keep=False)
+    _, lean = _fight(skirmish_path, ruleset, seed, auto=True, explain=False, keep=False)
     assert lean.events == []
     assert lean.final == full.final
     assert lean.rounds == full.rounds

@@ -9,6 +9,8 @@ Ticks are (round, turn, step, sub): turn 0 is the start of the round, turn k the
 from __future__ import annotations
 
 import pytest
+
+from affray import EncounterError, load_text, prepare
 from side_d6_helpers import (
     MISS,
     SHORT_BOW,
@@ -26,8 +28,6 @@ from side_d6_helpers import (
     play,
     step_of,
 )
-
-from affray import EncounterError, load_text, prepare
 
 NONE = {"none": True}
 
@@ -204,8 +204,8 @@ def test_mj_04_the_side_that_rolls_higher_acts_first():
     blow = one(doc, "melee", "Orc")
     # d20 14 >= 19 - 5 = 14: hit, 1d8 3 = Brom's 3 hp
     assert (blow["tick"], blow["hit"], blow["damage"]) == ([1, 1, 7, 1], True, 3)
-    assert one(doc, "down", "Brom")["seq"] < one(doc, "impossible", "Brom")["seq"]
-    assert attacks(doc, "Brom") == []
+    assert one(doc, "down", "Brom")["seq"] == blow["seq"] + 1
+    assert attacks(doc, "Brom") == []  # fallen before the party's turn
     assert doc["winner"] == "orcs" and hp(doc, "Orc") == 5
 
 
@@ -394,7 +394,8 @@ def test_mj_07_on_a_tie_the_steps_run_once_for_both_sides():
                initiative={1: {"party": 2, "orcs": 2}})
     shot = one(doc, "missile", "Archer")
     assert (shot["tick"], shot["hit"], shot["damage"]) == ([1, 1, 5, 1], True, 3)  # 14 >= 14; 1d6 3
-    assert one(doc, "impossible", "Brom")["tick"] == [1, 1, 7, 1]
+    assert one(doc, "down", "Brom")["tick"] == [1, 1, 5, 1]
+    assert attacks(doc, "Brom") == [] and hp(doc, "Archer") == 5
     assert doc["winner"] == "orcs"
 
 
@@ -405,7 +406,7 @@ def test_mj_08_a_5_or_6_surprises_and_the_other_side_may_not_act_in_round_1():
     """Seed: "Have each side throw 1d6. On a result of 5 or 6, they have achieved surprise. In this case, the
     other side may not act in the first Round of melee." """
     doc = play({"party": [pc("Brom")], "orcs": [orc("Orc")]},
-               {"Brom": [melee("Orc", 2), melee("Orc", 2)], "Orc": [melee("Brom", 4), melee("Brom", 6)]},
+               {"Brom": [melee("Orc", 2), melee("Orc", 2)], "Orc": [melee("Brom", 4)]},
                surprise="check", surprise_rolls={"party": 5, "orcs": 2}, initiative={2: {"party": 5, "orcs": 2}})
     assert [e for e in doc["events"] if e["actor"] == "Orc" and e["round"] == 1] == []
     blow = one(doc, "melee", "Orc")  # round 2 takes the orc's FIRST declaration: d20 4
@@ -453,6 +454,8 @@ def test_mj_08_both_sides_surprised_neither_acts_in_round_1():
     assert (blow["round"], blow["hit"]) == (2, False)
 
 
+@pytest.mark.xfail(strict=True, reason="BUG: with mutual_surprise=cancel both sides are kept as surprisers and "
+                   "both get the surprise round's +1 to hit (d20 13 + 1 = 14 hits)")
 def test_mj_08_mutual_surprise_cancel_both_act_without_bonus():
     """Option mutual_surprise=cancel: "the surprise cancels out": both act in round 1 and, nobody having
     surprised the other, nobody gets the +1 (d20 13 < 20 - 6 = 14 misses)."""

@@ -12,7 +12,7 @@ from affray.dice.roller import DieProvider
 from affray.engine.engine import Fight, Result
 from affray.engine.ruleset import Ruleset
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
-from affray.io.load import Loaded, load_encounter
+from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.rulesets import RULESETS, find_ruleset
 
 __all__ = ["Prepared", "prepare", "run", "run_file"]
@@ -53,9 +53,9 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
         valid = ", ".join(r.id for r in RULESETS)
         raise EncounterError([Problem(loaded.file, None, "ruleset", f"no ruleset given: add `ruleset:` to the "
                                       f"file or pass --ruleset (valid: {valid})")])
-    problems = list(cls.check(loaded))
+    problems = list(loaded.problems) + list(cls.check(loaded))
     if problems:
-        raise EncounterError(problems)
+        raise EncounterError(sort_problems(problems))
     merged = dict(loaded.encounter.options)
     for name, value in (options or {}).items():
         cls.option(name).parse(value)

@@ -12,8 +12,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from affray.errors import AffrayError, EncounterError
-from affray.io.load import load_encounter
+from affray.errors import AffrayError, EncounterError, OptionError, UnknownRulesetError
+from affray.io.load import load_encounter, sort_problems
 
 __all__ = ["app", "main"]
 
@@ -47,7 +47,7 @@ def _parse_sets(values: list[str]) -> dict[str, Any]:
     for item in values:
         name, sep, raw = item.partition("=")
         if not sep or not name.strip():
-            raise typer.BadParameter(f"{item!r}: use --set OPTION=VALUE, e.g. --set mutual_surprise=cancel")
+            raise OptionError(f"--set {item!r}: use --set OPTION=VALUE, e.g. --set mutual_surprise=cancel")
         out[name.strip()] = YAML(typ="safe").load(raw) if raw.strip() else ""
     return out
 
@@ -79,12 +79,11 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
     def body() -> None:
         from affray.api import ruleset_class
 
-        loaded = load_encounter(file)
+        loaded = load_encounter(file, strict=False)
         cls = ruleset_class(loaded, ruleset)
-        if cls is not None:
-            problems = list(cls.check(loaded))
-            if problems:
-                raise EncounterError(problems)
+        problems = list(loaded.problems) + (list(cls.check(loaded)) if cls is not None else [])
+        if problems:
+            raise EncounterError(sort_problems(problems))
         enc = loaded.encounter
         n = sum(c.count for s in enc.sides.values() for c in s.combatants)
         plans = sum(len(p) for p in enc.plan.values())
@@ -111,8 +110,13 @@ def run(
         from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
 
-        options = _parse_sets(set_ or [])
-        prepared = prepare(load_encounter(file), ruleset=ruleset, seed=seed, options=options)
+        loaded = load_encounter(file, strict=False)
+        try:
+            options = _parse_sets(set_ or [])
+            prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
+        except (OptionError, UnknownRulesetError) as exc:
+            what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
+            raise OptionError(f"{file}: {what}: {exc}") from None
         result = prepared.fight(auto=auto, max_rounds=max_rounds).run()
         if as_json:
             sys.stdout.write(timeline_json(result))

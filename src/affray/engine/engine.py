@@ -60,7 +60,8 @@ class Fight:
     # -- the log --------------------------------------------------------------------------------------
     def emit(self, kind: str, tick: Tick, at: str, actor: str | None = None, **fields: Any) -> Event:
         """Append one event (with the dice rolled for it) and apply it to the state."""
-        e = Event(kind, tick, at, tick[0] if self._rounds else None, actor, rolls=self.roller.take(), **fields)
+        e = Event(kind, tick, at, tick[0] if self._rounds else None, actor,
+                  rolls=self.roller.take() if self.explain else (), **fields)
         self.state.apply(e)
         if self.keep:
             self.events.append(e)

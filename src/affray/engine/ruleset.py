@@ -170,7 +170,7 @@ class Ruleset:
         for rnd, by_side in enc.rolls.initiative.items():
             for side, value in by_side.items():
                 if not 1 <= value <= cls.initiative_die:
-                    yield loaded.problem(("rolls", "initiative", rnd, side),
+                    yield loaded.problem(("rolls", "initiative", str(rnd), side),
                                          f"{value} is not a d{cls.initiative_die} result (1-{cls.initiative_die})")
         morale = cls.option("morale_dice").default if any(o.name == "morale_dice" for o in cls.all_options()) \
             else "2d6"
@@ -179,9 +179,9 @@ class Ruleset:
         for rnd, by_side in enc.rolls.morale.items():
             for side, value in by_side.items():
                 if side not in enc.sides:
-                    yield loaded.problem(("rolls", "morale", rnd, side), f"unknown side {side!r}")
-                elif not lo <= value <= hi:
-                    yield loaded.problem(("rolls", "morale", rnd, side),
+                    continue  # the loader reports it
+                if not lo <= value <= hi:
+                    yield loaded.problem(("rolls", "morale", str(rnd), side),
                                          f"{value} is not a {morale} total ({lo}-{hi})")
         from affray.io.load import expand
 

@@ -105,6 +105,10 @@ class FightState:
             f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme)
             self.fighters[name] = f
             self.sides[side].append(f)
+        pc_sides = [s for s, side in encounter.sides.items() if side.pc]
+        #: The PCs' sides first, then the others, each in file order (who declares first in MJ-03, SEG-04).
+        self.pcs_first: list[Fighter] = [f for s in pc_sides for f in self.sides[s]] + [
+            f for s in self.sides if s not in pc_sides for f in self.sides[s]]
         self.active_left: dict[str, int] = {s: len(m) for s, m in self.sides.items()}
         self.morale_done: set[tuple[str, str]] = set()
         self.ranks: dict[str, int] = {}  # side -> place in this declaration point's order (1 = first)
@@ -139,12 +143,13 @@ class FightState:
             self._disengage(f)
         elif kind == "declare":
             f = fs[e.actor]  # type: ignore[index]
-            decl = e.get("decl")
-            f.declared = decl
-            if e.get("consumed"):
+            data = e.data
+            f.declared = decl = data["decl"]
+            if data.get("consumed"):
                 f.plan_pos += 1
-            f.current = e.get("continues")
-            f.remaining = e.get("remaining", 0)
+            if not data.get("continuing"):
+                f.current = decl
+                f.remaining = data.get("remaining", 0)
         elif kind == "cast-start":
             fs[e.actor].casting = e.spell  # type: ignore[index]
         elif kind == "cast":

@@ -13,9 +13,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from affray.errors import EncounterError, Problem
-from affray.model.encounter import Combatant, Declaration, Encounter
+from affray.io.references import cross_references
+from affray.model.encounter import Combatant, Encounter
 
-__all__ = ["Loaded", "expand", "format_path", "load_encounter", "load_text"]
+__all__ = ["Loaded", "expand", "format_path", "load_encounter", "load_text", "sort_problems"]
 
 Loc = tuple[str | int, ...]
 
@@ -27,12 +28,14 @@ class Loaded:
     encounter: Encounter
     file: str
     doc: Any  # the ruamel tree, for line numbers of later (ruleset) checks
+    problems: tuple[Problem, ...] = ()  # cross-reference problems, kept when loaded with strict=False
 
     def problem(self, loc: Loc, message: str) -> Problem:
         return Problem(self.file, line_of(self.doc, loc), format_path(loc), message)
 
 
 def format_path(loc: Loc) -> str:
+    """``sides.a.combatants[1].sf``: list positions in brackets, mapping keys (round numbers too) dotted."""
     out = ""
     for part in loc:
         if isinstance(part, int):
@@ -48,6 +51,9 @@ def line_of(doc: Any, loc: Loc) -> int | None:
     node = doc
     for part in loc:
         lc = getattr(node, "lc", None)
+        if isinstance(node, dict) and part not in node:
+            alt: Any = str(part) if isinstance(part, int) else int(part) if str(part).isdigit() else None
+            part = alt if alt in node else part  # a round number written as "1" in JSON, or 1 in YAML
         try:
             if isinstance(node, dict) and part in node:
                 if lc is not None:
@@ -76,7 +82,7 @@ def _clean_loc(data: Any, loc: Loc) -> Loc:
             out.append(part)
         elif isinstance(node, dict) and isinstance(part, str) and part.isdigit() and int(part) in node:
             node = node[int(part)]
-            out.append(int(part))
+            out.append(part)
         elif isinstance(node, list) and isinstance(part, int):
             node = node[part] if 0 <= part < len(node) else None
             out.append(part)
@@ -136,8 +142,13 @@ def _yaml() -> YAML:
     return y
 
 
-def load_text(text: str, file: str = "<encounter>") -> Loaded:
-    """Parse and validate an encounter given as YAML or JSON text."""
+def load_text(text: str, file: str = "<encounter>", *, strict: bool = True) -> Loaded:
+    """Parse and validate an encounter given as YAML or JSON text; EncounterError lists every problem.
+
+    With ``strict=False`` a file whose fields are valid but whose references are not (an unknown
+    target, say) is returned with those problems in ``problems``, so that a ruleset's checks can be
+    reported together with them.
+    """
     try:
         doc = _yaml().load(text)
     except (MarkedYAMLError, YAMLError) as exc:
@@ -149,29 +160,34 @@ def load_text(text: str, file: str = "<encounter>") -> Loaded:
         raise EncounterError([Problem(file, 1, "sides", "the file must be a mapping with at least "
                                       "`sides:` (two sides, each with combatants)")])
     data = _plain(doc)
+    problems: list[Problem] = []
+    encounter: Encounter | None = None
     try:
         encounter = Encounter.model_validate(data)
     except ValidationError as exc:
-        problems = []
         errors = exc.errors()
         for err in errors:
             loc = _clean_loc(data, tuple(err["loc"]))
             if err["type"] == "too_short" and any(
                     _clean_loc(data, tuple(e["loc"]))[:len(loc)] == loc and e is not err for e in errors):
                 continue  # a list emptied by its own failing items: those items are the problem
-            if err["type"] in ("dict_type", "list_type", "model_type", "tuple_type") and any(
-                    _clean_loc(data, tuple(e["loc"])) == loc and e is not err for e in errors):
-                continue  # the other branch of a union says it better
+            if err["type"] in ("dict_type", "list_type", "model_type", "tuple_type", "model_attributes_type") and any(
+                    _clean_loc(data, tuple(e["loc"]))[:len(loc)] == loc and e is not err for e in errors):
+                continue  # the other branch of a union (one outcome or a list of them) says it better
             problems.append(Problem(file, line_of(doc, loc), format_path(loc), _message(err, loc)))
-        raise EncounterError(_dedupe(problems)) from None
-    loaded = Loaded(encounter, file, doc)
-    problems = list(_cross_references(loaded))
-    if problems:
-        raise EncounterError(problems)
-    return loaded
+    references = [Problem(file, line_of(doc, loc), format_path(loc), message)
+                  for loc, message in cross_references(data)]
+    if encounter is None or (references and strict):
+        raise EncounterError(sort_problems(_dedupe(problems + references)))
+    return Loaded(encounter, file, doc, tuple(references))
 
 
-def load_encounter(path: str | Path) -> Loaded:
+def sort_problems(problems: list[Problem]) -> list[Problem]:
+    """In the order of the file."""
+    return sorted(problems, key=lambda p: p.line if p.line is not None else 0)
+
+
+def load_encounter(path: str | Path, *, strict: bool = True) -> Loaded:
     """Read an encounter file (YAML or JSON); raise EncounterError listing every problem."""
     p = Path(path)
     try:
@@ -180,7 +196,7 @@ def load_encounter(path: str | Path) -> Loaded:
         raise EncounterError([Problem(str(path), None, "", f"cannot read the file: {exc.strerror}")]) from None
     except UnicodeDecodeError:
         raise EncounterError([Problem(str(path), None, "", "not a text file (UTF-8 YAML or JSON)")]) from None
-    return load_text(text, str(path))
+    return load_text(text, str(path), strict=strict)
 
 
 def _plain(node: Any) -> Any:
@@ -211,69 +227,3 @@ def expand(encounter: Encounter) -> Iterator[tuple[str, str, Combatant, Loc]]:
             else:
                 for k in range(1, c.count + 1):
                     yield f"{c.name} {k}", side, c, loc
-
-
-def _cross_references(loaded: Loaded) -> Iterator[Problem]:
-    enc = loaded.encounter
-    owners: dict[str, Loc] = {}
-    by_name: dict[str, Combatant] = {}
-    for name, _side, c, loc in expand(enc):
-        if name in owners:
-            yield loaded.problem(loc + ("name",), f"duplicate name {name!r} (also at {format_path(owners[name])}); "
-                                 "every combatant needs a unique name")
-        else:
-            owners[name] = loc
-            by_name[name] = c
-    names = ", ".join(list(owners)[:12]) + (" ..." if len(owners) > 12 else "")
-    for side in enc.rolls.surprise:
-        if side not in enc.sides:
-            yield loaded.problem(("rolls", "surprise", side), f"unknown side {side!r} (sides: {', '.join(enc.sides)})")
-    for rnd, by_side in enc.rolls.initiative.items():
-        if rnd < 1:
-            yield loaded.problem(("rolls", "initiative", rnd), f"round {rnd}: rounds count from 1")
-        for side in by_side:
-            if side not in enc.sides:
-                yield loaded.problem(("rolls", "initiative", rnd, side),
-                                     f"unknown side {side!r} (sides: {', '.join(enc.sides)})")
-    if isinstance(enc.surprise, dict):
-        for side in enc.surprise:
-            if side not in enc.sides:
-                yield loaded.problem(("surprise", side), f"unknown side {side!r} (sides: {', '.join(enc.sides)})")
-    for actor, decls in enc.plan.items():
-        if actor not in by_name:
-            yield loaded.problem(("plan", actor), f"no combatant named {actor!r} (combatants: {names})")
-            continue
-        c = by_name[actor]
-        for i, d in enumerate(decls):
-            yield from _check_declaration(loaded, ("plan", actor, i), c, d, by_name, names)
-
-
-def _check_declaration(loaded: Loaded, loc: Loc, c: Combatant, d: Declaration,
-                       by_name: dict[str, Combatant], names: str) -> Iterator[Problem]:
-    enc = loaded.encounter
-    action = d.action
-    if action in ("melee", "missile"):
-        target = d.melee if action == "melee" else d.missile
-        if target not in by_name:
-            yield loaded.problem(loc + (action,), f"no combatant named {target!r} to attack (combatants: {names})")
-        if d.weapon is not None:
-            weapon = next((w for w in c.weapons if w.name == d.weapon), None)
-            if weapon is None:
-                have = ", ".join(w.name for w in c.weapons) or "none"
-                yield loaded.problem(loc + ("weapon",), f"{c.name} carries no weapon {d.weapon!r} (weapons: {have})")
-            elif action == "missile" and weapon.kind == "melee":
-                yield loaded.problem(loc + ("weapon",), f"{d.weapon!r} is a melee weapon; a missile attack needs "
-                                     "kind: missile or thrown")
-            elif action == "melee" and weapon.kind == "missile":
-                yield loaded.problem(loc + ("weapon",), f"{d.weapon!r} is a missile weapon; use `missile:`")
-        elif action == "missile" and not any(w.kind != "melee" for w in c.weapons):
-            yield loaded.problem(loc + ("missile",), f"{c.name} has no missile or thrown weapon to shoot with")
-    elif action == "cast":
-        if not any(s.name == d.cast for s in c.spells):
-            have = ", ".join(s.name for s in c.spells) or "none"
-            yield loaded.problem(loc + ("cast",), f"{c.name} has no spell {d.cast!r} (spells: {have})")
-        if d.at is not None and d.at not in by_name and d.at not in enc.sides:
-            yield loaded.problem(loc + ("at",), f"no combatant or side named {d.at!r} (sides: "
-                                 f"{', '.join(enc.sides)}; combatants: {names})")
-    if action != "melee" and d.charge:
-        yield loaded.problem(loc + ("charge",), "charge: true goes with a melee declaration")

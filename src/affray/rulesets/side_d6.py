@@ -126,14 +126,13 @@ class SideD6(Ruleset):
         else:
             self._morale(fight, rnd)
         # MJ-03: each person (the PCs' sides), then the monsters, declare.
-        declaring = [f for f in self._declaration_order(fight)
-                     if f.active and not (rnd == 1 and f.side in state.surprised)]
+        declaring = [f for f in state.pcs_first if f.active and not (rnd == 1 and f.side in state.surprised)]
         at = f"round {rnd}, step 2 (declarations)"
         declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 2, 0), at)) is not None]
         if not declared:
             return
-        turn_why = self._initiative(fight, rnd, [s for s in state.sides if any(f is g for g, _ in declared
-                                                                                for f in state.sides[s])])
+        acting = {f.side for f, _ in declared}
+        turn_why = self._initiative(fight, rnd, [s for s in state.sides if s in acting])
         counters: list[tuple[Fighter, Declaration]] = []
         charges: dict[str, Step] = {}
         for f, d in declared:
@@ -145,12 +144,6 @@ class SideD6(Ruleset):
                     charges[f.name] = charge
         for f, d in counters:
             self._set_spear(fight, f, d, rnd, charges.get(d.melee or ""), turn_why)
-
-    def _declaration_order(self, fight: Fight) -> list[Fighter]:
-        enc = fight.encounter
-        pcs = [f for s in enc.sides if enc.sides[s].pc for f in fight.state.sides[s]]
-        rest = [f for s in enc.sides if not enc.sides[s].pc for f in fight.state.sides[s]]
-        return pcs + rest
 
     def _surprise(self, fight: Fight) -> None:
         """MJ-08: first round only; each side throws 1d6, on 5-6 it has surprised the other."""
@@ -187,7 +180,7 @@ class SideD6(Ruleset):
         state = fight.state
         enc = fight.encounter
         order = [s for s in enc.sides if not enc.sides[s].pc] + [s for s in enc.sides if enc.sides[s].pc]
-        lost = {s: sum(1 for f in state.sides[s] if not f.active) for s in enc.sides}
+        lost = {s: len(state.sides[s]) - state.active_left[s] for s in enc.sides}
         anyone = any(lost.values())
         k = 0
         for side in order:
@@ -445,9 +438,9 @@ class SideD6(Ruleset):
             mods.add("damage", 2, "mounted vs foot, MJ-17")
         if a.spec.mounted and step.kind == "missile":
             mods.add("hit", -1, "shooting from horseback, MJ-17")
-        if step.kind == "melee" and not step.tags & {"set"}:
-            engaged = sum(1 for n in target.engaged | {a.name}
-                          if fight.state.fighters[n].side == a.side and fight.state.fighters[n].active)
+        if step.kind == "melee" and "set" not in step.tags and 2 * len(target.engaged) + 2 >= _encircle(target):
+            fighters = fight.state.fighters
+            engaged = sum(1 for n in target.engaged | {a.name} if fighters[n].side == a.side and fighters[n].active)
             if engaged * 2 >= _encircle(target):
                 mods.add("hit", 1, f"{target.name} at least half surrounded ({engaged} of "
                          f"{_encircle(target)}), MJ-18" if fight.explain else "")
