@@ -35,7 +35,7 @@ def orc(name: str, **kw: Any) -> dict[str, Any]:
 
 
 def mage(name: str, *spells: str, **kw: Any) -> dict[str, Any]:
-    """A level-1 wizard with one copy of each named spell (no damage unless given by ``damage_spells``)."""
+    """A level-1 wizard (AC 10, 4 hp) with one copy of each named spell, none doing damage."""
     return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10,
             "spells": [{"name": s, "level": 1} for s in spells], **kw}
 

@@ -148,8 +148,6 @@ def test_mj_02_any_first_casualty_checks_both_sides_monsters_first():
     assert all(step_of(e) == (2, 0, 1) for e in checks)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a combatant with henchman: true on the PCs' side counts as a player "
-                   "character (Fighter.pc comes from the side) and never checks morale unless also pc: false")
 def test_mj_02_a_henchman_checks_morale_without_being_marked_non_pc():
     """Seed: "then the Henchmen of the Player-Characters": a combatant marked henchman on the PCs' side is not
     a player character and checks morale after the party's first casualty."""
@@ -207,6 +205,16 @@ def test_mj_04_the_side_that_rolls_higher_acts_first():
     assert one(doc, "down", "Brom")["seq"] == blow["seq"] + 1
     assert attacks(doc, "Brom") == []  # fallen before the party's turn
     assert doc["winner"] == "orcs" and hp(doc, "Orc") == 5
+
+
+def test_mj_04_each_round_the_sides_roll_again():
+    """Seed steps 3 and 9: "Each side rolls 1d6 for Initiative" ... "Go back to #1": party 5 > 2 in round 1,
+    orcs 6 > 1 in round 2."""
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=20)]},
+               {"Brom": [melee("Orc", 2), melee("Orc", 2)], "Orc": [miss_on("Brom"), miss_on("Brom")]},
+               initiative={1: {"party": 5, "orcs": 2}, 2: {"party": 1, "orcs": 6}})
+    assert [(e["actor"], step_of(e)) for e in events(doc, "melee")] == [
+        ("Brom", (1, 1, 7)), ("Orc", (1, 2, 7)), ("Orc", (2, 1, 7)), ("Brom", (2, 2, 7))]
 
 
 def _three_sides(rolls: dict[str, int], options: dict | None = None) -> dict:
@@ -409,6 +417,7 @@ def test_mj_08_a_5_or_6_surprises_and_the_other_side_may_not_act_in_round_1():
                {"Brom": [melee("Orc", 2), melee("Orc", 2)], "Orc": [melee("Brom", 4)]},
                surprise="check", surprise_rolls={"party": 5, "orcs": 2}, initiative={2: {"party": 5, "orcs": 2}})
     assert [e for e in doc["events"] if e["actor"] == "Orc" and e["round"] == 1] == []
+    assert [e["round"] for e in events(doc, "surprise")] == [1]  # "For the first Round of combat only"
     blow = one(doc, "melee", "Orc")  # round 2 takes the orc's FIRST declaration: d20 4
     assert (blow["round"], blow["dice"][0]["value"], blow["hit"]) == (2, 4, False)  # 4 < 19 - 5 = 14
     assert [e["round"] for e in attacks(doc, "Brom")] == [1, 2]
@@ -454,8 +463,6 @@ def test_mj_08_both_sides_surprised_neither_acts_in_round_1():
     assert (blow["round"], blow["hit"]) == (2, False)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: with mutual_surprise=cancel both sides are kept as surprisers and "
-                   "both get the surprise round's +1 to hit (d20 13 + 1 = 14 hits)")
 def test_mj_08_mutual_surprise_cancel_both_act_without_bonus():
     """Option mutual_surprise=cancel: "the surprise cancels out": both act in round 1 and, nobody having
     surprised the other, nobody gets the +1 (d20 13 < 20 - 6 = 14 misses)."""

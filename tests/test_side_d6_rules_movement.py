@@ -122,7 +122,7 @@ def test_mj_10_withdrawing_keeps_full_armour_class():
                {"Brom": [melee("Orc", 2), melee("Orc", 14, 3)], "Orc": [miss_on("Brom"), {"move": 40,
                                                                                         "mode": "withdraw"}]},
                initiative={1: {"party": 5, "orcs": 2}, 2: {"party": 5, "orcs": 2}})
-    blow = attacks(doc, "Brom")[1]
+    blow = attacks(doc, "Brom")[1]  # his declared blow of round 2 still comes at step 7
     assert blow["round"] == 2 and blow["hit"] is False  # 14 < 20 - 5 = 15 (a retreater at AC 6 would be hit)
     assert hp(doc, "Orc") == 10
 

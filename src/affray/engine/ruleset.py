@@ -289,7 +289,10 @@ class Ruleset:
         """``--auto``: attack an engaged enemy, else the first living enemy in file order, with the first weapon."""
         fighters = fight.state.fighters
         target = None
-        if f.engaged:
+        if len(f.engaged) == 1:
+            (only,) = f.engaged
+            target = fighters[only] if fighters[only].active else None
+        elif f.engaged:
             target = next((fighters[n] for n in sorted(f.engaged, key=fight.order) if fighters[n].active), None)
         if target is None:
             target = next((g for g in fighters.values() if g.side != f.side and g.active), None)

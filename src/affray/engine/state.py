@@ -20,7 +20,7 @@ UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
 class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
-    __slots__ = ("ac", "aoo_round", "attacks", "casting", "current", "declared", "down", "engaged", "fled",
+    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "current", "declared", "down", "engaged", "fled",
                  "henchman", "hp", "index", "memorized", "name", "pc", "plan", "plan_pos", "remaining",
                  "routed", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
 
@@ -53,6 +53,7 @@ class Fighter:
         self.remaining = 0  # feet still to close for ``current``
         self.declared: Declaration | None = None  # this declaration point's action
         self.down = False
+        self.active = True  # still in the fight: neither down nor gone (kept by FightState.apply)
         self.unconscious = False
         self.fled = False
         self.routed = False
@@ -60,11 +61,6 @@ class Fighter:
         self.engaged: set[str] = set()
         self.casting: str | None = None
         self.aoo_round = -1
-
-    @property
-    def active(self) -> bool:
-        """Still in the fight: neither down nor gone."""
-        return not (self.down or self.fled)
 
     def weapon(self, name: str | None, missile: bool = False) -> Weapon:
         """The named weapon, else the first of the right kind, else the first."""
@@ -101,7 +97,8 @@ class FightState:
         self.fighters: dict[str, Fighter] = {}
         self.sides: dict[str, list[Fighter]] = {s: [] for s in encounter.sides}
         for i, (name, side, spec, _loc) in enumerate(expand(encounter)):
-            pc = spec.pc if spec.pc is not None else encounter.sides[side].pc
+            # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
+            pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
             f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme)
             self.fighters[name] = f
             self.sides[side].append(f)
@@ -127,7 +124,7 @@ class FightState:
                     if e.get("subdual"):
                         target.subdual += e.damage
                 if e.get("splinter"):
-                    target.shield = "plain-spent" if target.shield == "magic" else None
+                    self._splinter(target)
                 if kind == "melee" and e.actor is not None and target.name != e.actor:
                     fs[e.actor].engaged.add(target.name)
                     target.engaged.add(e.actor)
@@ -138,6 +135,7 @@ class FightState:
             if f.active:
                 self.active_left[f.side] -= 1
             f.down = True
+            f.active = False
             f.unconscious = bool(e.get("unconscious"))
             f.casting = None
             self._disengage(f)
@@ -160,7 +158,7 @@ class FightState:
             for name, dmg in e.get("effects", {}).items():
                 fs[name].hp -= dmg
             for name in e.get("splinter", ()):
-                fs[name].shield = None
+                self._splinter(fs[name])
         elif kind in ("spell-ruined", "spell-lost"):
             f = fs[e.actor]  # type: ignore[index]
             f.casting = None
@@ -191,10 +189,19 @@ class FightState:
             f = fs[e.actor]  # type: ignore[index]
             f.hp += int(e.damage or 0)
 
+    def _splinter(self, f: Fighter) -> None:
+        """MJ-19: a magic shield given up the first time is only non-magical; otherwise it is gone, AC 1 worse."""
+        if f.shield == "magic":
+            f.shield = "plain-spent"
+        else:
+            f.shield = None
+            f.ac += 1
+
     def _leave(self, f: Fighter) -> None:
         if f.active:
             self.active_left[f.side] -= 1
         f.fled = True
+        f.active = False
         self._disengage(f)
 
     def _disengage(self, f: Fighter) -> None:

@@ -164,7 +164,8 @@ class SideD6(Ruleset):
             surprised = {s for s in sides if any(o in achieved for o in sides if o != s)}
             if self.opt["mutual_surprise"] == "cancel":
                 surprised -= achieved
-            surprisers = achieved - surprised
+            # only a side that caught someone unaware gets the surprise round's +1 (MJ-08)
+            surprisers = {s for s in achieved - surprised if any(o in surprised for o in sides if o != s)}
             parts = [f"{s} d6={rolls[s]}{' (surprises)' if s in achieved else ''}" for s in sides]
             detail = ", ".join(parts) + f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
             if achieved and achieved <= surprised:
@@ -438,9 +439,8 @@ class SideD6(Ruleset):
             mods.add("damage", 2, "mounted vs foot, MJ-17")
         if a.spec.mounted and step.kind == "missile":
             mods.add("hit", -1, "shooting from horseback, MJ-17")
-        if step.kind == "melee" and "set" not in step.tags and 2 * len(target.engaged) + 2 >= _encircle(target):
-            fighters = fight.state.fighters
-            engaged = sum(1 for n in target.engaged | {a.name} if fighters[n].side == a.side and fighters[n].active)
+        if step.kind == "melee" and "set" not in step.tags:
+            engaged = _encirclers(fight, target, a.side)
             if engaged * 2 >= _encircle(target):
                 mods.add("hit", 1, f"{target.name} at least half surrounded ({engaged} of "
                          f"{_encircle(target)}), MJ-18" if fight.explain else "")
@@ -527,6 +527,13 @@ class SideD6(Ruleset):
 def _encircle(f: Fighter) -> int:
     """MJ-18: six may encircle a man-sized foe, eight a larger one."""
     return 6 if f.spec.size in ("tiny", "small", "medium") else 8
+
+
+def _encirclers(fight: Fight, target: Fighter, side: str) -> int:
+    """MJ-18: ``side``'s fighters around ``target``: engaged with it, or attacking it in melee this round."""
+    name = target.name
+    return sum(1 for g in fight.state.sides[side] if g.active and (
+        g.name in target.engaged or (g.declared is not None and g.declared.melee == name)))
 
 
 def _melee_of(fight: Fight, target: Fighter) -> list[Fighter]:
