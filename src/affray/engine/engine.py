@@ -7,7 +7,7 @@ resolves them. Equal ticks are simultaneous: everyone acts, then the fallen go d
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,9 @@ from affray.engine.state import Fighter, FightState, FinalState
 from affray.model.encounter import Declaration, Encounter
 
 __all__ = ["Fight", "Result"]
+
+_EMPTY: Mapping[str, Any] = {}
+_new_event = tuple.__new__  # Event's fields in order, without NamedTuple's keyword handling (the hot path)
 
 
 @dataclass(frozen=True)
@@ -58,10 +61,13 @@ class Fight:
         self._morale_dice = parse_dice(ruleset.opt.get("morale_dice", "2d6"))
 
     # -- the log --------------------------------------------------------------------------------------
-    def emit(self, kind: str, tick: Tick, at: str, actor: str | None = None, **fields: Any) -> Event:
+    def emit(self, kind: str, tick: Tick, at: str, actor: str | None = None, *, target: str | None = None,
+             hit: bool | None = None, damage: int | None = None, spell: str | None = None,
+             passed: bool | None = None, opportunity: bool = False, why: str | None = None,
+             detail: str | None = None, data: Mapping[str, Any] = _EMPTY) -> Event:
         """Append one event (with the dice rolled for it) and apply it to the state."""
-        e = Event(kind, tick, at, tick[0] if self._rounds else None, actor,
-                  rolls=self.roller.take() if self.explain else (), **fields)
+        e = _new_event(Event, (kind, tick, at, tick[0] if self._rounds else None, actor, target, hit, damage, spell,
+                               passed, opportunity, why, detail, self.roller.take() if self.explain else (), data))
         self.state.apply(e)
         if self.keep:
             self.events.append(e)

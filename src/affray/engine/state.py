@@ -116,7 +116,16 @@ class FightState:
     def apply(self, e: Event) -> None:
         kind = e.kind
         fs = self.fighters
-        if kind in ("melee", "missile"):
+        if kind == "declare":
+            f = fs[e.actor]  # type: ignore[index]
+            data = e.data
+            f.declared = decl = data["decl"]
+            if data.get("consumed"):
+                f.plan_pos += 1
+            if not data.get("continuing"):
+                f.current = decl
+                f.remaining = data.get("remaining", 0)
+        elif kind in ("melee", "missile"):
             target = fs[e.target] if e.target is not None else None
             if target is not None:
                 if e.damage:
@@ -139,15 +148,6 @@ class FightState:
             f.unconscious = bool(e.get("unconscious"))
             f.casting = None
             self._disengage(f)
-        elif kind == "declare":
-            f = fs[e.actor]  # type: ignore[index]
-            data = e.data
-            f.declared = decl = data["decl"]
-            if data.get("consumed"):
-                f.plan_pos += 1
-            if not data.get("continuing"):
-                f.current = decl
-                f.remaining = data.get("remaining", 0)
         elif kind == "cast-start":
             fs[e.actor].casting = e.spell  # type: ignore[index]
         elif kind == "cast":
