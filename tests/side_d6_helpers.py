@@ -22,6 +22,12 @@ SHORT_BOW = {"name": "short bow", "sf": 7, "damage": "1d6", "kind": "missile"}
 LANCE = {"name": "lance", "sf": 8, "damage": "1d8", "lance": True}
 
 MISS = {"outcome": {"hit": False}}
+NONE = {"none": True}
+
+
+def miss_on(target: str) -> dict[str, object]:
+    """A melee declaration that the referee rules a miss."""
+    return {"melee": target, **MISS}
 
 
 def pc(name: str, **kw: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import pytest
 
 from affray import EncounterError, load_text, prepare
 from side_d6_helpers import (
-    MISS,
+    NONE,
     SHORT_BOW,
     attacks,
     each_round,
@@ -21,6 +21,7 @@ from side_d6_helpers import (
     hp,
     mage,
     melee,
+    miss_on,
     missile,
     one,
     orc,
@@ -28,13 +29,6 @@ from side_d6_helpers import (
     play,
     step_of,
 )
-
-NONE = {"none": True}
-
-
-def miss_on(target: str) -> dict[str, object]:
-    return {"melee": target, **MISS}
-
 
 # -- MJ-01: one-minute rounds ------------------------------------------------------------------------------
 

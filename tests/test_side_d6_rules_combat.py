@@ -8,7 +8,7 @@ import pytest
 from affray import EncounterError, load_text, prepare
 from side_d6_helpers import (
     LANCE,
-    MISS,
+    NONE,
     SHORT_BOW,
     attacks,
     each_round,
@@ -16,19 +16,13 @@ from side_d6_helpers import (
     events,
     hp,
     melee,
+    miss_on,
     missile,
     one,
     orc,
     pc,
     play,
 )
-
-NONE = {"none": True}
-
-
-def miss_on(target: str) -> dict[str, object]:
-    return {"melee": target, **MISS}
-
 
 # -- MJ-14: rear attacks -----------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import pytest
 from affray import EncounterError, load_text, prepare
 from side_d6_helpers import (
     MISS,
+    NONE,
     SHORT_BOW,
     SPEAR,
     TUSKS,
@@ -20,6 +21,7 @@ from side_d6_helpers import (
     events,
     hp,
     melee,
+    miss_on,
     one,
     orc,
     pc,
@@ -27,12 +29,7 @@ from side_d6_helpers import (
     step_of,
 )
 
-NONE = {"none": True}
 RETREAT = {"move": 200, "mode": "retreat"}
-
-
-def miss_on(target: str) -> dict[str, object]:
-    return {"melee": target, **MISS}
 
 
 def _retreat_from_brom(referee: dict, foe: dict | None = None, then: list | None = None) -> dict:
