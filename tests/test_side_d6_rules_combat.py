@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from affray import EncounterError, load_text, prepare
+from affray import EncounterError, load_text, prepare, run
 from side_d6_helpers import (
     LANCE,
     NONE,
@@ -315,3 +315,24 @@ def test_mj_20_a_subdual_blow_to_zero_knocks_out():
     assert one(doc, "down", "Orc").get("unconscious") is True
     assert doc["combatants"]["Orc"].get("unconscious") is True
     assert doc["winner"] == "party"
+
+
+def test_mj_15_a_cover_die_outside_1_to_6_is_an_input_error():
+    """A d6 shows 1-6: a cover die of 7 entered in the file is bad input (exit 2), not a crash."""
+    text = encounter({"party": [pc("Ash", weapons=[SHORT_BOW])], "orcs": [orc("Orc")]},
+                     {"Ash": [missile("Orc", 15, 3, more={"cover": 7}, cover=True)]})
+    with pytest.raises(EncounterError) as info:
+        prepare(load_text(text, "f.json", strict=False), ruleset="side-d6")
+    assert [p.path for p in info.value.problems] == ["plan.Ash[0].dice.cover"]
+
+
+def test_mj_16_an_into_melee_die_beyond_the_melee_is_an_input_error():
+    """Brom and the orc are engaged (2 in that melee): a die of 3 cannot pick one of them (a d2)."""
+    text = encounter({"party": [pc("Brom"), pc("Ash", weapons=[SHORT_BOW])], "orcs": [orc("Orc", hp=20)]},
+                     {"Brom": [melee("Orc", 2), melee("Orc", 2)], "Orc": [miss_on("Brom"), miss_on("Brom")],
+                      "Ash": [NONE, missile("Orc", 19, 3, more={"into_melee": 3})]},
+                     initiative={1: {"party": 5, "orcs": 2}, 2: {"party": 5, "orcs": 2}})
+    with pytest.raises(EncounterError) as info:
+        run(load_text(text, "f.json"), ruleset="side-d6")
+    assert "into_melee" in info.value.problems[0].path
+    assert "d2" in info.value.problems[0].message

@@ -29,7 +29,7 @@ class Prepared:
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
               provider: DieProvider | None = None) -> Fight:
         return Fight(self.loaded.encounter, self.ruleset, seed=self.seed, auto=auto, max_rounds=max_rounds,
-                     explain=explain, keep=keep, provider=provider)
+                     explain=explain, keep=keep, provider=provider, encounter_file=self.loaded.file)
 
 
 def ruleset_class(loaded: Loaded, override: str | None) -> type[Ruleset] | None:

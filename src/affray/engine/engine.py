@@ -42,8 +42,9 @@ class Fight:
     def __init__(self, encounter: Encounter, ruleset: Ruleset, *, seed: int, auto: bool = False,
                  max_rounds: int = 50, explain: bool = True, keep: bool = True,
                  provider: DieProvider | None = None,
-                 on_event: Callable[[Event], None] | None = None) -> None:
+                 on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>") -> None:
         self.encounter = encounter
+        self.encounter_file = encounter_file  # for errors only a run can find (a die entered out of range)
         self.ruleset = ruleset
         self.seed = seed
         self.auto = auto

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
-from affray.errors import Problem
+from affray.errors import EncounterError, Problem
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Declaration, Weapon
 
@@ -95,6 +95,11 @@ class SideD6(Ruleset):
                 continue
             for i, d in enumerate(decls):
                 loc = ("plan", actor, i)
+                for k, given in enumerate(d.dice_given):
+                    cover = given.other("cover")
+                    if cover is not None and not 1 <= cover <= 6:
+                        where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
+                        yield loaded.problem((*where, "cover"), f"{cover} is not a d6 result (1-6), MJ-15")
                 for key in ("set", "rear", "cover", "subdual"):
                     if key in d.extra and not isinstance(d.extra[key], bool):
                         yield loaded.problem(loc + (key,), f"{key} takes true or false")
@@ -509,7 +514,12 @@ class SideD6(Ruleset):
         if target.engaged:
             group = _melee_of(fight, target)
             if len(group) > 1:
-                k = fight.roller.die(len(group), "into melee", a.name, self.given(step, "into_melee"))
+                given = self.given(step, "into_melee")
+                if given is not None and not 1 <= given <= len(group):
+                    raise EncounterError([Problem(fight.encounter_file, None, f"plan.{a.name}.dice.into_melee",
+                                                  f"{given} is not a d{len(group)} result: {len(group)} are in that "
+                                                  f"melee ({', '.join(g.name for g in group)}), MJ-16")])
+                k = fight.roller.die(len(group), "into melee", a.name, given)
                 struck = group[k - 1]
                 return struck, (f"fired into melee: d{len(group)}={k} of {', '.join(g.name for g in group)} "
                                 f"strikes {struck.name} (MJ-16)")
