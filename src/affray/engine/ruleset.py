@@ -202,11 +202,7 @@ class Ruleset:
                     elif not 1 <= d.roll <= die:
                         yield loaded.problem(loc + ("roll",), f"{d.roll} is not a d{die} result (1-{die})")
                 if spec is not None and d.action in ("melee", "missile"):
-                    weapon = next((w for w in spec.weapons if w.name == d.weapon), None) if d.weapon else None
-                    if weapon is None:
-                        missile = d.action == "missile"
-                        weapon = next((w for w in spec.weapons if (w.kind != "melee") == missile), None) or (
-                            spec.weapons[0] if spec.weapons else None)
+                    weapon = spec.weapon_for(d.weapon, missile=d.action == "missile")
                     times = cls.dice_times(d)
                     for k, given in enumerate(d.dice_given):
                         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)

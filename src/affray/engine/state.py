@@ -21,7 +21,7 @@ class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "current", "declared", "down", "engaged", "fled",
-                 "henchman", "hp", "index", "memorized", "name", "pc", "plan", "plan_pos", "remaining",
+                 "hp", "index", "memorized", "name", "pc", "plan", "plan_pos", "remaining",
                  "routed", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
@@ -31,7 +31,6 @@ class Fighter:
         self.index = index
         self.spec = spec
         self.pc = pc
-        self.henchman = spec.henchman
         self.hp = spec.hp
         self.ac = spec.ac
         self.thac0 = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
@@ -185,9 +184,6 @@ class FightState:
         elif kind == "surprise":
             self.surprised = frozenset(e.get("surprised", ()))
             self.surprisers = frozenset(e.get("surprisers", ()))
-        elif kind == "heal":
-            f = fs[e.actor]  # type: ignore[index]
-            f.hp += int(e.damage or 0)
 
     def _splinter(self, f: Fighter) -> None:
         """MJ-19: a magic shield given up the first time is only non-magical; otherwise it is gone, AC 1 worse."""

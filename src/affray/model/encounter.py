@@ -176,6 +176,13 @@ class Combatant(_Frozen):
             hd_value(v)
         return v
 
+    def weapon_for(self, name: str | None, *, missile: bool = False) -> Weapon | None:
+        """The named weapon, else the first of the right kind, else the first; None without weapons."""
+        if name is not None:
+            return next((w for w in self.weapons if w.name == name), None)
+        return next((w for w in self.weapons if (w.kind != "melee") == missile),
+                    self.weapons[0] if self.weapons else None)
+
     @property
     def klass(self) -> str:
         """The class, with ``magic-user`` read as wizard and a levelled classless combatant a fighter."""

@@ -111,14 +111,14 @@ class SideD6(Ruleset):
                     if d.distance < half:
                         yield loaded.problem(loc + ("distance",), f"a charge covers at least half the base "
                                              f"move: {half} ft for MV {spec.mv} (MJ-12); give distance >= {half}")
-                    weapon = _weapon_of(spec.weapons, d.weapon)
+                    weapon = spec.weapon_for(d.weapon)
                     if spec.klass == "monster" and (weapon is None or weapon.charge is not True):
                         yield loaded.problem(loc + ("charge",), "a monster charges only with a skirmish weapon, "
                                              "horns or tusks: mark that weapon charge: true (MJ-12)")
                     elif weapon is not None and weapon.charge is False:
                         yield loaded.problem(loc + ("charge",), f"{weapon.name} is marked charge: false (MJ-12)")
                 if d.action == "missile" and spec.mounted:
-                    weapon = _weapon_of(spec.weapons, d.weapon, missile=True)
+                    weapon = spec.weapon_for(d.weapon, missile=True)
                     if weapon is not None and "bow" in weapon.name.lower() and "short" not in weapon.name.lower():
                         yield loaded.problem(loc + ("weapon",), "only short bows can be used from horseback "
                                              "(MJ-17)")
@@ -463,7 +463,8 @@ class SideD6(Ruleset):
                 if len(around) >= _encircle(target):
                     return (f"no room: {len(around)} already encircle {target.name} "
                             f"(at most {_encircle(target)}, MJ-18)")
-        if step.kind == "missile" and a.henchman and step.target is not None and state.fighters[step.target].engaged:
+        if (step.kind == "missile" and a.spec.henchman and step.target is not None
+                and state.fighters[step.target].engaged):
             return "henchmen and retainers never fire into a melee (MJ-16)"
         return None
 
@@ -556,9 +557,3 @@ def _melee_of(fight: Fight, target: Fighter) -> list[Fighter]:
                 seen.add(n)
                 todo.append(n)
     return sorted((fight.state.fighters[n] for n in seen), key=lambda g: g.index)
-
-
-def _weapon_of(weapons: tuple[Weapon, ...], name: str | None, missile: bool = False) -> Weapon | None:
-    if name is not None:
-        return next((w for w in weapons if w.name == name), None)
-    return next((w for w in weapons if (w.kind != "melee") == missile), weapons[0] if weapons else None)
