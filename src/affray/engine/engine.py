@@ -58,6 +58,9 @@ class Fight:
         self._heap: list[tuple[Tick, int, Step]] = []
         self._pushed = 0
         self.period = 0
+        #: The ruleset's own bookkeeping for this fight (``Ruleset.new_memo``): a ruleset instance may serve
+        #: many fights, so nothing per fight lives on it.
+        self.memo: Any = ruleset.new_memo()
         self._rounds = ruleset.has_rounds
         self._morale_dice = parse_dice(ruleset.opt.get("morale_dice", "2d6"))
 
@@ -88,13 +91,20 @@ class Fight:
     def over(self) -> bool:
         return sum(1 for n in self.state.active_left.values() if n > 0) <= 1
 
-    def declare(self, f: Fighter, tick: Tick, at: str) -> Declaration | None:
+    def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Declaration | None = None,
+                note: str = "") -> Declaration | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
-        when routed, or (``--auto``) the default action. Emits ``declare``."""
+        when routed, or (``--auto``) the default action. Emits ``declare``.
+
+        ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
+        without consuming the plan; ``note`` says why."""
         continuing = f.current is not None and f.remaining > 0
         consumed = False
         decl: Declaration | None
-        if f.routed:
+        if resume is not None:
+            decl = resume
+            continuing = True
+        elif f.routed:
             decl = Declaration(move=f.spec.mv * 10, mode="flee")
             continuing = False
         elif continuing:
@@ -116,7 +126,7 @@ class Fight:
         if self.explain:
             detail = describe_declaration(decl, f)
             if continuing:
-                detail = f"continues: {detail} ({f.remaining} ft still to close)"
+                detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
             elif not consumed:
                 detail += " (routed: flees)" if f.routed else " (auto)"
         self.emit("declare", tick, at, f.name, detail=detail,
@@ -144,7 +154,8 @@ class Fight:
         from affray.engine.resolve import resolve_step
 
         ruleset = self.ruleset
-        while not self.over and self.period < self.max_rounds and (self.auto or self._has_work()):
+        while (not self.over and ruleset.round_of(self.period + 1) <= self.max_rounds
+               and (self.auto or self._has_work())):
             self.period += 1
             ruleset.begin(self, self.period)
             bound = ruleset.period_end(self.period)
@@ -162,7 +173,8 @@ class Fight:
                 self._heap.clear()
             else:
                 ruleset.end(self, self.period)
-        return Result(ruleset.id, self.seed, dict(ruleset.opt), self.events, self.state.final(), self.period)
+        return Result(ruleset.id, self.seed, dict(ruleset.opt), self.events, self.state.final(),
+                      ruleset.round_of(self.period))
 
     def _has_work(self) -> bool:
         if self._heap:

@@ -241,6 +241,14 @@ class Ruleset:
         """Start declaration point ``period``: surprise, morale, declarations, initiative; push the steps."""
         raise NotImplementedError
 
+    def new_memo(self) -> Any:
+        """The ruleset's own bookkeeping for one fight (``Fight.memo``); None when it needs none."""
+        return None
+
+    def round_of(self, period: int) -> int:
+        """The round a declaration point belongs to (``--max-rounds`` counts rounds): one point per round."""
+        return period
+
     def period_end(self, period: int) -> Tick:
         """Steps with a tick before this one resolve in ``period``."""
         return (period + 1,)
@@ -306,6 +314,37 @@ class Ruleset:
         return decl
 
     # -- shared helpers ---------------------------------------------------------------------------------
+    def casualty_morale(self, fight: Fight, tick: Tick, at: str, when: str, rule: str) -> None:
+        """G-07: each side not of PCs checks once after its first casualty and once at half down, the
+        monsters' sides first; the morale event of the k-th check gets ``tick + (k,)``."""
+        state = fight.state
+        enc = fight.encounter
+        order = [s for s in enc.sides if not enc.sides[s].pc] + [s for s in enc.sides if enc.sides[s].pc]
+        lost = {s: len(state.sides[s]) - state.active_left[s] for s in enc.sides}
+        anyone = any(lost.values())
+        k = 0
+        for side in order:
+            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
+            if not members:
+                continue
+            total = len(state.sides[side])
+            first = lost[side] >= 1 if self.opt.get("morale_first_casualty", "own") == "own" else anyone
+            triggers = []
+            if first and (side, "first casualty") not in state.morale_done:
+                triggers.append("first casualty")
+            if 2 * lost[side] >= total and (side, "half down") not in state.morale_done:
+                triggers.append("half down")
+            if not triggers:
+                continue
+            score = enc.sides[side].morale
+            if score is None:
+                given = [f.spec.morale for f in members if f.spec.morale is not None]
+                score = min(given) if given else int(self.opt["default_morale"])
+            why = (f"{when}: {side} checks morale after its {' and '.join(triggers)} "
+                   f"({lost[side]} of {total} out); PCs never check ({rule}, G-07)")
+            fight.morale_check(side, members, score, (*tick, k), at, tuple(triggers), why)
+            k += 1
+
     @staticmethod
     def unshielded_ac(f: Fighter, *, dex: bool) -> tuple[int, str]:
         """AC worsening when shield (and DEX bonus if ``dex``) do not count: (+n, reason)."""

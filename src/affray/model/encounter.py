@@ -100,6 +100,7 @@ class Weapon(_Frozen):
     charge: bool | None = Field(None, description="usable in a charge (MJ-12); monsters need true")
     set: bool | None = Field(None, description="can be set against a charge (spear, pole arm)")
     lance: bool | None = None
+    style: int = Field(0, ge=0, le=5, description="style specialisation: SF bonus (C2-01)")
 
     @property
     def is_missile(self) -> bool:
@@ -127,6 +128,8 @@ class Spell(_Frozen):
     speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
     damage: Dice | None = Field(None, description="damage to each target when the spell takes effect")
     count: int = Field(1, ge=1, description="copies memorised")
+    touch: bool = Field(False, description="delivered by a touch after casting (C2-10)")
+    psionic: bool = Field(False, description="a psionic power: casting of CT 1 unless given (C2-15)")
 
     @field_validator("components")
     @classmethod

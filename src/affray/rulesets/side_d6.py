@@ -129,7 +129,8 @@ class SideD6(Ruleset):
         if rnd == 1:
             self._surprise(fight)
         else:
-            self._morale(fight, rnd)
+            # MJ-02: step 1, monsters first, then the henchmen and NPCs of the PCs' side
+            self.casualty_morale(fight, (rnd, 0, 1), f"round {rnd}, step 1 (morale)", "step 1", "MJ-02")
         # MJ-03: each person (the PCs' sides), then the monsters, declare.
         declaring = [f for f in state.pcs_first if f.active and not (rnd == 1 and f.side in state.surprised)]
         at = f"round {rnd}, step 2 (declarations)"
@@ -180,37 +181,6 @@ class SideD6(Ruleset):
                    "round 1; surprisers +1 to hit (MJ-08)", detail=detail,
                    data={"surprised": tuple(s for s in sides if s in surprised),
                          "surprisers": tuple(s for s in sides if s in surprisers)})
-
-    def _morale(self, fight: Fight, rnd: int) -> None:
-        """MJ-02: step 1, monsters first, then the henchmen and NPCs of the PCs' side."""
-        state = fight.state
-        enc = fight.encounter
-        order = [s for s in enc.sides if not enc.sides[s].pc] + [s for s in enc.sides if enc.sides[s].pc]
-        lost = {s: len(state.sides[s]) - state.active_left[s] for s in enc.sides}
-        anyone = any(lost.values())
-        k = 0
-        for side in order:
-            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
-            if not members:
-                continue
-            total = len(state.sides[side])
-            first = lost[side] >= 1 if self.opt["morale_first_casualty"] == "own" else anyone
-            triggers = []
-            if first and (side, "first casualty") not in state.morale_done:
-                triggers.append("first casualty")
-            if 2 * lost[side] >= total and (side, "half down") not in state.morale_done:
-                triggers.append("half down")
-            if not triggers:
-                continue
-            score = enc.sides[side].morale
-            if score is None:
-                given = [f.spec.morale for f in members if f.spec.morale is not None]
-                score = min(given) if given else int(self.opt["default_morale"])
-            why = (f"step 1: {side} checks morale after its {' and '.join(triggers)} "
-                   f"({lost[side]} of {total} out); PCs never check (MJ-02, G-07)")
-            fight.morale_check(side, members, score, (rnd, 0, 1, k), f"round {rnd}, step 1 (morale)",
-                               tuple(triggers), why)
-            k += 1
 
     def _initiative(self, fight: Fight, rnd: int, sides: list[str]) -> dict[str, str]:
         """MJ-04: 1d6 per side, higher first; ties act together (MJ-07). Returns each side's turn text."""
