@@ -15,8 +15,20 @@ if TYPE_CHECKING:
     from affray.engine.state import Fighter
     from affray.model.encounter import Weapon
 
-__all__ = ["BANDS", "NATURAL_SF", "SITUATIONS", "SIZE_SF_ADJUSTMENT", "Speed", "adjusted_sf", "band",
-           "band_text", "ct_half_segment", "squares_per_phase", "squares_per_half_segment", "half_segment_moves"]
+__all__ = [
+    "BANDS",
+    "NATURAL_SF",
+    "SITUATIONS",
+    "SIZE_SF_ADJUSTMENT",
+    "Speed",
+    "adjusted_sf",
+    "band",
+    "band_text",
+    "ct_half_segment",
+    "half_segment_moves",
+    "squares_per_half_segment",
+    "squares_per_phase",
+]
 
 #: P1-04 (Table 1): the winner's half-segment of a phase by adjusted SF; a loser's is one later.
 BANDS: tuple[tuple[int, int | None, str], ...] = ((0, 1, "<2"), (2, 3, "2-3"), (4, 6, "4-6"), (7, 9, "7-9"),
