@@ -1,0 +1,227 @@
+"""Combat II attacks: one attack action a phase, its band, routines, double attacks, retargeting (seed 000)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from affray.engine.ruleset import AttackMods, Step
+from affray.model.derive import attacks_in_round, attacks_per_round, dex_defense_adjustment, hd_value
+from affray.model.encounter import Declaration, Weapon
+from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
+from affray.rulesets.combat2_base import Book, Combat2Base
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.events import Tick
+    from affray.engine.state import Fighter
+
+__all__ = ["Combat2Attacks"]
+
+
+class Combat2Attacks(Combat2Base):
+    """P1-04, P1-07, P1-13, C2-01..C2-08, C2-22, C2-25, C2-26, C2-29."""
+
+    def _rate(self, f: Fighter, weapon: Weapon) -> Any:
+        """C2-26: the favoured (first) weapon has the combatant's rate; another its own, unspecialised."""
+        if weapon is f.weapons[0] or f.spec.attacks is not None or not f.spec.specialist:
+            return f.attacks
+        return attacks_per_round(f.spec.klass, f.spec.level, scheme="2e", specialist=False)
+
+    @staticmethod
+    def _attacks(f: Fighter, d: Declaration) -> Any:
+        """Attacks per round; with a missile weapon, its fire rate times that (as P2-08)."""
+        if d.action == "missile":
+            return f.attacks * f.weapon(d.weapon, missile=True).rate
+        return f.attacks
+
+    def _parts(self, f: Fighter, d: Declaration) -> list[tuple[Weapon, str]]:
+        """The weapons and targets of one attack action: a routine's parts (C2-07) or the one weapon."""
+        target = d.melee or d.missile or ""
+        routine = d.extra.get("routine")
+        if d.extra.get("touch"):
+            spell = f.spells.get(str(d.extra["touch"]))
+            damage = spell.damage if spell is not None and spell.damage is not None else f.weapon(None).damage
+            touch = Weapon.model_validate({"name": f"touch of {d.extra['touch']}", "sf": 1, "damage": damage.text})
+            return [(touch, target)]
+        if isinstance(routine, list) and routine:
+            targets = d.extra.get("targets")
+            names = [str(t) for t in targets] if isinstance(targets, list) else [target] * len(routine)
+            return [(f.weapon(str(w)), names[i] if i < len(names) else target) for i, w in enumerate(routine)]
+        return [(f.weapon(d.weapon, missile=d.action == "missile"), target)]
+
+    def _attack(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
+                *, contact: bool = False) -> None:
+        """P1-07 one attack action a phase; P1-04 its band; C2-25 double attacks; C2-07 routines."""
+        b = self.book(fight, f)
+        state = fight.state
+        target = state.fighters.get(d.melee or d.missile or "")
+        touch = bool(d.extra.get("touch"))
+        defenseless = target is not None and self._defenseless(fight, target, period)
+        # C2-08 a defenseless target may be struck every phase; C2-10 a touch in the casting's own round
+        free = defenseless or (touch and b.cast_round == rnd)
+        if b.cast_round == rnd and not touch:
+            self._delay(fight, f, d, rnd, phase, "a caster who cast (or began a spell) this round cannot attack "
+                        "physically in it (C2-09)", "until the next round")
+            return
+        if touch and not self._charged(f, b, str(d.extra.get("touch"))):
+            fight.push(Step((rnd, phase, 1, 0), f, "melee", self._at_hs(rnd, phase, 1, b.track), "", decl=d,
+                            target=d.melee, note=f"no charged {d.extra.get('touch')} to deliver (C2-10)",
+                            tags=frozenset({"refused"})))
+            return
+        due = attacks_in_round(self._attacks(f, d), rnd)
+        if target is not None and f.spec.klass == "fighter" and f.spec.level and _below_1_hd(target):
+            due = max(due, f.spec.level)  # C2-25: a fighter's attacks against creatures below 1 HD (2e PH)
+        if d.extra.get("ambush") is True and target is not None and not (rnd == 1 and phase == 1):
+            self._ambush(fight, f, target, d, rnd, phase, period)
+        if b.attacks >= due and not free:
+            self._delay(fight, f, d, rnd, phase, f"all {due} of its attacks this round are spent (P1-07, P1-13)",
+                        "until the next round")
+            return
+        parts = self._parts(f, d)
+        if len(parts) > 1:
+            parts = self._routine_parts(f, b, parts, rnd)
+        if not parts:
+            self._delay(fight, f, d, rnd, phase, "every weapon of the routine has used its attacks this round "
+                        "(C2-26)", "until the next round")
+            return
+        extra = self._sf_terms(fight, f, d, rnd, phase)
+        speeds = [(w, t, adjusted_sf(f, w, extra)) for w, t in parts]
+        slowest = max(speeds, key=lambda x: x[2].sf)[2]
+        winner = b.track == "winner"
+        ambush = d.extra.get("ambush") is True and rnd == 1 and phase == 1 and f.side in state.surprisers
+        sf = 1 if ambush else slowest.sf
+        slot = band(sf, winner=winner)
+        if not free:
+            b.attacks += 1
+        b.attack_round = rnd
+        b.attacked_phase = period
+        for w, _t in parts:
+            b.weapon_attacks[w.name] = b.weapon_attacks.get(w.name, 0) + 1
+            b.forms.add(w.name)
+        if touch:
+            b.charged = None
+        ex = fight.explain
+        why = ""
+        if ex:
+            if ambush:
+                why = f"{b.track} track, an ambush opening the battle strikes at SF 1 (C2-22): band <2, "
+            else:
+                routine = " (the routine's slowest part, C2-07)" if len(parts) > 1 else ""
+                why = f"{b.track} track, {slowest.text()}{routine} falls in band {band_text(sf)}: "
+            why += f"half-segment {6 * (phase - 1) + slot} of phase {phase} (P1-04)"
+        kind = d.action if d.action in ("melee", "missile") else "melee"
+        tags = frozenset({"touch"}) if touch else frozenset()
+        if contact:  # C2-27: closing on a surprised foe, the blow comes at the end of the movement
+            tick: Tick = (rnd, phase, 7, 2)
+            at = self._at_move(rnd, phase)
+            why = "closed on a surprised foe: attacks at the end of its movement (C2-27)" if ex else ""
+        else:
+            tick, at = (rnd, phase, slot, 0), self._at_hs(rnd, phase, slot, b.track)
+        for i, (w, t, _s) in enumerate(speeds):
+            fight.push(Step(tick, f, kind, at, why, decl=d, target=t, weapon=w, index=i, tags=tags))
+        # C2-25: more attacks due than attack phases left: a second blow in this phase, SF half-segments later
+        left = due - b.attacks
+        if not contact and not free and len(parts) == 1 and left > 3 - phase and left > 0:
+            w, t, s = speeds[0]
+            second = min(6, slot + s.sf)
+            b.attacks += 1
+            fight.push(Step((rnd, phase, second, 0), f, kind, self._at_hs(rnd, phase, second, b.track),
+                            f"double attack: {left} attacks still due with {3 - phase} attack phases left, so the "
+                            f"second falls on half-segment {slot} + SF {s.sf} = {slot + s.sf}"
+                            + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)" if ex else "",
+                            decl=d, target=t, weapon=w, index=len(speeds)))
+
+    def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Weapon, str]],
+                       rnd: int) -> list[tuple[Weapon, str]]:
+        """C2-26: a part whose weapon has used its own attacks drops out; split forms: each form once a round."""
+        out = []
+        for w, t in parts:
+            if self.opt["split_forms"]:
+                if w.name in b.forms:
+                    continue
+            elif b.weapon_attacks.get(w.name, 0) >= attacks_in_round(self._rate(f, w), rnd):
+                continue
+            out.append((w, t))
+        return out
+
+    def _sf_terms(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int) -> list[tuple[int, str]]:
+        extra: list[tuple[int, str]] = []
+        if d.extra.get("reposition") is True:
+            extra.append((2, "repositioning (C2-03)"))
+        if d.extra.get("draw") is True:
+            extra.append((3, "drop and draw (C2-24)"))
+        situation = d.extra.get("situation")
+        for s in situation if isinstance(situation, list) else ():
+            extra.append((SITUATIONS[str(s)], f"{s} (C2-29)"))
+        return extra
+
+    def _defenseless(self, fight: Fight, target: Fighter, period: int) -> bool:
+        """C2-08: a caster casting a spell with S, or a prone combatant."""
+        if self.book(fight, target).prone_until >= period:
+            return True
+        if target.casting is not None or self.book(fight, target).casting_until >= period:
+            spell = target.spells.get(target.casting or "")
+            return spell is not None and "S" in spell.components
+        return False
+
+    def _retarget(self, fight: Fight, step: Step, target: Fighter) -> str:
+        """C2-04: the target fell on an earlier half-segment: strike another at +3 SF, or keep the attack."""
+        a = step.actor
+        b = self.book(fight, a)
+        other = fight.state.fighters.get(str(step.decl.extra.get("retarget"))) if step.decl else None
+        rnd, phase = step.tick[0], step.tick[1]
+        if other is None or not other.active or phase > 3 or step.index > 0:
+            if step.index == 0 and "touch" not in step.tags:
+                b.attacks -= 1  # nothing was swung: the attack is kept for a later phase
+            return (f"{target.name} fell on an earlier half-segment: the attack is held for a later phase "
+                    "(C2-04)")
+        speed = adjusted_sf(a, step.weapon or a.weapon(None), [(3, "retargeting (C2-04)")])
+        slot = max(band(speed.sf, winner=b.track == "winner"), step.tick[2])
+        fight.push(Step((rnd, phase, slot, 0), a, step.kind, self._at_hs(rnd, phase, slot, b.track),
+                        f"{b.track} track, retargeting {other.name}: {speed.text()} falls in band {band_text(speed.sf)}"
+                        f": half-segment {6 * (phase - 1) + slot} (C2-04)", decl=step.decl, target=other.name,
+                        weapon=step.weapon, index=step.index, tags=frozenset({"retarget"})))
+        return f"{target.name} fell on an earlier half-segment: {a.name} turns on {other.name} at +3 SF (C2-04)"
+
+    def _ambush(self, fight: Fight, f: Fighter, target: Fighter, d: Declaration, rnd: int, phase: int,
+                period: int) -> None:
+        """C2-22, C2-27: ambushed mid-fight, the victim must pass a surprise roll (+1 casting) to answer."""
+        given = d.dice_given[0].other("surprise") if d.dice_given else None
+        roll = fight.roller.die(10, "surprise", target.name, given)
+        bonus = 1 if target.casting is not None else 0
+        ok = roll + bonus > 3
+        if not ok:
+            self.book(fight, target).lost_phase = period + 1
+        fight.emit("check", (rnd, phase, 0, 1), f"round {rnd}, phase {phase}, stating intentions", target.name,
+                   passed=ok, why=f"ambushed by {f.name} mid-fight: a surprise roll to return the attack (C2-22, "
+                   "C2-27)", detail=f"d10 {roll}" + (" +1 (mid-incantation)" if bonus else "") + f" = {roll + bonus}: "
+                   + ("not surprised" if ok else "surprised (1-3): loses its next phase"))
+
+    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
+        mods = super().attack_mods(fight, step, target)
+        period = fight.period
+        if "charge" in step.tags and self.opt["charge_bonus"]:
+            mods.add("hit", int(self.opt["charge_bonus"]), "charging, C2-20")
+        if "polearm" in step.tags:
+            mods.dice_times = 2
+        tdecl = target.declared
+        dex = dex_defense_adjustment(target.spec.dex)
+        if self._defenseless(fight, target, period):
+            mods.add("ac", 4, f"{target.name} stationary and defenseless, C2-08")
+            if dex < 0:
+                mods.add("ac", -dex, "no DEX bonus, C2-08")
+        elif target.casting is not None and dex < 0:
+            mods.add("ac", -dex, "casting: no DEX bonus, C2-12")
+        elif tdecl is not None and tdecl.charge and tdecl.action == "melee":
+            if dex < 0:
+                mods.add("ac", -dex, "charging: no DEX bonus, C2-20")
+            if target.spec.mounted:
+                mods.add("ac", -2, "mounted charger, C2-20")
+        return mods
+
+
+def _below_1_hd(f: Fighter) -> bool:
+    hd = f.spec.hd
+    if hd is None or f.spec.klass != "monster":
+        return False
+    return hd_value(hd) < 1

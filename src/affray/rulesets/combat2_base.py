@@ -1,0 +1,95 @@
+"""Combat II's bookkeeping and the helpers every part of a Combat II ruleset shares (seed 000)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from affray.engine.ruleset import Ruleset
+from affray.model.encounter import Declaration, Spell
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.state import Fighter
+
+__all__ = ["Book", "Combat2Base", "Memo"]
+
+
+@dataclass
+class Book:
+    """What Combat II remembers of one combatant beyond the shared state."""
+
+    track: str = "loser"
+    attacks: int = 0  # attack actions this round
+    weapon_attacks: dict[str, int] = field(default_factory=dict)  # per weapon this round (C2-26)
+    forms: set[str] = field(default_factory=set)  # forms used this round (split_forms, C2-07)
+    attacked_phase: int = 0  # the period of its last attack
+    attack_round: int = 0  # the round of its last physical attack (C2-09)
+    cast_round: int = 0  # the round of its last casting, begun, held over or ruined (C2-09, C2-13)
+    casting_until: int = 0  # the period through which its spell occupies it
+    casting_decl: Declaration | None = None
+    casting_note: str = ""
+    carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
+    carry_note: str = ""
+    con_checked: bool = False  # the carried spell already failed its CON check (no second one)
+    pending: Declaration | None = None  # closed last phase: attacks in this one
+    pace: int = 0  # current movement as a multiple of base MV (0: standing)
+    top_pace: int = 0  # this round's highest
+    prone_until: int = 0  # the last period it lies prone
+    lost_phase: int = 0  # a period lost to surprise
+    hp_mark: int = 0  # hp at the previous declaration point
+    hit_last_phase: bool = False
+    used_m: bool = False  # cast a spell with M since it last readied components (C2-11)
+    charged: tuple[str, int] | None = None  # a touch spell cast (name, copies before) not yet delivered (C2-10)
+    held: tuple[Spell, Declaration, int] | None = None  # a held spell spilling into the next round: units left
+
+
+@dataclass
+class Memo:
+    books: dict[str, Book] = field(default_factory=dict)
+    results: dict[str, int] = field(default_factory=dict)
+    sets: dict[str, tuple[Fighter, Declaration]] = field(default_factory=dict)  # target -> readied setter
+
+
+class Combat2Base(Ruleset):
+    """What the attack, casting and movement parts of a Combat II ruleset share."""
+
+    @staticmethod
+    def book(fight: Fight, f: Fighter) -> Book:
+        books: dict[str, Book] = fight.memo.books
+        b = books.get(f.name)
+        if b is None:
+            b = books[f.name] = Book(hp_mark=f.hp)
+        return b
+
+    def _delay(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, why: str, what: str) -> None:
+        """A forced delay: the declaration waits for the next phase and is not consumed again (CONTRACT)."""
+        b = self.book(fight, f)
+        b.carry = d
+        b.carry_note = f"held over: {what}"
+        fight.emit("delay", (rnd, phase, 0, 1), f"round {rnd}, phase {phase}, stating intentions", f.name,
+                   why=why, detail=f"waits: {what}")
+
+    def _at_hs(self, rnd: int, phase: int, slot: int, track: str) -> str:
+        return f"round {rnd}, phase {phase}, half-segment {6 * (phase - 1) + slot} ({track})"
+
+    @staticmethod
+    def _at_move(rnd: int, phase: int) -> str:
+        return f"round {rnd}, phase {phase}, movement"
+
+    @staticmethod
+    def _phase_name(period: int) -> str:
+        return f"{(period - 1) % 3 + 1} of round {(period + 2) // 3}"
+
+    def _per_phase(self, f: Fighter, pace: int) -> int:
+        """C2-16: 1/3 of the current MV per phase, in feet (MV 12: 40 ft)."""
+        return f.spec.mv * 10 * pace // 3
+
+    def _charged(self, f: Fighter, b: Book, spell: str) -> bool:
+        """C2-10: a touch spell is charged once its casting completed (a copy left memory) and not delivered."""
+        return b.charged is not None and b.charged[0] == spell and f.memorized.get(spell, 0) < b.charged[1]
+
+    def _attack(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
+                *, contact: bool = False) -> None:
+        """One attack action (Combat2Attacks)."""
+        raise NotImplementedError

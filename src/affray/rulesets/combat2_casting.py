@@ -1,0 +1,142 @@
+"""Combat II casting: the winner's and loser's tracks, one casting a round, holding, touch spells (seed 000)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from affray.engine.ruleset import Step
+from affray.model.encounter import Declaration
+from affray.rulesets.combat2 import ct_half_segment
+from affray.rulesets.combat2_base import Combat2Base
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.events import Tick
+    from affray.engine.state import Fighter
+
+__all__ = ["MAX_CT", "ROUND_CT", "Combat2Casting"]
+
+#: P1-05: the largest CT a spell begun in phase 1, 2 or 3 can have.
+MAX_CT = {1: 9, 2: 6, 3: 3}
+ROUND_CT = 10
+
+
+class Combat2Casting(Combat2Base):
+    """P1-05, P1-06, P1-11, C2-09..C2-15."""
+
+    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+        """P1-05 the caster's track; C2-09 one casting a round; C2-11, C2-13, C2-14."""
+        b = self.book(fight, f)
+        spell = f.spells[d.cast or ""]
+        ex = fight.explain
+        if b.cast_round == rnd:
+            self._delay(fight, f, d, rnd, phase, "only one casting a round, and not after a ruined one (C2-09, "
+                        "C2-13)", "until the next round")
+            return
+        if b.attack_round == rnd:
+            self._delay(fight, f, d, rnd, phase, "it attacked physically this round, so it cannot cast in it "
+                        "(C2-09)", "until the next round")
+            return
+        if b.hit_last_phase and not b.con_checked:
+            b.con_checked = True
+            given = d.dice_given[0].other("con") if d.dice_given else None
+            roll = fight.roller.die(20, "CON check", f.name, given)
+            ok = roll <= f.spec.con
+            fight.emit("check", (rnd, phase, 0, 1), f"round {rnd}, phase {phase}, stating intentions", f.name,
+                       passed=ok, why="hit before the phase it begins a spell: a CON check or the start is delayed "
+                       "one phase (C2-13)", detail=f"d20 {roll} vs CON {f.spec.con}: "
+                       + ("passes" if ok else "fails, the spell begins a phase later"))
+            if not ok:
+                self._delay(fight, f, d, rnd, phase, "failed the CON check after being hit (C2-13)",
+                            f"{spell.name} begins next phase")
+                return
+        if self.opt["ready_components"] and "M" in spell.components and b.used_m:
+            b.used_m = False
+            self._delay(fight, f, d, rnd, phase, "material components must be in hand: this phase readies them "
+                        "(C2-11)", f"{spell.name} begins next phase")
+            return
+        units = spell.ct
+        terms = [f"CT {spell.ct}"]
+        if d.extra.get("reposition") is True:
+            units += 1
+            terms.append("+1 repositioning (C2-03)")
+        hold = d.extra.get("hold")
+        if isinstance(hold, int) and hold > 0 and self.opt["hold_spells"]:
+            units += hold
+            terms.append(f"+{hold} held (C2-14)")
+        track = b.track
+        winner = track == "winner"
+        if spell.ct >= ROUND_CT:
+            if phase != 1:
+                self._delay(fight, f, d, rnd, phase, f"a spell of {spell.ct // ROUND_CT} round(s) is begun in phase 1 "
+                            "and completes in the endphase (P1-05, P1-11)", "until phase 1 of the next round")
+                return
+            rounds = spell.ct // ROUND_CT
+            last = rnd + rounds - 1
+            slot = 1 if winner else 2
+            tick: Tick = (last, 4, slot, 0)
+            at = f"round {last}, endphase, half-segment {18 + slot} ({track})"
+            why = (f"{track} track, a {rounds}-round spell completes in the endphase: half-segment {18 + slot}"
+                   + (f" of round {last}" if rounds > 1 else "") + " (P1-05, P1-11)")
+            until = 3 * last
+        else:
+            if units - (hold if isinstance(hold, int) and self.opt["hold_spells"] else 0) > MAX_CT[phase]:
+                self._delay(fight, f, d, rnd, phase, f"begun in phase {phase} a spell may have CT {MAX_CT[phase]} "
+                            f"at most; {' '.join(terms)} = {units} (P1-05)", "until phase 1 of the next round")
+                return
+            rel = ct_half_segment(units, winner=winner)
+            absolute = 6 * (phase - 1) + rel
+            if absolute > 18:  # C2-14: held into the next round, counted on that round's track
+                room = 3 * (4 - phase)
+                b.held = (spell, d, units - room)
+                tick, at = (rnd + 1, 1, 0, 2), f"round {rnd + 1}, phase 1, stating intentions"
+                why = ""
+                until = 3 * rnd + 1
+            else:
+                ph, slot = (absolute - 1) // 6 + 1, (absolute - 1) % 6 + 1
+                tick, at = (rnd, ph, slot, 0), self._at_hs(rnd, ph, slot, track)
+                counted = f"{' '.join(terms)} = {units}" if len(terms) > 1 else terms[0]
+                parity = "odd" if winner else "even"
+                why = (f"{track} track, {counted}: the {_nth(units)} {parity} half-segment from the start of phase "
+                       f"{phase} is half-segment {absolute} (P1-05)") if ex else ""
+                until = 3 * (rnd - 1) + ph
+        b.cast_round = rnd
+        b.casting_until = until
+        b.casting_decl = d
+        b.casting_note = f"casting {spell.name}"
+        if "M" in spell.components:
+            b.used_m = True
+        if spell.touch:
+            b.charged = (spell.name, f.memorized.get(spell.name, 0))
+        fight.push(Step((rnd, phase, 0, 1), f, "cast-start", f"round {rnd}, phase {phase}, stating intentions",
+                        f"begins {spell.name} at the start of phase {phase} (P1-07)", decl=d, spell=spell,
+                        target=d.at))
+        if b.held is None or b.held[0] is not spell:
+            fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
+                            note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
+
+    def _held_over(self, fight: Fight, rnd: int) -> None:
+        """C2-14: a spell held past the round completes on the new round's track and is its casting."""
+        for f in fight.state.fighters.values():
+            b = self.book(fight, f)
+            if b.held is None:
+                continue
+            spell, d, units = b.held
+            b.held = None
+            if not f.active or f.casting != spell.name:
+                continue
+            winner = b.track == "winner"
+            rel = ct_half_segment(units, winner=winner)
+            ph, slot = (rel - 1) // 6 + 1, (rel - 1) % 6 + 1
+            b.cast_round = rnd
+            b.casting_until = 3 * (rnd - 1) + ph
+            fight.push(Step((rnd, ph, slot, 0), f, "cast", self._at_hs(rnd, ph, slot, b.track),
+                            f"held into round {rnd}: {units} more unit(s) on this round's {b.track} track: "
+                            f"half-segment {rel}; it is this round's casting (C2-14, P1-06)", decl=d, spell=spell,
+                            target=None if spell.touch else d.at))
+
+
+
+def _nth(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th") if n not in (11, 12, 13) else "th"
+    return f"{n}{suffix}"
