@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from affray.engine.events import Tick
 from affray.errors import OptionError, Problem
 from affray.model.derive import dex_defense_adjustment
-from affray.model.encounter import Declaration, Spell, Weapon
+from affray.model.encounter import Combatant, Declaration, Dice, Spell, Weapon
 
 if TYPE_CHECKING:
     from affray.engine.engine import Fight
@@ -202,14 +202,13 @@ class Ruleset:
                     elif not 1 <= d.roll <= die:
                         yield loaded.problem(loc + ("roll",), f"{d.roll} is not a d{die} result (1-{die})")
                 if spec is not None and d.action in ("melee", "missile"):
-                    weapon = spec.weapon_for(d.weapon, missile=d.action == "missile")
+                    expr = cls.damage_dice(spec, d)
                     times = cls.dice_times(d)
                     for k, given in enumerate(d.dice_given):
                         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
                         if given.attack is not None and not 1 <= given.attack <= 20:
                             yield loaded.problem(where + ("attack",), f"{given.attack} is not a d20 result (1-20)")
                         if given.damage is not None:
-                            expr = weapon.damage if weapon is not None else None
                             lo, hi = (expr.dice_min * times, expr.dice_max * times) if expr else (1, 2)
                             if not lo <= given.damage <= hi:
                                 what = expr.text if expr else "1d2"
@@ -230,6 +229,12 @@ class Ruleset:
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
         """Further checks of a ruleset's own (its seed's restrictions)."""
         return iter(())
+
+    @classmethod
+    def damage_dice(cls, spec: Combatant, decl: Declaration) -> Dice | None:
+        """The damage dice an attack declaration throws (None: the unarmed 1d2)."""
+        weapon = spec.weapon_for(decl.weapon, missile=decl.action == "missile")
+        return weapon.damage if weapon is not None else None
 
     @classmethod
     def dice_times(cls, decl: Declaration) -> int:

@@ -56,27 +56,20 @@ class Combat2Attacks(Combat2Base):
         state = fight.state
         target = state.fighters.get(d.melee or d.missile or "")
         touch = bool(d.extra.get("touch"))
-        defenseless = target is not None and self._defenseless(fight, target, period)
-        # C2-08 a defenseless target may be struck every phase; C2-10 a touch in the casting's own round
-        free = defenseless or (touch and b.cast_round == rnd)
-        if b.cast_round == rnd and not touch:
-            self._delay(fight, f, d, rnd, phase, "a caster who cast (or began a spell) this round cannot attack "
-                        "physically in it (C2-09)", "until the next round")
-            return
         if touch and not self._charged(f, b, str(d.extra.get("touch"))):
             fight.push(Step((rnd, phase, 1, 0), f, "melee", self._at_hs(rnd, phase, 1, b.track), "", decl=d,
                             target=d.melee, note=f"no charged {d.extra.get('touch')} to deliver (C2-10)",
                             tags=frozenset({"refused"})))
             return
-        due = attacks_in_round(self._attacks(f, d), rnd)
-        if target is not None and f.spec.klass == "fighter" and f.spec.level and _below_1_hd(target):
-            due = max(due, f.spec.level)  # C2-25: a fighter's attacks against creatures below 1 HD (2e PH)
+        # C2-08 a defenseless target may be struck every phase; C2-10 a touch in its casting's own round
+        free = (target is not None and self._defenseless(fight, target, period)) or (touch and self._touch_free(b, rnd))
+        if not free:
+            blocked = self._attack_blocked(fight, f, b, d, target, rnd, phase, period)
+            if blocked is not None:
+                self._delay(fight, f, d, rnd, phase, *blocked)
+                return
         if d.extra.get("ambush") is True and target is not None and not (rnd == 1 and phase == 1):
             self._ambush(fight, f, target, d, rnd, phase, period)
-        if b.attacks >= due and not free:
-            self._delay(fight, f, d, rnd, phase, f"all {due} of its attacks this round are spent (P1-07, P1-13)",
-                        "until the next round")
-            return
         parts = self._parts(f, d)
         if len(parts) > 1:
             parts = self._routine_parts(f, b, parts, rnd)
@@ -91,8 +84,9 @@ class Combat2Attacks(Combat2Base):
         ambush = d.extra.get("ambush") is True and rnd == 1 and phase == 1 and f.side in state.surprisers
         sf = 1 if ambush else slowest.sf
         slot = band(sf, winner=winner)
+        second = "" if free or contact or len(parts) > 1 else self._second_blow(fight, f, b, d, target, rnd, phase)
         if not free:
-            b.attacks += 1
+            self._spend(f, b, d, target, rnd, period, 2 if second else 1)
         b.attack_round = rnd
         b.attacked_phase = period
         for w, _t in parts:
@@ -108,7 +102,7 @@ class Combat2Attacks(Combat2Base):
             else:
                 routine = " (the routine's slowest part, C2-07)" if len(parts) > 1 else ""
                 why = f"{b.track} track, {slowest.text()}{routine} falls in band {band_text(sf)}: "
-            why += f"half-segment {6 * (phase - 1) + slot} of phase {phase} (P1-04)"
+            why += f"{self._hs_name(phase, slot)} (P1-04)"
         kind = d.action if d.action in ("melee", "missile") else "melee"
         tags = frozenset({"touch"}) if touch else frozenset()
         if contact:  # C2-27: closing on a surprised foe, the blow comes at the end of the movement
@@ -119,17 +113,48 @@ class Combat2Attacks(Combat2Base):
             tick, at = (rnd, phase, slot, 0), self._at_hs(rnd, phase, slot, b.track)
         for i, (w, t, _s) in enumerate(speeds):
             fight.push(Step(tick, f, kind, at, why, decl=d, target=t, weapon=w, index=i, tags=tags))
-        # C2-25: more attacks due than attack phases left: a second blow in this phase, SF half-segments later
-        left = due - b.attacks
-        if not contact and not free and len(parts) == 1 and left > 3 - phase and left > 0:
+        if second:  # C2-25: the second blow of a phase falls SF half-segments after the first
             w, t, s = speeds[0]
-            second = min(6, slot + s.sf)
-            b.attacks += 1
-            fight.push(Step((rnd, phase, second, 0), f, kind, self._at_hs(rnd, phase, second, b.track),
-                            f"double attack: {left} attacks still due with {3 - phase} attack phases left, so the "
-                            f"second falls on half-segment {slot} + SF {s.sf} = {slot + s.sf}"
-                            + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)" if ex else "",
-                            decl=d, target=t, weapon=w, index=len(speeds)))
+            then = min(6, slot + s.sf)
+            fight.push(Step((rnd, phase, then, 0), f, kind, self._at_hs(rnd, phase, then, b.track),
+                            f"double attack: {second}, so the second falls on half-segment {slot} + SF {s.sf} = "
+                            f"{slot + s.sf}" + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)"
+                            if ex else "", decl=d, target=t, weapon=w, index=len(speeds)))
+
+    def _due(self, f: Fighter, d: Declaration, target: Fighter | None, rnd: int) -> int:
+        """Attacks due this round with this weapon (a missile's fire rate); a fighter's against creatures below
+        1 HD: one per level (C2-25, the 2e PH)."""
+        due = attacks_in_round(self._attacks(f, d), rnd)
+        if target is not None and f.spec.klass == "fighter" and f.spec.level and _below_1_hd(target):
+            due = max(due, f.spec.level)
+        return due
+
+    def _touch_free(self, b: Book, rnd: int) -> bool:
+        """C2-10: a touch in the round of its casting is not the round's attack; in a later round it is."""
+        return b.cast_round == rnd
+
+    def _attack_blocked(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None,
+                        rnd: int, phase: int, period: int) -> tuple[str, str] | None:
+        """Why an attack must wait (a forced delay: why, until when), or None. P1: C2-09 and the round's count."""
+        if b.cast_round == rnd and not d.extra.get("touch"):
+            return ("a caster who cast (or began a spell) this round cannot attack physically in it (C2-09)",
+                    "until the next round")
+        due = self._due(f, d, target, rnd)
+        if b.attacks >= due:
+            return f"all {due} of its attacks this round are spent (P1-07, P1-13)", "until the next round"
+        return None
+
+    def _second_blow(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
+                     phase: int) -> str:
+        """C2-25: why this phase's attack is a double one ("" if not): more attacks due than phases left."""
+        left = self._due(f, d, target, rnd) - b.attacks - 1
+        if left > 3 - phase:
+            return f"{left} more attacks due with {3 - phase} attack phases left"
+        return ""
+
+    def _spend(self, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int, period: int,
+               blows: int) -> None:
+        b.attacks += blows
 
     def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Weapon, str]],
                        rnd: int) -> list[tuple[Weapon, str]]:

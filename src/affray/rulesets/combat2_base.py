@@ -89,6 +89,9 @@ class Combat2Base(Ruleset):
         """C2-10: a touch spell is charged once its casting completed (a copy left memory) and not delivered."""
         return b.charged is not None and b.charged[0] == spell and f.memorized.get(spell, 0) < b.charged[1]
 
+    def _hs_name(self, phase: int, slot: int) -> str:
+        return f"half-segment {6 * (phase - 1) + slot} of phase {phase}"
+
     def _attack(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
                 *, contact: bool = False) -> None:
         """One attack action (Combat2Attacks)."""

@@ -47,8 +47,10 @@ class Combat2Movement(Combat2Base):
                 if n:
                     moved += n * 10
                     last = moved >= feet - feet % 10
-                    fight.push(Step((rnd, phase, s, 1), f, "move", self._at_hs(rnd, phase, s, "movement"),
-                                    f"{why}; spread over the half-segments, {n} square(s) on half-segment "
+                    fight.push(Step((rnd, phase, s, 1), f, "move",
+                                    f"round {rnd}, phase {phase}, half-segment {6 * (phase - 1) + s}",
+                                    f"{why.replace('after the phase', 'with the phase')}; spread over the "
+                                    f"half-segments, {n} square(s) of {feet // 10} on half-segment "
                                     f"{6 * (phase - 1) + s} (C2-23, Table 3)", decl=d,
                                     feet=n * 10 + (feet % 10 if last else 0), mode=mode, target=target, tags=tags,
                                     note=f"{mode} {n * 10} ft"))
@@ -103,7 +105,8 @@ class Combat2Movement(Combat2Base):
             self._push_move(fight, f, d, rnd, phase, feet, mode, f"withdrawing at 1/3 of the per-phase move: "
                             f"{f.spec.mv * 10} / 3 / 3 = {third} ft (C2-18)", tags=frozenset({"disengage"}))
             return
-        pace, text, stopping = self._pace(fight, f, d, rnd, phase)
+        running = self.book(fight, f).pace > 1
+        pace, text, _ = self._pace(fight, f, d, rnd, phase)
         per = self._per_phase(f, pace)
         why = f"moves after the phase's attacks, up to 1/3 of MV {f.spec.mv}"
         why += f" x{pace} = {per} ft" if pace > 1 else f" = {per} ft"
@@ -113,7 +116,7 @@ class Combat2Movement(Combat2Base):
         tags = frozenset({"disengage", "leaves"}) if mode == "flee" else frozenset()
         if mode == "flee":
             why += "; fleeing: every engaged foe gets a free attack (C2-18)"
-        if stopping and pace > 1:
+        if running and pace > 1:  # C2-19: still above base MV after slowing: momentum
             least = per // 2
             if feet < least:
                 short = least - feet
@@ -129,16 +132,15 @@ class Combat2Movement(Combat2Base):
                     n = fight.roller.die(4, "prone phases", f.name, given.other("prone") if given else None)
                     b.prone_until = period + n
                     why += f"; d4 {n}: prone through phase {self._phase_name(period + n)}"
-                b.pace = self._target_pace(d)
-            else:
-                b.pace = self._target_pace(d)
+            b.pace = self._target_pace(d, pace)
         feet = min(feet, per)
         self._push_move(fight, f, d, rnd, phase, feet, mode, why, tags=tags)
 
     @staticmethod
-    def _target_pace(d: Declaration) -> int:
+    def _target_pace(d: Declaration, default: int) -> int:
+        """C2-19: after the momentum move, the runner may stop or slow to the pace it declared."""
         wanted = d.extra.get("pace")
-        return int(wanted) if isinstance(wanted, int) else 1
+        return int(wanted) if isinstance(wanted, int) else default
 
     def _charge(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """C2-20: announced with a target; the hit comes on contact in the movement portion."""
@@ -185,7 +187,7 @@ class Combat2Movement(Combat2Base):
                             tags=frozenset({"counter"})))
         if overrun:
             fight.push(Step((rnd, phase, 7, 2), f, "move", self._at_move(rnd, phase), f"momentum carries the charger "
-                            f"on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d, feet=0,
+                            f"on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d, feet=overrun,
                             mode="charge", note=f"overruns {target} by {overrun} ft"))
 
     def _readied_wait(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int) -> None:

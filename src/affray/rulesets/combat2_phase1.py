@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, ClassVar
 from affray.engine.ruleset import Option, Step
 from affray.errors import Problem
 from affray.model.derive import dex_reaction_adjustment
-from affray.model.encounter import Declaration
+from affray.model.encounter import Combatant, Declaration, Dice
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
 from affray.rulesets.combat2_base import Book, Memo
@@ -314,6 +314,16 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         return None
 
     # -- load-time checks ----------------------------------------------------------------------------------
+    @classmethod
+    def damage_dice(cls, spec: Combatant, decl: Declaration) -> Dice | None:
+        """C2-10: a touch throws its spell's damage."""
+        touch = decl.extra.get("touch")
+        if touch is not None:
+            spell = next((s for s in spec.spells if s.name == touch), None)
+            if spell is not None and spell.damage is not None:
+                return spell.damage
+        return super().damage_dice(spec, decl)
+
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
         from affray.io.load import expand
