@@ -217,7 +217,7 @@ class Combat2Attacks(Combat2Base):
         ok = roll + bonus > 3
         if not ok:
             self.book(fight, target).lost_phase = period + 1
-        fight.emit("check", (rnd, phase, 0, 1), f"round {rnd}, phase {phase}, stating intentions", target.name,
+        fight.emit("check", (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), target.name,
                    passed=ok, why=f"ambushed by {f.name} mid-fight: a surprise roll to return the attack (C2-22, "
                    "C2-27)", detail=f"d10 {roll}" + (" +1 (mid-incantation)" if bonus else "") + f" = {roll + bonus}: "
                    + ("not surprised" if ok else "surprised (1-3): loses its next phase"))

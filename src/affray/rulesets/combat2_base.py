@@ -67,18 +67,17 @@ class Combat2Base(Ruleset):
         b = self.book(fight, f)
         b.carry = d
         b.carry_note = f"held over: {what}"
-        fight.emit("delay", (rnd, phase, 0, 1), f"round {rnd}, phase {phase}, stating intentions", f.name,
+        fight.emit("delay", (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), f.name,
                    why=why, detail=f"waits: {what}")
 
     def _at_hs(self, rnd: int, phase: int, slot: int, track: str) -> str:
-        return f"round {rnd}, phase {phase}, half-segment {6 * (phase - 1) + slot} ({track})"
+        """ "round 1, phase 2, half-segment 9 (winner)": Table 1 numbers the half-segments through the round."""
+        return self._at(rnd, phase, f"{self._hs_name(phase, slot).split(' of ')[0]} ({track})")
 
-    @staticmethod
-    def _at_move(rnd: int, phase: int) -> str:
-        return f"round {rnd}, phase {phase}, movement"
+    def _at_move(self, rnd: int, phase: int) -> str:
+        return self._at(rnd, phase, "movement")
 
-    @staticmethod
-    def _phase_name(period: int) -> str:
+    def _phase_name(self, period: int) -> str:
         return f"{(period - 1) % 3 + 1} of round {(period + 2) // 3}"
 
     def _per_phase(self, f: Fighter, pace: int) -> int:
@@ -88,6 +87,10 @@ class Combat2Base(Ruleset):
     def _charged(self, f: Fighter, b: Book, spell: str) -> bool:
         """C2-10: a touch spell is charged once its casting completed (a copy left memory) and not delivered."""
         return b.charged is not None and b.charged[0] == spell and f.memorized.get(spell, 0) < b.charged[1]
+
+    def _at(self, rnd: int, phase: int, what: str) -> str:
+        """The ruleset's words for a moment: "round 2, phase 1, stating intentions" (phase 0: the round's start)."""
+        return f"round {rnd}, {what}" if phase == 0 else f"round {rnd}, phase {phase}, {what}"
 
     def _hs_name(self, phase: int, slot: int) -> str:
         return f"half-segment {6 * (phase - 1) + slot} of phase {phase}"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from affray.engine.ruleset import Step
-from affray.model.encounter import Declaration
+from affray.model.encounter import Declaration, Spell
 from affray.rulesets.combat2 import ct_half_segment
-from affray.rulesets.combat2_base import Combat2Base
+from affray.rulesets.combat2_base import Book, Combat2Base
 
 if TYPE_CHECKING:
     from affray.engine.engine import Fight
@@ -28,42 +28,15 @@ class Combat2Casting(Combat2Base):
         """P1-05 the caster's track; C2-09 one casting a round; C2-11, C2-13, C2-14."""
         b = self.book(fight, f)
         spell = f.spells[d.cast or ""]
+        blocked = self._cast_blocked(fight, f, b, rnd, period)
+        if blocked is not None:
+            self._delay(fight, f, d, rnd, phase, *blocked)
+            return
+        if not self._ready_to_cast(fight, f, b, d, spell, rnd, phase):
+            return
         ex = fight.explain
-        if b.cast_round == rnd:
-            self._delay(fight, f, d, rnd, phase, "only one casting a round, and not after a ruined one (C2-09, "
-                        "C2-13)", "until the next round")
-            return
-        if b.attack_round == rnd:
-            self._delay(fight, f, d, rnd, phase, "it attacked physically this round, so it cannot cast in it "
-                        "(C2-09)", "until the next round")
-            return
-        if b.hit_last_phase and not b.con_checked:
-            b.con_checked = True
-            given = d.dice_given[0].other("con") if d.dice_given else None
-            roll = fight.roller.die(20, "CON check", f.name, given)
-            ok = roll <= f.spec.con
-            fight.emit("check", (rnd, phase, 0, 1), f"round {rnd}, phase {phase}, stating intentions", f.name,
-                       passed=ok, why="hit before the phase it begins a spell: a CON check or the start is delayed "
-                       "one phase (C2-13)", detail=f"d20 {roll} vs CON {f.spec.con}: "
-                       + ("passes" if ok else "fails, the spell begins a phase later"))
-            if not ok:
-                self._delay(fight, f, d, rnd, phase, "failed the CON check after being hit (C2-13)",
-                            f"{spell.name} begins next phase")
-                return
-        if self.opt["ready_components"] and "M" in spell.components and b.used_m:
-            b.used_m = False
-            self._delay(fight, f, d, rnd, phase, "material components must be in hand: this phase readies them "
-                        "(C2-11)", f"{spell.name} begins next phase")
-            return
-        units = spell.ct
-        terms = [f"CT {spell.ct}"]
-        if d.extra.get("reposition") is True:
-            units += 1
-            terms.append("+1 repositioning (C2-03)")
+        units, terms = self._units(d, spell, self.opt["hold_spells"])
         hold = d.extra.get("hold")
-        if isinstance(hold, int) and hold > 0 and self.opt["hold_spells"]:
-            units += hold
-            terms.append(f"+{hold} held (C2-14)")
         track = b.track
         winner = track == "winner"
         if spell.ct >= ROUND_CT:
@@ -89,7 +62,7 @@ class Combat2Casting(Combat2Base):
             if absolute > 18:  # C2-14: held into the next round, counted on that round's track
                 room = 3 * (4 - phase)
                 b.held = (spell, d, units - room)
-                tick, at = (rnd + 1, 1, 0, 2), f"round {rnd + 1}, phase 1, stating intentions"
+                tick, at = (rnd + 1, 1, 0, 2), self._at(rnd + 1, 1, "stating intentions")
                 why = ""
                 until = 3 * rnd + 1
             else:
@@ -101,6 +74,59 @@ class Combat2Casting(Combat2Base):
                        f"{phase} is half-segment {absolute} (P1-05)") if ex else ""
                 until = 3 * (rnd - 1) + ph
         b.cast_round = rnd
+        self._begin_casting(fight, f, b, d, spell, rnd, phase, until)
+        if b.held is None or b.held[0] is not spell:
+            fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
+                            note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
+
+    def _cast_blocked(self, fight: Fight, f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
+        """Why a spell cannot begin now (a forced delay: why, until when), or None (C2-09, C2-13)."""
+        if b.cast_round == rnd:
+            return "only one casting a round, and not after a ruined one (C2-09, C2-13)", "until the next round"
+        if b.attack_round == rnd:
+            return "it attacked physically this round, so it cannot cast in it (C2-09)", "until the next round"
+        return None
+
+    def _ready_to_cast(self, fight: Fight, f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int,
+                       phase: int) -> bool:
+        """C2-13 the CON check of a caster hit in the phase before; C2-11 readying components. False: delayed."""
+        if b.hit_last_phase and not b.con_checked:
+            b.con_checked = True
+            given = d.dice_given[0].other("con") if d.dice_given else None
+            roll = fight.roller.die(20, "CON check", f.name, given)
+            ok = roll <= f.spec.con
+            fight.emit("check", (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), f.name,
+                       passed=ok, why="hit before the phase it begins a spell: a CON check or the start is delayed "
+                       "one phase (C2-13)", detail=f"d20 {roll} vs CON {f.spec.con}: "
+                       + ("passes" if ok else "fails, the spell begins a phase later"))
+            if not ok:
+                self._delay(fight, f, d, rnd, phase, "failed the CON check after being hit (C2-13)",
+                            f"{spell.name} begins next phase")
+                return False
+        if self.opt["ready_components"] and "M" in spell.components and b.used_m:
+            b.used_m = False
+            self._delay(fight, f, d, rnd, phase, "material components must be in hand: this phase readies them "
+                        "(C2-11)", f"{spell.name} begins next phase")
+            return False
+        return True
+
+    @staticmethod
+    def _units(d: Declaration, spell: Spell, hold_spells: bool) -> tuple[int, list[str]]:
+        """A spell's CT units: its CT, +1 after repositioning (C2-03), + the units held (C2-14)."""
+        units = spell.ct
+        terms = [f"CT {spell.ct}"]
+        if d.extra.get("reposition") is True:
+            units += 1
+            terms.append("+1 repositioning (C2-03)")
+        hold = d.extra.get("hold")
+        if isinstance(hold, int) and hold > 0 and hold_spells:
+            units += hold
+            terms.append(f"+{hold} held (C2-14)")
+        return units, terms
+
+    def _begin_casting(self, fight: Fight, f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int,
+                       phase: int, until: int) -> None:
+        """The bookkeeping of a spell begun, and its ``cast-start``."""
         b.casting_until = until
         b.casting_decl = d
         b.casting_note = f"casting {spell.name}"
@@ -108,12 +134,9 @@ class Combat2Casting(Combat2Base):
             b.used_m = True
         if spell.touch:
             b.charged = (spell.name, f.memorized.get(spell.name, 0))
-        fight.push(Step((rnd, phase, 0, 1), f, "cast-start", f"round {rnd}, phase {phase}, stating intentions",
-                        f"begins {spell.name} at the start of phase {phase} (P1-07)", decl=d, spell=spell,
-                        target=d.at))
-        if b.held is None or b.held[0] is not spell:
-            fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
-                            note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
+        fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self._at(rnd, phase, "stating intentions"),
+                        f"begins {spell.name} at the start of {self._phase_name(3 * (rnd - 1) + phase)} (P1-07)",
+                        decl=d, spell=spell, target=d.at))
 
     def _held_over(self, fight: Fight, rnd: int) -> None:
         """C2-14: a spell held past the round completes on the new round's track and is its casting."""

@@ -48,7 +48,7 @@ class Combat2Movement(Combat2Base):
                     moved += n * 10
                     last = moved >= feet - feet % 10
                     fight.push(Step((rnd, phase, s, 1), f, "move",
-                                    f"round {rnd}, phase {phase}, half-segment {6 * (phase - 1) + s}",
+                                    self._at(rnd, phase, self._hs_name(phase, s).split(" of ")[0]),
                                     f"{why.replace('after the phase', 'with the phase')}; spread over the "
                                     f"half-segments, {n} square(s) of {feet // 10} on half-segment "
                                     f"{6 * (phase - 1) + s} (C2-23, Table 3)", decl=d,

@@ -122,7 +122,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             if rnd == 1:
                 self._surprise(fight)
             else:
-                self.casualty_morale(fight, (rnd, 0, 0), f"round {rnd}, start", "start of the round", "G-07")
+                self.casualty_morale(fight, (rnd, 0, 0), self._at(rnd, 0, "start"), "start of the round", "G-07")
             self._initiative(fight, rnd)
         memo: Memo = fight.memo
         memo.sets = {}
@@ -134,7 +134,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         # P1-08: losers state their intentions first, then winners (who may take them into account)
         order = [f for f in state.fighters.values() if f.active and books[f.name].track == "loser"]
         order += [f for f in state.fighters.values() if f.active and books[f.name].track == "winner"]
-        at = f"round {rnd}, phase {phase}, stating intentions"
+        at = self._at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
         declared: list[tuple[Fighter, Declaration]] = []
         for f in order:
@@ -158,6 +158,10 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                 self._schedule(fight, f, d, rnd, phase, period)
         for f, d in sets:
             self._readied_wait(fight, f, d, rnd, phase)
+        self._phase_started(fight, rnd, phase, period)
+
+    def _phase_started(self, fight: Fight, rnd: int, phase: int, period: int) -> None:
+        """After the phase's intentions: a spell held over from the last round goes on (C2-14)."""
         if phase == 1 and rnd > 1:
             self._held_over(fight, rnd)
 
@@ -172,7 +176,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                 last = f.declared.dice_given if f.declared is not None else []
                 d = fight.roller.die(20, "CON check", f.name, last[0].other("con") if last else None)
                 ok = d <= need
-                fight.emit("check", (rnd, 4, 3, 0), f"round {rnd}, end", f.name, passed=ok,
+                fight.emit("check", (rnd, 4, 3, 0), self._at(rnd, 0, "end"), f.name, passed=ok,
                            why=f"a CON check each round at top speed x{b.top_pace} (C2-19)",
                            detail=f"d20 {d} vs CON {f.spec.con} - {b.top_pace - 1} = {need}: "
                            + ("keeps its pace" if ok else "winded: back to base MV"))
@@ -185,7 +189,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         """C2-27: a d10 per side, 1-3 surprised; a surprised combatant loses one full phase."""
         enc = fight.encounter
         sides = list(enc.sides)
-        tick, at = (1, 0, 0, 0), "round 1, surprise"
+        tick, at = (1, 0, 0, 0), self._at(1, 0, "surprise")
         if enc.surprise == "none":
             surprised: set[str] = set()
             detail = "no surprise: every side is aware (the file says none)"
@@ -239,7 +243,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         if notes:
             text += "; " + "; ".join(notes)
         ranks = {s: 1 if s in winners and len(winners) == 1 else 2 for s in sides}
-        fight.emit("initiative", (rnd, 0, 1, 0), f"round {rnd}, initiative", detail=text,
+        fight.emit("initiative", (rnd, 0, 1, 0), self._at(rnd, 0, "initiative"), detail=text,
                    why="each side d10, lowest wins; each combatant's roll less its reaction adjustment must beat the "
                    "lowest opposing roll to be on the winner track (P1-01, P1-02)",
                    data={"ranks": ranks, "results": rolls, "tracks": tracks})
