@@ -194,6 +194,15 @@ def _cast(fight: Fight, step: Step) -> None:
                 detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
             else:
                 effects.append((t.name, dmg))
+    casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}
     fight.emit("cast", step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
                detail=(detail or None) if fight.explain else None,
                data={"effects": dict(effects), "splinter": tuple(splinter)})
+    for name, dmg in effects:  # G-11: a spell's damage disrupts a caster too, if the ruleset says so
+        struck = state.fighters[name]
+        if dmg > 0 and name in casting and struck.casting == casting[name]:
+            ruin = fight.ruleset.interrupt(fight, struck, step)
+            if ruin is not None:
+                fight.emit(ruin, step.tick, step.at, name, spell=casting[name],
+                           why=f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}"
+                           if fight.explain else None, detail=_RUIN.get(ruin))

@@ -28,6 +28,7 @@ class Book:
     cast_round: int = 0  # the round of its last casting, begun, held over or ruined (C2-09, C2-13)
     casting_until: int = 0  # the period through which its spell occupies it
     casting_decl: Declaration | None = None
+    completes: tuple[int, ...] = ()  # the tick its spell completes on
     casting_note: str = ""
     carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
     carry_note: str = ""

@@ -76,8 +76,16 @@ class Combat2Casting(Combat2Base):
         b.cast_round = rnd
         self._begin_casting(fight, f, b, d, spell, rnd, phase, until)
         if b.held is None or b.held[0] is not spell:
+            b.completes = tick
             fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
                             note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
+
+    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+        """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes
+        cannot preempt it (C2-06, P1-09)."""
+        if step.tick == self.book(fight, caster).completes:
+            return None
+        return "spell-ruined"
 
     def _cast_blocked(self, fight: Fight, f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
         """Why a spell cannot begin now (a forced delay: why, until when), or None (C2-09, C2-13)."""
@@ -153,6 +161,7 @@ class Combat2Casting(Combat2Base):
             ph, slot = (rel - 1) // 6 + 1, (rel - 1) % 6 + 1
             b.cast_round = rnd
             b.casting_until = 3 * (rnd - 1) + ph
+            b.completes = (rnd, ph, slot, 0)
             fight.push(Step((rnd, ph, slot, 0), f, "cast", self._at_hs(rnd, ph, slot, b.track),
                             f"held into round {rnd}: {units} more unit(s) on this round's {b.track} track: "
                             f"half-segment {rel}; it is this round's casting (C2-14, P1-06)", decl=d, spell=spell,
