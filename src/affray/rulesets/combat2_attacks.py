@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from affray.engine.events import Tick
     from affray.engine.state import Fighter
 
-__all__ = ["Combat2Attacks"]
+__all__ = ["Combat2Attacks", "below_1_hd"]
 
 
 class Combat2Attacks(Combat2Base):
@@ -125,7 +125,7 @@ class Combat2Attacks(Combat2Base):
         """Attacks due this round with this weapon (a missile's fire rate); a fighter's against creatures below
         1 HD: one per level (C2-25, the 2e PH)."""
         due = attacks_in_round(self._attacks(f, d), rnd)
-        if target is not None and f.spec.klass == "fighter" and f.spec.level and _below_1_hd(target):
+        if target is not None and f.spec.klass == "fighter" and f.spec.level and below_1_hd(target):
             due = max(due, f.spec.level)
         return due
 
@@ -245,7 +245,7 @@ class Combat2Attacks(Combat2Base):
         return mods
 
 
-def _below_1_hd(f: Fighter) -> bool:
+def below_1_hd(f: Fighter) -> bool:
     hd = f.spec.hd
     if hd is None or f.spec.klass != "monster":
         return False

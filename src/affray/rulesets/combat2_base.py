@@ -29,6 +29,17 @@ class Book:
     casting_until: int = 0  # the period through which its spell occupies it
     casting_decl: Declaration | None = None
     completes: tuple[int, ...] = ()  # the tick its spell completes on
+    # Phase System II
+    completes_in: int = 0  # the period its spell completes in, when that is a later phase (P2-04)
+    units_left: int = 0  # the CT units of its spell that fall in that last phase
+    casting_terms: str = ""
+    cast_begun: int = 0
+    spell_done: int = 0  # the period its last spell completed (P2-06)
+    next_cast: int = 0  # the first period it may begin another (P2-06)
+    spell_chain: int = 0  # Table 5, 13th level: spells cast back to back
+    pattern: tuple[int, ...] = ()  # its attack schedule (P2-07)
+    sched_pos: int = 0
+    sched_attacks: int = 0  # attacks since the schedule (re)started (P2-09 alternation)
     casting_note: str = ""
     carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
     carry_note: str = ""
@@ -79,7 +90,7 @@ class Combat2Base(Ruleset):
         return self._at(rnd, phase, "movement")
 
     def _phase_name(self, period: int) -> str:
-        return f"{(period - 1) % 3 + 1} of round {(period + 2) // 3}"
+        return f"phase {(period - 1) % 3 + 1} of round {(period + 2) // 3}"
 
     def _per_phase(self, f: Fighter, pace: int) -> int:
         """C2-16: 1/3 of the current MV per phase, in feet (MV 12: 40 ft)."""

@@ -131,7 +131,7 @@ class Combat2Movement(Combat2Base):
                 if not ok:
                     n = fight.roller.die(4, "prone phases", f.name, given.other("prone") if given else None)
                     b.prone_until = period + n
-                    why += f"; d4 {n}: prone through phase {self._phase_name(period + n)}"
+                    why += f"; d4 {n}: prone through {self._phase_name(period + n)}"
             b.pace = self._target_pace(d, pace)
         feet = min(feet, per)
         self._push_move(fight, f, d, rnd, phase, feet, mode, why, tags=tags)

@@ -68,7 +68,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
     title = "Combat II, Phase System I: d10 group initiative, phases and half-segments"
     seed = "000"
     rules = "C2, P1"
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("morale_dice", "2d10", "G-07", "dice rolled against the morale score; above it fails",
                ("2d10", "2d6")),
         Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one"),
@@ -144,7 +144,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                            detail="no action this phase")
                 continue
             if b.prone_until >= period:
-                fight.emit("delay", tick, at, f.name, why=f"prone until phase {self._phase_name(b.prone_until)}: no "
+                fight.emit("delay", tick, at, f.name, why=f"prone until {self._phase_name(b.prone_until)}: no "
                            "attacks, no DEX bonus, +4 to be hit (C2-19)", detail="lies prone")
                 continue
             decl = self._declare(fight, f, b, tick, at, period)
@@ -159,6 +159,10 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         for f, d in sets:
             self._readied_wait(fight, f, d, rnd, phase)
         self._phase_started(fight, rnd, phase, period)
+
+    def _round_end(self, rnd: int) -> Tick:
+        """After the endphase: the round's bookkeeping."""
+        return (rnd, 4, 3, 0)
 
     def _phase_started(self, fight: Fight, rnd: int, phase: int, period: int) -> None:
         """After the phase's intentions: a spell held over from the last round goes on (C2-14)."""
@@ -176,7 +180,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                 last = f.declared.dice_given if f.declared is not None else []
                 d = fight.roller.die(20, "CON check", f.name, last[0].other("con") if last else None)
                 ok = d <= need
-                fight.emit("check", (rnd, 4, 3, 0), self._at(rnd, 0, "end"), f.name, passed=ok,
+                fight.emit("check", self._round_end(rnd), self._at(rnd, 0, "end"), f.name, passed=ok,
                            why=f"a CON check each round at top speed x{b.top_pace} (C2-19)",
                            detail=f"d20 {d} vs CON {f.spec.con} - {b.top_pace - 1} = {need}: "
                            + ("keeps its pace" if ok else "winded: back to base MV"))

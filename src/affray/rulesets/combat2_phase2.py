@@ -1,0 +1,254 @@
+"""combat2-phase2: seed 000 (Combat II) section 3, Phase System II: an endless cycle of phases A, B, C.
+
+Read it beside ``../shared/seeds/000_*.txt`` section 3 (Tables 4-7) and RULES.md P2-01..P2-10.
+Everything of Phase System I holds (P2-10) except:
+
+- there are no rounds: phases A, B, C follow one another, each of six half-segments with Table 1's
+  bands and casting tracks (Table 4); initiative is rolled at the start of every A and holds
+  through C (P2-01, P2-02);
+- a spell begins at the start of any phase and runs its CT units on, three active half-segments a
+  phase on the track of the phase it is in (P2-04); a "1 round" spell goes off after everything
+  else, movement included, at the end of its third phase;
+- after completing a spell the caster waits two phases before casting or attacking (P2-06; option
+  ``caster_delay_by_level``: Table 5); after a physical attack, two before casting;
+- attacks follow a schedule by attacks per round (Table 6; missiles: fire rate x attacks, P2-08;
+  split attack forms: Table 7), begun at any phase, restarted by any delay outside it (P2-07);
+- two weapons with different rates follow the favoured weapon's schedule, alternating two-weapon
+  and one-weapon attacks (P2-09).
+
+A tick is ``(cycle, phase, slot, sub)`` with phase 1-3 for A-C, slot 0 the intentions, 1-6 the
+half-segments, 7 the movement, 8 the end of the phase (a "1 round" spell). ``round`` is null in
+the timeline; a cycle counts as a round for ``--max-rounds`` and for ``rolls`` (initiative and
+morale by cycle).
+
+Not modelled beyond Phase System I's list (see ``combat2_phase1``): spell durations (P2-05) need a
+duration in the file, which it does not carry yet.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from affray.engine.ruleset import Option, Step
+from affray.model.encounter import Declaration, Weapon
+from affray.rulesets.combat2 import ct_half_segment
+from affray.rulesets.combat2_attacks import below_1_hd
+from affray.rulesets.combat2_base import Book
+from affray.rulesets.combat2_casting import ROUND_CT
+from affray.rulesets.combat2_phase1 import Combat2Phase1
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.events import Tick
+    from affray.engine.state import Fighter
+
+__all__ = ["SCHEDULES", "Combat2Phase2", "schedule"]
+
+LETTERS = "ABC"
+#: P2-07 (Table 6): attacks in each phase of the sequence, by attacks per round (0: a delay).
+SCHEDULES: dict[Fraction, tuple[int, ...]] = {
+    Fraction(1): (1, 0, 0),
+    Fraction(3, 2): (1, 0),
+    Fraction(2): (1, 1, 0),
+    Fraction(5, 2): (1, 1, 1, 0, 1, 1),
+    Fraction(3): (1,),
+    Fraction(4): (1, 2, 1),
+    Fraction(5): (2, 2, 1),
+    Fraction(6): (2,),
+}
+#: P2-09 (Table 7): attack forms in each phase, by the number of forms.
+FORM_SCHEDULES: dict[int, tuple[int, ...]] = {1: (1, 0, 0), 2: (1, 1, 0), 3: (1,), 4: (1, 2, 1), 5: (2, 2, 1),
+                                              6: (2,)}
+#: P2-06 (Table 5, the optional rule): delay after a spell by caster level; 13+ casts twice, then delays 1.
+CASTER_DELAY = ((6, 2), (12, 1))
+
+
+def schedule(attacks: Fraction | int) -> tuple[int, ...]:
+    """Table 6's sequence for ``attacks`` per round; below 1, one attack then the delays that make it up
+    (1/2: attack and five delays); above 6, two every phase; between rows, the row below."""
+    n = Fraction(attacks)
+    if n in SCHEDULES:
+        return SCHEDULES[n]
+    if n < 1:
+        return (1,) + (0,) * (int(3 / n) - 1)
+    if n > 6:
+        return (2,)
+    return SCHEDULES[max(k for k in SCHEDULES if k < n)]
+
+
+def _text(pattern: tuple[int, ...]) -> str:
+    return ", ".join("delay" if n == 0 else "attack" if n == 1 else f"{n} attacks" for n in pattern)
+
+
+class Combat2Phase2(Combat2Phase1):
+    """Seed 000 Phase System II: phases A, B, C without rounds; attack and casting delay schedules."""
+
+    id = "combat2-phase2"
+    title = "Combat II, Phase System II: continuous phases A-B-C, attack and casting delay schedules"
+    seed = "000"
+    rules = "C2, P2"
+    has_rounds = False
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("caster_delay_by_level", False, "P2-06", "Table 5: the delay before the next spell shortens with "
+               "caster level (1-6: 2 phases, 7-12: 1, 13+: two spells, then 1)"),
+    )
+
+    # -- the clock -------------------------------------------------------------------------------------
+    def _at(self, rnd: int, phase: int, what: str) -> str:
+        if phase == 0:
+            return f"cycle {rnd}, {what}"
+        return f"cycle {rnd}, phase {LETTERS[phase - 1]}, {what}"
+
+    def _hs_name(self, phase: int, slot: int) -> str:
+        return f"half-segment {slot} of phase {LETTERS[phase - 1]}"
+
+    def _phase_name(self, period: int) -> str:
+        return f"phase {LETTERS[(period - 1) % 3]} of cycle {(period + 2) // 3}"
+
+    def _round_end(self, rnd: int) -> Tick:
+        return (rnd, 3, 9, 0)
+
+    def _phase_started(self, fight: Fight, rnd: int, phase: int, period: int) -> None:
+        """P2-04: a spell that completes in this phase gets its half-segment on this phase's track."""
+        for f in fight.state.fighters.values():
+            b = self.book(fight, f)
+            if b.completes_in == period and f.active and f.casting is not None and b.casting_decl is not None:
+                b.completes_in = 0
+                self._complete(fight, f, b, b.casting_decl, rnd, phase, b.units_left)
+
+    def _declare(self, fight: Fight, f: Fighter, b: Book, tick: Tick, at: str, period: int) -> Declaration | None:
+        # P2-07: a phase without an attack either serves the schedule's delay or, in an attack slot, restarts it
+        if b.pattern and b.attacked_phase != period - 1:
+            if b.pattern[b.sched_pos] == 0:
+                b.sched_pos = (b.sched_pos + 1) % len(b.pattern)
+            else:
+                b.sched_pos = b.sched_attacks = 0
+        return super()._declare(fight, f, b, tick, at, period)
+
+    # -- attacks: Table 6 -------------------------------------------------------------------------------
+    def _pattern(self, f: Fighter, d: Declaration, target: Fighter | None, rnd: int) -> tuple[int, ...]:
+        routine = d.extra.get("routine")
+        if self.opt["split_forms"] and isinstance(routine, list):
+            forms = len({w.name for w in f.weapons})
+            return FORM_SCHEDULES.get(min(forms, 6), (1, 0, 0))
+        n: Any = self._attacks(f, d)
+        if target is not None and f.spec.klass == "fighter" and f.spec.level and below_1_hd(target):
+            n = max(n, f.spec.level)  # C2-25: a fighter's attacks against creatures below 1 HD
+        return schedule(n)
+
+    def _attack_blocked(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None,
+                        rnd: int, phase: int, period: int) -> tuple[str, str] | None:
+        if b.spell_done and period <= b.spell_done + 2:
+            return (f"a caster waits two phases after completing a spell before attacking physically: spell done in "
+                    f"{self._phase_name(b.spell_done)} (P2-06)", "a phase")
+        pattern = self._pattern(f, d, target, rnd)
+        if pattern != b.pattern:
+            b.pattern, b.sched_pos = pattern, 0
+        if pattern[b.sched_pos] == 0:
+            return (f"its attack schedule ({_text(pattern)}) has a delay this phase (P2-07)", "a phase")
+        return None
+
+    def _second_blow(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
+                     phase: int) -> str:
+        if b.pattern and b.pattern[b.sched_pos] == 2:
+            return f"its schedule ({_text(b.pattern)}) gives 2 attacks this phase (P2-07)"
+        return ""
+
+    def _spend(self, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int, period: int,
+               blows: int) -> None:
+        b.sched_pos = (b.sched_pos + 1) % len(b.pattern) if b.pattern else 0
+        b.sched_attacks += 1
+
+    def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Weapon, str]],
+                       rnd: int) -> list[tuple[Weapon, str]]:
+        """P2-09: split forms take as many forms as Table 7 allows this phase; a slower off-hand weapon joins
+        every other attack of the favoured weapon's schedule."""
+        if self.opt["split_forms"]:
+            allowed = b.pattern[b.sched_pos] if b.pattern else 1
+            forms: list[str] = []
+            out = []
+            for w, t in parts:
+                if w.name not in forms:
+                    if len(forms) == allowed:
+                        continue
+                    forms.append(w.name)
+                out.append((w, t))
+            return out
+        favoured = self._rate(f, f.weapons[0])
+        paired = b.sched_attacks % 2 == 0
+        return [(w, t) for w, t in parts if paired or w is f.weapons[0] or self._rate(f, w) >= favoured]
+
+    # -- casting: P2-04, P2-06 ------------------------------------------------------------------------
+    def _cast_blocked(self, fight: Fight, f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
+        if b.next_cast > period:
+            return (f"casting delay: the next spell may begin in {self._phase_name(b.next_cast)} (P2-06)", "a phase")
+        if b.attacked_phase and period <= b.attacked_phase + 2:
+            return (f"a caster waits two phases after a physical attack ({self._phase_name(b.attacked_phase)}) "
+                    "before casting (P2-06)", "a phase")
+        return None
+
+    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+        b = self.book(fight, f)
+        spell = f.spells[d.cast or ""]
+        blocked = self._cast_blocked(fight, f, b, rnd, period)
+        if blocked is not None:
+            self._delay(fight, f, d, rnd, phase, *blocked)
+            return
+        if not self._ready_to_cast(fight, f, b, d, spell, rnd, phase):
+            return
+        units, terms = self._units(d, spell, self.opt["hold_spells"])
+        if spell.ct >= ROUND_CT:
+            phases = 3 * (spell.ct // ROUND_CT)
+            last = period + phases - 1
+        else:
+            phases = (units - 1) // 3 + 1
+            last = period + phases - 1
+        b.cast_round = rnd
+        b.units_left = units - 3 * (phases - 1)
+        b.casting_terms = " ".join(terms)
+        b.cast_begun = period
+        self._begin_casting(fight, f, b, d, spell, rnd, phase, last)
+        self._after_spell(f, b, last)
+        if last == period:
+            self._complete(fight, f, b, d, rnd, phase, b.units_left)
+        else:
+            b.completes_in = last
+
+    def _complete(self, fight: Fight, f: Fighter, b: Book, d: Declaration, rnd: int, phase: int,
+                  units: int) -> None:
+        """Place the spell's completion in its last phase, on that phase's track (P2-04, P1-06)."""
+        spell = f.spells[d.cast or ""]
+        began = self._phase_name(b.cast_begun)
+        if spell.ct >= ROUND_CT:
+            tick: Tick = (rnd, phase, 8, 0)
+            at = self._at(rnd, phase, "end of the phase")
+            why = (f"a spell of {spell.ct // ROUND_CT} round(s) begun in {began} goes off after everything else, "
+                   f"movement included, at the end of its {_nth(3 * spell.ct // ROUND_CT)} phase of casting (P2-04)")
+        else:
+            slot = ct_half_segment(units, winner=b.track == "winner")
+            tick, at = (rnd, phase, slot, 0), self._at_hs(rnd, phase, slot, b.track)
+            why = (f"{b.casting_terms} begun in {began}, three units a phase: the last {units} on this phase's "
+                   f"{b.track} track, half-segment {slot} (P2-04, P1-05)")
+        b.completes = tick
+        fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
+                        note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
+
+    def _after_spell(self, f: Fighter, b: Book, done: int) -> None:
+        """P2-06: two phases' delay after a spell, or Table 5 by caster level with the option."""
+        b.spell_done = done
+        delay = 2
+        if self.opt["caster_delay_by_level"]:
+            level = f.spec.level or 1
+            delay = next((d for top, d in CASTER_DELAY if level <= top), 1)
+            if level >= 13:  # cast spell, cast spell, delay 1
+                b.spell_chain = (b.spell_chain + 1) % 2
+                delay = 0 if b.spell_chain == 1 else 1
+        b.next_cast = done + 1 + delay
+
+    def _held_over(self, fight: Fight, rnd: int) -> None:
+        """No rounds: nothing is held over a round's end (P2-01)."""
+
+
+def _nth(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
