@@ -31,6 +31,7 @@ __all__ = [
     "Side",
     "Spell",
     "Weapon",
+    "parse_duration",
 ]
 
 CLASSES = ("fighter", "paladin", "ranger", "monk", "cleric", "druid", "wizard", "illusionist",
@@ -117,6 +118,28 @@ class Weapon(_Frozen):
         return self.lance if self.lance is not None else "lance" in self.name.lower()
 
 
+_DURATION_RE = re.compile(r"^\s*(\d+)\s*(rounds?|turns?|phases?|segments?)?\s*$")
+
+
+def _duration(value: object) -> str:
+    """A duration (G-08): "4 rounds", "1 turn", "3 phases"; a bare number is rounds. Kept as written."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"duration {value!r}: use 'N rounds', 'N turns' or 'N phases'")
+    m = _DURATION_RE.match(str(value))
+    if not m:
+        raise ValueError(f"duration {value!r}: use 'N rounds', 'N turns' or 'N phases'")
+    return f"{m.group(1)} {m.group(2) or 'rounds'}"
+
+
+def parse_duration(text: str) -> tuple[int, str]:
+    """(N, unit) of a validated duration, the unit singular: (4, "round")."""
+    n, unit = text.split()
+    return int(n), unit.rstrip("s")
+
+
+Duration = Annotated[str, BeforeValidator(_duration)]
+
+
 class Spell(_Frozen):
     """G-03: a spell (or psionic power) the caster has memorised."""
 
@@ -127,6 +150,9 @@ class Spell(_Frozen):
     speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
     damage: Dice | None = Field(None, description="damage to each target when the spell takes effect")
     count: int = Field(1, ge=1, description="copies memorised")
+    duration: Duration | None = Field(None, description="how long the effect lasts from the casting (G-08)")
+    damage_at: tuple[Duration, ...] = Field((), description="the damage falls later, once at each of these "
+                                            "times after the casting (heat metal, PC-12), not at once")
 
     @field_validator("components")
     @classmethod

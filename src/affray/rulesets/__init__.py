@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
+from affray.rulesets.phase_count import PhaseCount
 from affray.rulesets.side_d6 import SideD6
 
-__all__ = ["RULESETS", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "PhaseCount", "SideD6", "find_ruleset"]
 
-RULESETS: list[type[Ruleset]] = [SideD6]
+RULESETS: list[type[Ruleset]] = [SideD6, PhaseCount]
 
 
 def find_ruleset(name: str) -> type[Ruleset]:
