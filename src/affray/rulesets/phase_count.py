@@ -130,6 +130,8 @@ class PhaseCount(Ruleset):
         Option("interrupted_spell", "lost", "G-11", "a caster damaged while casting loses the spell from "
                "memory (2e) or only this casting", ("lost", "ruined")),
         Option("missile_rate", True, "PC-04", "a missile weapon's fire rate multiplies its shots, one a phase"),
+        Option("switch_target", True, "PC-04", "when its target falls, the rest of a multiple attack goes to "
+               "another foe: a shot to the first standing foe in file order, a blow to an engaged one"),
         Option("fatigue", True, "PC-11", "mark fatigue (a fatigue event) each time an action completes"),
     )
     declaration_keys: ClassVar[dict[str, str]] = {
@@ -463,12 +465,8 @@ class PhaseCount(Ruleset):
                            f"{target.name} back, out of melee (PC-10)", detail="forced back 5 ft",
                            data={"feet": 5, "mode": "forced", "disengage": True})
         b.forced.clear()
-        for name, pending in list(b.actions.items()):
-            f = fight.state.fighters[name]
-            if not f.active:
-                for s in pending.steps:
-                    s.cancelled = True
-                del b.actions[name]
+        for name in [n for n in b.actions if not fight.state.fighters[n].active]:
+            del b.actions[name]  # its steps still come up, reported impossible by the engine (G-05)
         self._morale(fight, tick)
         for f in fight.state.fighters.values():
             act = b.actions.get(f.name)
@@ -610,6 +608,13 @@ class PhaseCount(Ruleset):
             return f"{a.name} is still {a.remaining} ft short of {step.target}"
         if step.kind in ("melee", "missile") and step.target is not None:
             target = fight.state.fighters[step.target]
+            if not target.active and step.index > 0 and self.opt["switch_target"]:
+                other = self._other_target(fight, step)
+                if other is not None:
+                    if fight.explain:
+                        step.why += f"; {target.name} is down: the {step.kind} goes to {other.name} (PC-04)"
+                    step.target = other.name
+                    return None
             if not target.active:
                 act = self._b.actions.get(a.name)
                 if act is not None and step in act.steps:  # the action ends here: the next is declared now
@@ -619,6 +624,15 @@ class PhaseCount(Ruleset):
                     del act.steps[k + 1:]
                 return f"the target {target.name} is {'down' if target.down else 'gone'}: the action ends (G-05)"
         return None
+
+    @staticmethod
+    def _other_target(fight: Fight, step: Step) -> Fighter | None:
+        a = step.actor
+        state = fight.state
+        if step.kind == "missile":
+            return next((g for g in state.fighters.values() if g.side != a.side and g.active), None)
+        return next((state.fighters[n] for n in sorted(a.engaged, key=fight.order) if state.fighters[n].active),
+                    None)
 
     def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
         """PC-07: leaving melee (not by a withdrawal) gives each engaged foe an attack, in that very phase."""
