@@ -592,7 +592,8 @@ class PhaseCount(Ruleset):
         dmg = max(0, rolled + spell.damage.bonus)
         fight.emit("effect", step.tick, step.at, step.actor.name, target=step.target, spell=spell.name,
                    damage=dmg, why=step.why, detail=f"{spell.damage.text}: {rolled} = {dmg} damage to "
-                   f"{', '.join(t.name for t in targets)}", data={"effects": {t.name: dmg for t in targets}})
+                   f"{', '.join(t.name for t in targets)}",
+                   data={"effects": {t.name: dmg for t in targets}, "damage": dmg})
 
     def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
         mods = super().attack_mods(fight, step, target)
