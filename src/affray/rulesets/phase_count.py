@@ -408,7 +408,8 @@ class PhaseCount(Ruleset):
             n = self._attacks(f, f.attacks)
             for i in range(n):
                 nth = f" (attack {i + 1} of {n}: phase {strike} + {i}, PC-04)" if n > 1 else ""
-                text = (why if remaining == 0 else f"{why}; after the move, in the next phase (PC-05)") + nth
+                after = f"{why}; the attack follows the move, in phase {strike} (PC-05)"
+                text = (why if remaining == 0 else after) + nth
                 step(strike + i, MOVEMENT if decl.charge else MELEE, "melee", text, target=decl.melee,
                      weapon=weapon, index=i, tags=frozenset({"charge"}) if decl.charge else frozenset())
         elif action == "missile":
