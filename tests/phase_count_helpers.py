@@ -4,7 +4,7 @@ Defaults worked out once (RULES.md G-04, PC-03):
 - ``pc(...)``: a level-1 fighter, THAC0 20, AC 5, 10 hp, MV 12, a sword of SF 5: PM 3 (5-7).
 - ``orc(...)``: a 1 HD monster, THAC0 19, AC 6, 5 hp, MV 12, an axe of SF 7: PM 3 (5-7).
 So a PC needs d20 >= 20 - 6 = 14 against an orc, and an orc 19 - 5 = 14 against a PC.
-A full move is MV x 5 ft = 60 ft for MV 12, a half move 30 ft.
+A full move is MV x 10 ft = 120 ft for MV 12, a half move 60 ft, a withdrawal 40 ft.
 Ticks are (phase, stage, rank): stage 0 expiries and guards, 1 surprise, 2 spells, 3 shooting,
 4 movement, 5 melee, 6 other; rank 1 is the side with the lower opening d6.
 """

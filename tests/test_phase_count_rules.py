@@ -195,18 +195,18 @@ def test_pc_05_torran_half_moves_in_phase_8_and_attacks_in_phase_9():
                {"Torran": [{"wait": "watches the orc", "until": 4},
                            melee("Orc", 2, roll=2, distance=20)]}, opening={"party": 4, "orcs": 4})
     move, strike = one(doc, "move", "Torran"), one(doc, "melee", "Torran")
-    # 4 squares = 20 ft, within a half move (MV 12 x 5 / 2 = 30 ft)
+    # 4 squares = 20 ft, within a half move (MV 12 x 10 / 2 = 60 ft)
     assert (move["tick"][0], move["feet"], strike["tick"][0]) == (8, 20, 9)
     assert move["why"].startswith("declared at phase 4 + d6 2 + PM 2 (short sword SF 3, modifier 3: 2-4) = phase 8")
 
 
 def test_pc_05_a_longer_approach_takes_another_action():
-    """A melee 50 ft away: a half move of 30 ft, then the rest as the next action, rolled again (PC-02)."""
+    """A melee 100 ft away: a half move of 60 ft, then the rest as the next action, rolled again (PC-02)."""
     doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=30)]},
-               {"Brom": [melee("Orc", 2, roll=1, distance=50)]}, opening={"party": 4, "orcs": 4},
+               {"Brom": [melee("Orc", 2, roll=1, distance=100)]}, opening={"party": 4, "orcs": 4},
                referee={("initiative", "Brom"): [2]})
-    # 0 + 1 + 3 = 4: 30 ft; declared at 4: 4 + 2 + 3 = 9: the last 20 ft; the blow in phase 10
-    assert [(e["tick"][0], e["feet"]) for e in events(doc, "move", "Brom")] == [(4, 30), (9, 20)]
+    # 0 + 1 + 3 = 4: 60 ft; declared at 4: 4 + 2 + 3 = 9: the last 40 ft; the blow in phase 10
+    assert [(e["tick"][0], e["feet"]) for e in events(doc, "move", "Brom")] == [(4, 60), (9, 40)]
     assert phases(doc, "melee", "Brom") == [10]
 
 
@@ -256,7 +256,7 @@ def test_pc_06_a_charge_attack_comes_with_the_movement():
     doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=30)]},
                {"Brom": [melee("Orc", 12, 3, roll=1, distance=40, charge=True)]}, opening={"party": 4, "orcs": 4})
     run, blow = one(doc, "move", "Brom"), one(doc, "melee", "Brom")
-    # charge: a full move (60 ft) covers 40 ft at 0 + 1 + 3 = 4; the blow at 5 in stage 4 (movement);
+    # charge: a full move (120 ft) covers 40 ft at 0 + 1 + 3 = 4; the blow at 5 in stage 4 (movement);
     # d20 12 + 2 = 14 >= 14: hit, 3 damage
     assert (run["tick"], run["feet"], blow["tick"], blow["hit"]) == ([4, 4, 1], 40, [5, 4, 1], True)
     assert "+2 (charge" in blow["detail"]

@@ -14,6 +14,7 @@ from phase_count_helpers import (
     hp,
     mage,
     melee,
+    missile,
     one,
     orc,
     pc,
@@ -47,8 +48,8 @@ def test_pc_07_a_withdrawal_draws_none():
     """2e: a withdrawal is the careful way out of melee; no free attack."""
     doc = _flee("withdraw")
     assert events(doc, "melee", "Orc") == []
-    # a withdrawal covers a third of MV 12 x 5 ft = 20 ft
-    assert one(doc, "move", "Brom")["feet"] == 20
+    # a withdrawal covers a third of MV 12 x 10 ft = 40 ft
+    assert one(doc, "move", "Brom")["feet"] == 40
 
 
 # -- PC-08: surprise, a free action at initiative 0 ---------------------------------------------------------------
@@ -358,3 +359,64 @@ def test_a_heat_metal_die_outside_2d4_is_refused():
     with pytest.raises(EncounterError) as exc:
         prepare(load_text(text, "bad.json"), ruleset="phase-count")
     assert "plan.Mina[0].dice[0].damage: 9 cannot be rolled on heat metal's damage dice 2d4 (2-8)" in str(exc.value)
+
+
+# -- further cases of the same rules ---------------------------------------------------------------------------
+
+
+def test_pc_09_an_abort_after_the_action_is_done_waits_for_its_phase():
+    """`abort: 8` when the blow already fell at phase 4: the orc idles until 8, then declares (8 + 1 + 3 = 12)."""
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=20)]},
+               {"Orc": [melee("Brom", 2, roll=1), {"misc": "pulls the lever", "abort": 8, "roll": 1}]},
+               opening={"party": 4, "orcs": 4})
+    assert phases(doc, "melee", "Orc") == [4]  # 0 + 1 + 3
+    assert one(doc, "abort", "Orc")["tick"][0] == 8
+    assert phases(doc, "misc", "Orc") == [12]
+
+
+def test_declared_at_earlier_than_now_but_already_reached_gives_the_next_phase():
+    """`declared_at: 1` at phase 4 with d6 1 + PM 3 = phase 5; `declared_at: 0`: 0 + 1 + 3 = 4, reached: 5 too."""
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [melee("Orc", 2, roll=1), melee("Orc", 2, roll=1, declared_at=0)]},
+               opening={"party": 4, "orcs": 4})
+    second = attacks(doc, "Brom")[1]
+    assert second["tick"][0] == 5
+    assert second["why"].startswith("declared at phase 0 + d6 1 + PM 3 (sword SF 5, modifier 5: 5-7) = phase 4; "
+                                    "phase 4 is already reached, so phase 5")
+
+
+def test_pc_08a_a_guard_until_a_past_phase_ends_at_the_next():
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [melee("Orc", 2, roll=1), {"wait": True, "until": 2}]}, opening={"party": 4, "orcs": 4})
+    # the blow at 4; the guard "until 2" is declared at 4, already past: it ends at 5
+    assert phases(doc, "wait", "Brom") == [5]
+
+
+def test_pc_12_heat_metal_keeps_burning_after_its_caster_falls():
+    """The delayed damage belongs to the spell, not to the caster's actions."""
+    doc = play({"party": [mage("Mina", HEAT_METAL), pc("Brom")], "orcs": [orc("Orc", hp=30)]},
+               {"Mina": [{"cast": "heat metal", "at": "Orc", "dice": [{"damage": 4}, {"damage": 4}, {"damage": 4}]}],
+                "Orc": [melee("Mina", 20, 8, roll=6)]}, opening={"party": 1, "orcs": 4})
+    # cast at 0 + 1 + 2 = 3; the orc's blow at 0 + 6 + 3 = 9: natural 20, 8 damage, Mina (4 hp) down;
+    # burns at 3 + 15 = 18, 23, 28: 30 - 12 = 18 (Brom, idle, keeps the party in the fight)
+    assert doc["combatants"]["Mina"]["down"] is True
+    assert phases(doc, "effect", "Mina") == [18, 23, 28]
+    assert hp(doc, "Orc") == 18
+
+
+def test_g_05_a_target_down_before_the_action_ends_it_and_the_next_is_declared_then():
+    """Ash's shot at Orc 1 (phase 5) comes after Brom killed it (phase 4): the action ends, Ash declares at 5."""
+    doc = play({"party": [pc("Brom"), pc("Ash", weapons=[SHORT_BOW])], "orcs": [orc("Orc 1"), orc("Orc 2", hp=30)]},
+               {"Brom": [melee("Orc 1", 14, 5, roll=1)],
+                "Ash": [missile("Orc 1", roll=2), missile("Orc 2", roll=1, dice=[{"attack": 2}, {"attack": 2}])]},
+               opening={"party": 4, "orcs": 4}, morale={4: {"orcs": 2}})
+    # Brom 0 + 1 + 3 = 4 kills Orc 1 (d20 14, 5 damage); Ash 0 + 2 + 3 = 5: impossible; then 5 + 1 + 3 = 9, 10
+    assert one(doc, "impossible", "Ash")["tick"][0] == 5
+    assert phases(doc, "missile", "Ash") == [9, 10]
+
+
+def test_damage_at_without_damage_dice_is_refused():
+    text = encounter({"party": [mage("Mina", {**HEAT_METAL, "damage": None})], "orcs": [orc("Orc")]}, {})
+    with pytest.raises(EncounterError) as exc:
+        prepare(load_text(text, "bad.json"), ruleset="phase-count")
+    assert "damage_at needs the spell's damage dice" in str(exc.value)

@@ -28,8 +28,8 @@ Facts the encounter file gives for this ruleset (besides CONTRACT.md's):
   its ``damage_at`` (["3 rounds", ...]) deals its ``damage`` at each of those times after the
   casting (an ``effect`` event), not at once (PC-12); a cast's ``dice: [{damage: N}, ...]`` pins
   those damage rolls in order.
-Movement: a full move covers MV x 5 ft (MV in 5-ft squares, as in Combat & Tactics), a half move
-half that, a withdrawal a third; a melee with ``distance`` closes with a half move (a charge: a
+Movement: a full move covers MV x 10 ft (the file's MV in inches, as every ruleset reads it), a half
+move half that, a withdrawal a third; a melee with ``distance`` closes with a half move (a charge: a
 full move, +2 to hit), and a longer distance takes further actions.
 
 Not implemented: critical events (PC-06's "or use a critical event"), critical hits as a way to
@@ -170,6 +170,9 @@ class PhaseCount(Ruleset):
                         if text is not None and parse_duration(text)[1] == "segment":
                             yield loaded.problem(("sides",), f"spell {s.name}: duration {text!r}: phase-count "
                                                  "counts rounds, turns or phases (PC-12)")
+                    if s.damage_at and s.damage is None:
+                        yield loaded.problem(("sides",), f"spell {s.name}: damage_at needs the spell's damage "
+                                             "dice (e.g. damage: 2d4), PC-12")
         for actor, decls in enc.plan.items():
             spec = specs.get(actor)
             for i, d in enumerate(decls):
@@ -326,9 +329,11 @@ class PhaseCount(Ruleset):
         continuing = action == "melee" and f.remaining > 0 and decl is f.current and f.remaining != decl.distance
         if action == "wait":
             until = decl.extra.get("until")
-            end = until if isinstance(until, int) and until > phase else phase + self._scale("round")
-            why = (f"stands guard from phase {phase}, declaring nothing until phase {end}"
-                   f"{'' if isinstance(until, int) else ' (one round)'} (PC-08a)") if ex else ""
+            if isinstance(until, int):
+                end, how = max(until, phase + 1), "" if until > phase else f" (phase {until} is past)"
+            else:
+                end, how = phase + self._scale("round"), " (one round)"
+            why = f"stands guard from phase {phase}, declaring nothing until phase {end}{how} (PC-08a)" if ex else ""
             self._steps(fight, f, decl, [Step((end, EXPIRY, rank), f, "wait", f"phase {end}", why, decl=decl,
                                               note=str(decl.wait) if isinstance(decl.wait, str) else "")])
             return True
@@ -365,7 +370,7 @@ class PhaseCount(Ruleset):
             die, source = fight.roller.die(6, "initiative", f.name), "d6"
         b.first.discard(f.name)
         pm, label = self._pm(f, decl)
-        base = decl.extra.get("declared_at", phase) if not continuing else phase
+        base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase
         at = base + die + pm
         why = f"declared at phase {base} + {source} {die} + PM {pm} ({label}) = phase {at}"
         if at <= phase:
@@ -377,7 +382,7 @@ class PhaseCount(Ruleset):
                   why: str) -> list[Step]:
         """The steps of one action from its phase ``at`` (``stage`` forces the surprise slot)."""
         ex = fight.explain
-        mv5 = f.spec.mv * 5
+        full_move = f.spec.mv * 10
         action = decl.action
         steps: list[Step] = []
 
@@ -393,12 +398,12 @@ class PhaseCount(Ruleset):
             remaining = f.remaining
             strike = at
             if remaining > 0:
-                allowance = mv5 if decl.charge else mv5 // 2
+                allowance = full_move if decl.charge else full_move // 2
                 feet = min(remaining, allowance)
                 how = "charges" if decl.charge else "half-moves"
                 more = remaining > allowance
                 step(at, MOVEMENT, "move", f"{why}; {how} {feet} ft of {remaining} ({'full' if decl.charge else 'half'}"
-                     f" move, MV {f.spec.mv} x 5 ft)" + ("; the attack waits for the next action" if more else
+                     f" move, MV {f.spec.mv} x 10 ft)" + ("; the attack waits for the next action" if more else
                                                         f"; the attack follows in phase {at + 1} (PC-05)"),
                      target=decl.melee, feet=feet, mode="charge" if decl.charge else "half",
                      note=f"{how} {feet} ft towards {decl.melee}" if ex else "")
@@ -426,16 +431,16 @@ class PhaseCount(Ruleset):
             mode = decl.mode or "full"
             tags: frozenset[str] = frozenset()
             if mode == "withdraw":
-                cap, tags = mv5 // 3, frozenset({"disengage"})
+                cap, tags = full_move // 3, frozenset({"disengage"})
             elif mode in ("retreat", "flee"):
-                cap = mv5
+                cap = full_move
                 tags = frozenset({"disengage", "leaves"} if mode == "flee" else {"disengage"})
             elif mode == "full":
-                cap = mv5
+                cap = full_move
                 if f.engaged:
                     tags = frozenset({"disengage"})
             else:
-                cap = mv5 // 2
+                cap = full_move // 2
             feet = min(decl.move or 0, cap)
             step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.spec.mv})",
                  feet=feet, mode=mode, tags=tags, note=f"{mode} {feet} ft" if ex else "")
