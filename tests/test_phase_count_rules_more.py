@@ -350,7 +350,8 @@ def test_a_duration_in_segments_is_refused():
     text = encounter({"party": [mage("Mina", {**LIGHT, "duration": "3 segments"})], "orcs": [orc("Orc")]}, {})
     with pytest.raises(EncounterError) as exc:
         prepare(load_text(text, "bad.json"), ruleset="phase-count")
-    assert "counts rounds, turns or phases (PC-12)" in str(exc.value)
+    assert ("sides.party.combatants[0].spells[0].duration: '3 segments': phase-count counts durations in rounds, "
+            "turns or phases (PC-12)") in str(exc.value)
 
 
 def test_a_heat_metal_die_outside_2d4_is_refused():
@@ -420,3 +421,15 @@ def test_damage_at_without_damage_dice_is_refused():
     with pytest.raises(EncounterError) as exc:
         prepare(load_text(text, "bad.json"), ruleset="phase-count")
     assert "damage_at needs the spell's damage dice" in str(exc.value)
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("start_phase", -1, "use a whole number of at least 0"),
+    ("duration_scale", "weird", "choose one of tactical, real"),
+    ("interrupted_spell", "gone", "choose one of lost, ruined"),
+])
+def test_bad_option_values_are_refused(option: str, value: object, says: str):
+    text = encounter({"party": [pc("Brom")], "orcs": [orc("Orc")]}, {}, options={option: value})
+    with pytest.raises(EncounterError) as exc:
+        prepare(load_text(text, "bad.json"), ruleset="phase-count")
+    assert f"options.{option}" in str(exc.value) and says in str(exc.value)

@@ -121,12 +121,13 @@ class PhaseCount(Ruleset):
     rules = "PC"
     options = (
         Option("start_phase", 0, "PC-01", "the phase the referee starts counting from (the seed's bugbear "
-               "example starts at 1)"),
+               "example starts at 1)", minimum=0),
         Option("duration_scale", "tactical", "PC-12", "tactical: 1 round = 5 phases, 1 turn = 50; real: 20 "
                "and 200", ("tactical", "real")),
         Option("morale_dice", "2d10", "G-07", "dice rolled against the morale score; above it fails",
                ("2d6", "2d10")),
-        Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one"),
+        Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one",
+               minimum=2),
         Option("interrupted_spell", "lost", "G-11", "a caster damaged while casting loses the spell from "
                "memory (2e) or only this casting", ("lost", "ruined")),
         Option("missile_rate", True, "PC-04", "a missile weapon's fire rate multiplies its shots, one a phase"),
@@ -163,16 +164,19 @@ class PhaseCount(Ruleset):
             yield loaded.problem(("rolls", "initiative"), f"phase-count rolls initiative once, at the start of "
                                  f"the battle (PC-06): give one entry, not {keys}")
         specs = {name: c for name, _s, c, _l in expand(enc)}
-        for side in enc.sides.values():
-            for c in side.combatants:
-                for s in c.spells:
-                    for text in (s.duration, *s.damage_at):
+        for side_name, side in enc.sides.items():
+            for ci, c in enumerate(side.combatants):
+                for si, s in enumerate(c.spells):
+                    at = ("sides", side_name, "combatants", ci, "spells", si)
+                    for key, text in (("duration", s.duration), *(((("damage_at", k), t)
+                                                                    for k, t in enumerate(s.damage_at)))):
                         if text is not None and parse_duration(text)[1] == "segment":
-                            yield loaded.problem(("sides",), f"spell {s.name}: duration {text!r}: phase-count "
-                                                 "counts rounds, turns or phases (PC-12)")
+                            where = at + (key if isinstance(key, tuple) else (key,))
+                            yield loaded.problem(where, f"{text!r}: phase-count counts durations in rounds, turns "
+                                                 "or phases (PC-12)")
                     if s.damage_at and s.damage is None:
-                        yield loaded.problem(("sides",), f"spell {s.name}: damage_at needs the spell's damage "
-                                             "dice (e.g. damage: 2d4), PC-12")
+                        yield loaded.problem(at + ("damage_at",), f"spell {s.name}: damage_at needs the spell's "
+                                             "damage dice (e.g. damage: 2d4), PC-12")
         for actor, decls in enc.plan.items():
             spec = specs.get(actor)
             for i, d in enumerate(decls):
