@@ -433,3 +433,22 @@ def test_bad_option_values_are_refused(option: str, value: object, says: str):
     with pytest.raises(EncounterError) as exc:
         prepare(load_text(text, "bad.json"), ruleset="phase-count")
     assert f"options.{option}" in str(exc.value) and says in str(exc.value)
+
+
+@pytest.mark.parametrize(("given", "kept"), [(3, "3 rounds"), ("1 turn", "1 turn"), ("20 phases", "20 phases"),
+                                             ("4 rounds", "4 rounds")])
+def test_g_08_a_spell_duration_is_read_as_rounds_turns_or_phases(given: object, kept: str):
+    """G-08: a bare number is rounds; the unit is kept as written (parse_duration gives it singular)."""
+    from affray.model.encounter import Spell, parse_duration
+
+    spell = Spell.model_validate({"name": "light", "duration": given})
+    assert spell.duration == kept
+    assert parse_duration(kept)[1] in ("round", "turn", "phase")
+
+
+def test_g_08_a_duration_that_is_not_one_is_named():
+    text = encounter({"party": [mage("Mina", {**LIGHT, "duration": "soon"})], "orcs": [orc("Orc")]}, {})
+    with pytest.raises(EncounterError) as exc:
+        load_text(text, "bad.json")
+    assert "sides.party.combatants[0].spells[0].duration" in str(exc.value)
+    assert "use 'N rounds', 'N turns' or 'N phases'" in str(exc.value)
