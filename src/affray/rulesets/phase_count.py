@@ -43,6 +43,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
+from weakref import WeakKeyDictionary
 
 from affray.engine.events import Tick
 from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
@@ -151,7 +152,11 @@ class PhaseCount(Ruleset):
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
-        self._b = _Battle()
+        # each fight's bookkeeping, so that one prepared ruleset may serve several fights
+        self._battles: WeakKeyDictionary[Fight, _Battle] = WeakKeyDictionary()
+
+    def _of(self, fight: Fight) -> _Battle:
+        return self._battles.setdefault(fight, _Battle())
 
     # -- load-time checks ------------------------------------------------------------------------------
     @classmethod
@@ -220,7 +225,7 @@ class PhaseCount(Ruleset):
     def begin(self, fight: Fight, period: int) -> None:
         if period != 1:
             return  # no rounds: everything after the opening is declared as actions resolve
-        self._b = b = _Battle()
+        self._battles[fight] = b = _Battle()
         start = self.opt["start_phase"]
         tick = (start, EXPIRY, 0)
         surprisers = self._surprise(fight, tick)
@@ -261,7 +266,7 @@ class PhaseCount(Ruleset):
         dice = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
         values = sorted(set(dice.values()))
         ranks = {s: values.index(dice[s]) + 1 for s in sides}
-        self._b.dice = dice
+        self._of(fight).dice = dice
         detail = ", ".join(f"{s} d6={dice[s]}" for s in sides) + ": " + " then ".join(
             " and ".join(s for s in sides if ranks[s] == k) for k in sorted(set(ranks.values())))
         fight.emit("initiative", tick, f"phase {tick[0]}, start", detail=detail,
@@ -272,7 +277,7 @@ class PhaseCount(Ruleset):
     # -- declaring and placing actions -----------------------------------------------------------------
     def _declare(self, fight: Fight, f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:
         """PC-02: ``f`` declares its next action at ``phase`` and places it; an impossible one is skipped."""
-        self._b.actions.pop(f.name, None)
+        self._of(fight).actions.pop(f.name, None)
         for _ in range(len(f.plan) + 2):
             if self._abort_ahead(fight, f, phase):
                 return  # idle until the phase of its abort (PC-09)
@@ -290,8 +295,8 @@ class PhaseCount(Ruleset):
         when = nxt.extra.get("abort") if nxt is not None else None
         if not isinstance(when, int) or when <= phase:
             return False
-        if f.name not in self._b.aborts:
-            self._b.aborts[f.name] = when
+        if f.name not in self._of(fight).aborts:
+            self._of(fight).aborts[f.name] = when
             fight.push(Step((when, EXPIRY, 0), f, "abort", f"phase {when}", "", note="abort"))
         return True
 
@@ -326,7 +331,7 @@ class PhaseCount(Ruleset):
     def _place(self, fight: Fight, f: Fighter, decl: Declaration, phase: int, tick: Tick, *,
                free: bool = False) -> bool:
         """Turn a declaration into timed steps (PC-02 to PC-05); False when it cannot even start."""
-        b = self._b
+        b = self._of(fight)
         ex = fight.explain
         rank = fight.state.ranks.get(f.side, 1)
         action = decl.action
@@ -364,7 +369,7 @@ class PhaseCount(Ruleset):
 
     def _when(self, fight: Fight, f: Fighter, decl: Declaration, phase: int, continuing: bool) -> tuple[int, str]:
         """PC-02: declared phase + d6 + PM; the die is the side's opening roll for a first action (PC-06)."""
-        b = self._b
+        b = self._of(fight)
         if decl.roll is not None and not continuing:
             die, source = decl.roll, "d6"
         elif f.name in b.first:
@@ -414,7 +419,7 @@ class PhaseCount(Ruleset):
                 if more:
                     return self._steps(fight, f, decl, steps)
                 strike = at + 1
-            n = self._attacks(f, f.attacks)
+            n = self._attacks(fight, f, f.attacks)
             for i in range(n):
                 nth = f" (attack {i + 1} of {n}: phase {strike} + {i}, PC-04)" if n > 1 else ""
                 after = f"{why}; the attack follows the move, in phase {strike} (PC-05)"
@@ -424,7 +429,7 @@ class PhaseCount(Ruleset):
         elif action == "missile":
             weapon = f.weapon(decl.weapon, missile=True)
             rate = f.attacks * weapon.rate if self.opt["missile_rate"] else f.attacks
-            n = self._attacks(f, rate)
+            n = self._attacks(fight, f, rate)
             for i in range(n):
                 nth = f" (shot {i + 1} of {n}: phase {at} + {i}, PC-04)" if n > 1 else ""
                 step(at + i, SHOOTING, "missile", why + nth, target=decl.missile, weapon=weapon, index=i)
@@ -453,20 +458,21 @@ class PhaseCount(Ruleset):
             step(at, OTHER, "misc", why, note=str(what))
         return self._steps(fight, f, decl, steps)
 
-    def _attacks(self, f: Fighter, rate: Fraction) -> int:
+    def _attacks(self, fight: Fight, f: Fighter, rate: Fraction) -> int:
         """Attacks of this action: a round's worth, 3/2 alternating 1, 2, 1... by attack action."""
-        k = self._b.swings[f.name] = self._b.swings.get(f.name, 0) + 1
+        swings = self._of(fight).swings
+        k = swings[f.name] = swings.get(f.name, 0) + 1
         return max(1, attacks_in_round(rate, k))
 
     def _steps(self, fight: Fight, f: Fighter, decl: Declaration, steps: list[Step]) -> list[Step]:
         for s in steps:
             fight.push(s)
-        self._b.actions[f.name] = _Action(decl, steps)
+        self._of(fight).actions[f.name] = _Action(decl, steps)
         return steps
 
     # -- after each moment -----------------------------------------------------------------------------
     def after(self, fight: Fight, tick: Tick) -> None:
-        b = self._b
+        b = self._of(fight)
         phase = tick[0]
         at = f"phase {phase}"
         for attacker, target in b.forced:
@@ -488,7 +494,7 @@ class PhaseCount(Ruleset):
 
     def _complete(self, fight: Fight, f: Fighter, act: _Action, tick: Tick) -> None:
         """PC-11 fatigue; PC-12 durations and delayed effects of a spell that took effect."""
-        b = self._b
+        b = self._of(fight)
         phase = tick[0]
         b.done[f.name] = n = b.done.get(f.name, 0) + 1
         if self.opt["fatigue"]:
@@ -543,7 +549,7 @@ class PhaseCount(Ruleset):
 
     def _drop(self, fight: Fight, f: Fighter, tick: Tick, reason: str) -> None:
         """Cancel ``f``'s pending action; a spell being cast is ruined (PC-09)."""
-        act = self._b.actions.pop(f.name, None)
+        act = self._of(fight).actions.pop(f.name, None)
         if act is None:
             return
         for s in act.steps:
@@ -565,7 +571,7 @@ class PhaseCount(Ruleset):
         elif step.kind == "effect":
             self._effect(fight, step)
         elif step.kind == "abort":
-            b = self._b
+            b = self._of(fight)
             b.aborts.pop(f.name, None)
             if not f.active:
                 return
@@ -627,7 +633,7 @@ class PhaseCount(Ruleset):
                     step.target = other.name
                     return None
             if not target.active:
-                act = self._b.actions.get(a.name)
+                act = self._of(fight).actions.get(a.name)
                 if act is not None and step in act.steps:  # the action ends here: the next is declared now
                     k = act.steps.index(step)
                     for s in act.steps[k + 1:]:
@@ -659,14 +665,14 @@ class PhaseCount(Ruleset):
         return out
 
     def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
-        act = self._b.actions.get(caster.name)
+        act = self._of(fight).actions.get(caster.name)
         if act is not None:
             act.ruined = True
         return "spell-lost" if self.opt["interrupted_spell"] == "lost" else "spell-ruined"
 
     def redirect(self, fight: Fight, step: Step, target: Fighter) -> tuple[Fighter | None, str]:
         if step.decl is not None and step.decl.extra.get("force_back") is True:
-            self._b.forced.append((step.actor, target))
+            self._of(fight).forced.append((step.actor, target))
             return target, f"{target.name} is forced back (PC-10)"
         return target, ""
 
