@@ -317,6 +317,8 @@ def test_seed_bugbear_fight_phase_by_phase():
     assert whys[("Bugbear 4", 11)].startswith("declared at phase 6 + d6 2 + PM 3 (morning star SF 7, "
                                               "modifier 7: 5-7) = phase 11")
     assert whys[("Bugbear 5", 12)].startswith("declared at phase 6 + d6 3 + PM 3")
+    # the first actions take their side's opening die: the bugbears' 2
+    assert whys[("Bugbear 4", 6)].startswith("declared at phase 1 + bugbears' opening d6 2 + PM 3")
 
 
 # -- bad input -----------------------------------------------------------------------------------------------------

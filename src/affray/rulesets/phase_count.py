@@ -62,7 +62,7 @@ __all__ = ["PhaseCount", "phase_modifier"]
 CATEGORY_PM = {c: i for i, c in enumerate(SPEED_CATEGORIES)}
 #: PC-06: the order of kinds within one phase.
 EXPIRY, FREE, SPELLS, SHOOTING, MOVEMENT, MELEE, OTHER = range(7)
-STAGE_NAME = {FREE: "surprise: free actions", SPELLS: "spells complete first", SHOOTING: "shooting first",
+STAGE_NAME = {SPELLS: "spells complete first", SHOOTING: "shooting first",
               MOVEMENT: "after shooting, with movement", MELEE: "melee, after shooting and movement",
               OTHER: "after melee"}
 
@@ -374,7 +374,8 @@ class PhaseCount(Ruleset):
             die, source = decl.roll, "d6"
         elif f.name in b.first:
             b.first.discard(f.name)
-            die, source = b.dice[f.side], f"{f.side}'s opening d6"
+            side = f.side + ("'" if f.side.endswith("s") else "'s")
+            die, source = b.dice[f.side], f"{side} opening d6"
         else:
             die, source = fight.roller.die(6, "initiative", f.name), "d6"
         b.first.discard(f.name)
@@ -397,7 +398,7 @@ class PhaseCount(Ruleset):
 
         def step(phase: int, st: int, kind: str, text: str, **kw: object) -> Step:
             s = Step((phase, stage if stage is not None else st, rank), f, kind, f"phase {phase}",
-                     f"{text}; {STAGE_NAME[stage if stage is not None else st]} (PC-06)" if ex else "",
+                     (text if stage == FREE else f"{text}; {STAGE_NAME[st]} (PC-06)") if ex else "",
                      decl=decl, **kw)  # type: ignore[arg-type]
             steps.append(s)
             return s
