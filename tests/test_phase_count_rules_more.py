@@ -454,3 +454,15 @@ def test_g_08_a_duration_that_is_not_one_is_named():
         load_text(text, "bad.json")
     assert "sides.party.combatants[0].spells[0].duration" in str(exc.value)
     assert "use 'N rounds', 'N turns' or 'N phases'" in str(exc.value)
+
+
+def test_pc_09_a_routed_combatant_ignores_its_planned_abort():
+    """PC-11 + PC-09: after a failed morale check the flight replaces the plan, an `abort` in it too."""
+    doc = play({"party": [pc("Brom")], "orcs": {"morale": 8, "combatants": [orc("Orc 1"), orc("Orc 2")]}},
+               {"Brom": [melee("Orc 1", 14, 5, roll=1)],
+                "Orc 2": [melee("Brom", 2), {"misc": "pulls the lever", "abort": 6, "roll": 1}]},
+               opening={"party": 1, "orcs": 6}, morale={4: {"orcs": 12}}, referee={("initiative", "Orc 2"): [1]})
+    # Orc 1 down at 4 (0 + 1 + 3; d20 14, 5 damage); 2d10 12 > 8: Orc 2 flees at 4 + 1 + 3 = 8; no abort at 6
+    assert events(doc, "abort") == []
+    assert events(doc, "misc", "Orc 2") == []
+    assert one(doc, "move", "Orc 2")["tick"][0] == 8

@@ -574,8 +574,8 @@ class PhaseCount(Ruleset):
         elif step.kind == "abort":
             b = self._of(fight)
             b.aborts.pop(f.name, None)
-            if not f.active:
-                return
+            if not f.active or f.routed:
+                return  # a rout overrides the plan: the flight goes on
             old = b.actions.get(f.name)
             nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) else None
             fight.emit("abort", step.tick, step.at, f.name, why=f"aborts at phase {phase}: declares a new action "
