@@ -466,3 +466,23 @@ def test_pc_09_a_routed_combatant_ignores_its_planned_abort():
     assert events(doc, "abort") == []
     assert events(doc, "misc", "Orc 2") == []
     assert one(doc, "move", "Orc 2")["tick"][0] == 8
+
+
+def test_the_shipped_bugbear_example_runs_the_seeds_phases_without_the_rng():
+    """src/affray/examples/bugbears_phase_count.yaml is the test above as a file: same phases, every die given."""
+    from pathlib import Path
+
+    from affray import load_encounter, run, timeline_dict
+
+    path = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "bugbears_phase_count.yaml"
+    doc = timeline_dict(run(load_encounter(path)))
+    assert not [d for e in doc["events"] for d in e.get("dice", ()) if d["source"] == "rng"]
+    timed = [(e["tick"][0], e["kind"], e["actor"]) for e in doc["events"]
+             if e["kind"] in ("cast", "missile", "move", "melee")]
+    # the seed: sleep 4, Pascal moves 4 and attacks 5, bowshots 5 and 6, Pascal attacked 7, Pascal 9,
+    # Lyssa 10, Damiar and the bugbear's move 11, its attack and the last bugbear's move 12, its attack 13
+    assert timed == [(4, "cast", "Lyssa"), (4, "move", "Pascal"), (5, "missile", "Damiar"), (5, "melee", "Pascal"),
+                     (6, "missile", "Damiar"), (6, "move", "Bugbear 4"), (7, "melee", "Bugbear 4"),
+                     (9, "melee", "Pascal"), (10, "move", "Lyssa"), (11, "missile", "Damiar"),
+                     (11, "move", "Bugbear 4"), (12, "missile", "Damiar"), (12, "move", "Bugbear 5"),
+                     (12, "melee", "Bugbear 4"), (13, "melee", "Bugbear 5")]
