@@ -136,7 +136,7 @@ class Fight:
     def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
                      triggers: tuple[str, ...], why: str) -> bool:
         """Roll the ruleset's morale dice against ``score``: above it fails (G-07)."""
-        given = self.encounter.rolls.morale.get(tick[0] if self.ruleset.has_rounds else self.period, {}).get(side)
+        given = self.encounter.rolls.morale.get(self.ruleset.roll_period(self, tick), {}).get(side)
         roll = self.roller.dice(self._morale_dice, "morale", side, given=given) + self._morale_dice.bonus
         passed = roll <= score
         surrender = not passed and self.ruleset.opt.get("morale_failure") == "surrender"

@@ -15,6 +15,11 @@ __all__ = ["attack", "resolve_step"]
 
 
 def resolve_step(fight: Fight, step: Step) -> None:
+    if step.cancelled:
+        return
+    if step.kind in fight.ruleset.own_kinds:
+        fight.ruleset.resolve(fight, step)
+        return
     a = step.actor
     if not a.active:
         why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
@@ -178,7 +183,7 @@ def _cast(fight: Fight, step: Step) -> None:
     effects: list[tuple[str, int]] = []
     splinter: list[str] = []
     detail = ""
-    if spell.damage is not None and targets:
+    if spell.damage is not None and targets and not spell.damage_at:  # delayed damage is the ruleset's
         outcomes = step.decl.outcomes if step.decl is not None else []
         if outcomes:
             dmg = outcomes[0].damage if outcomes[0].hit else 0

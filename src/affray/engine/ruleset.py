@@ -31,6 +31,7 @@ class Option:
     rule: str
     doc: str
     choices: tuple[Any, ...] | None = None
+    minimum: int | None = None  # for a whole number: the least value allowed
 
     def parse(self, value: Any) -> Any:
         if self.choices is not None:
@@ -44,6 +45,9 @@ class Option:
                 raise OptionError(f"option {self.name}: {value!r} is not allowed; use true or false")
         elif expected is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number")
+        if expected is int and self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number of at least "
+                              f"{self.minimum}")
         return value
 
     def describe(self) -> dict[str, Any]:
@@ -72,6 +76,7 @@ class Step:
     tags: frozenset[str] = frozenset()  # ruleset facts about the step ("charge", "set", "lance-first")
     note: str = ""
     counter: Step | None = None  # a readied strike that lands just before this step (a set spear)
+    cancelled: bool = False  # withdrawn by its ruleset after being pushed (an aborted action): skipped silently
 
 
 class AttackMods:
@@ -124,6 +129,8 @@ class Ruleset:
     has_rounds: ClassVar[bool] = True  # the tick's first element is the round; else ``round`` is null
     #: Whether an opportunity attack that does damage stops the mover.
     opportunity_stops: ClassVar[bool] = False
+    #: Step kinds the ruleset resolves itself (``resolve``), even when the actor is no longer active.
+    own_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.opt: dict[str, Any] = {o.name: o.default for o in self.all_options()}
@@ -270,6 +277,14 @@ class Ruleset:
             mods.add("hit", weapon.magic, "magic weapon")
             mods.add("damage", weapon.magic, "magic weapon")
         return mods
+
+    def resolve(self, fight: Fight, step: Step) -> None:
+        """Resolve a step of one of ``own_kinds`` (a delayed effect, an expiry)."""
+        raise NotImplementedError(step.kind)
+
+    def roll_period(self, fight: Fight, tick: Tick) -> int:
+        """The key under which the file's ``rolls.morale`` gives the dice of a check made at ``tick``."""
+        return tick[0] if self.has_rounds else fight.period
 
     def refuse(self, fight: Fight, step: Step) -> str | None:
         """Why ``step`` cannot happen now (beyond the engine's own checks), or None."""

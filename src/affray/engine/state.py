@@ -158,6 +158,9 @@ class FightState:
                 fs[name].hp -= dmg
             for name in e.get("splinter", ()):
                 self._splinter(fs[name])
+        elif kind == "effect":  # a ruleset's delayed damage (heat metal, PC-12)
+            for name, dmg in e.get("effects", {}).items():
+                fs[name].hp -= dmg
         elif kind in ("spell-ruined", "spell-lost"):
             f = fs[e.actor]  # type: ignore[index]
             f.casting = None

@@ -31,6 +31,7 @@ __all__ = [
     "Side",
     "Spell",
     "Weapon",
+    "parse_duration",
 ]
 
 CLASSES = ("fighter", "paladin", "ranger", "monk", "cleric", "druid", "wizard", "illusionist",
@@ -118,6 +119,28 @@ class Weapon(_Frozen):
         return self.lance if self.lance is not None else "lance" in self.name.lower()
 
 
+_DURATION_RE = re.compile(r"^\s*(\d+)\s*(rounds?|turns?|phases?|segments?)?\s*$")
+
+
+def _duration(value: object) -> str:
+    """A duration (G-08): "4 rounds", "1 turn", "3 phases"; a bare number is rounds. Kept as written."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"duration {value!r}: use 'N rounds', 'N turns' or 'N phases'")
+    m = _DURATION_RE.match(str(value))
+    if not m:
+        raise ValueError(f"duration {value!r}: use 'N rounds', 'N turns' or 'N phases'")
+    return f"{m.group(1)} {m.group(2) or 'rounds'}"
+
+
+def parse_duration(text: str) -> tuple[int, str]:
+    """(N, unit) of a validated duration, the unit singular: (4, "round")."""
+    n, unit = text.split()
+    return int(n), unit.rstrip("s")
+
+
+Duration = Annotated[str, BeforeValidator(_duration)]
+
+
 class Spell(_Frozen):
     """G-03: a spell (or psionic power) the caster has memorised."""
 
@@ -130,6 +153,9 @@ class Spell(_Frozen):
     count: int = Field(1, ge=1, description="copies memorised")
     touch: bool = Field(False, description="delivered by a touch after casting (C2-10)")
     psionic: bool = Field(False, description="a psionic power: casting of CT 1 unless given (C2-15)")
+    duration: Duration | None = Field(None, description="how long the effect lasts from the casting (G-08)")
+    damage_at: tuple[Duration, ...] = Field((), description="the damage falls later, once at each of these "
+                                            "times after the casting (heat metal, PC-12), not at once")
 
     @field_validator("components")
     @classmethod

@@ -6,11 +6,12 @@ from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
 from affray.rulesets.combat2_phase1 import Combat2Phase1
 from affray.rulesets.combat2_phase2 import Combat2Phase2
+from affray.rulesets.phase_count import PhaseCount
 from affray.rulesets.side_d6 import SideD6
 
-__all__ = ["RULESETS", "Combat2Phase1", "Combat2Phase2", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "Combat2Phase1", "Combat2Phase2", "PhaseCount", "SideD6", "find_ruleset"]
 
-RULESETS: list[type[Ruleset]] = [Combat2Phase1, Combat2Phase2, SideD6]
+RULESETS: list[type[Ruleset]] = [Combat2Phase1, Combat2Phase2, SideD6, PhaseCount]
 
 
 def find_ruleset(name: str) -> type[Ruleset]:

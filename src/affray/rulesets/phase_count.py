@@ -1,0 +1,614 @@
+"""phase-count: seed 003 (The Insane DM Houserules III), no rounds, the referee counts phases.
+
+Read it beside ``../shared/seeds/003_*.txt`` and RULES.md PC-01 to PC-12. The battle starts at
+phase 0 (option ``start_phase``, PC-01): each side rolls 1d6, low first (PC-06); every combatant
+declares its first action, which happens at 0 + its side's die + the action's phase modifier
+(PC-02, PC-03). When an action has resolved, the combatant declares the next from its plan and
+rolls a d6 for it (a declaration's ``roll`` pins it). Extra attacks fall in the following phases
+(PC-04); a move-and-attack moves at the placed phase and strikes in the next (PC-05).
+
+A tick is ``(phase, stage, rank)``. ``stage`` orders one phase (PC-06): 0 durations running out
+and guards ending, 1 the surprisers' free actions (PC-08), 2 spells completing, 3 shooting, 4
+movement and charge attacks, 5 melee, 6 anything else; ``rank`` is the side's place in the opening
+initiative (1 = lowest die). Equal ticks are simultaneous. ``--max-rounds N`` allows N rounds of
+5 phases (the seed's "a combat round has 5 phases").
+
+Facts the encounter file gives for this ruleset (besides CONTRACT.md's):
+- a declaration's ``speed`` (a category or a numeric initiative modifier) gives its PM and wins
+  over the weapon's or spell's (the seed's movers are "fast" or "average" as they say);
+- ``wait`` with ``until: N`` stands guard until phase N (PC-08a); without it, one round (5 phases,
+  20 with ``duration_scale: real``);
+- ``abort: N`` on a declaration: at phase N the combatant drops what it is doing and declares
+  this one, rolling from N (PC-09);
+- ``declared_at: N``: the referee decided this action at phase N, earlier than the moment the
+  last one resolved (the seed's bugbear: attack at phase 7, next move "phase 6 + 2 + 3 = 11");
+- ``force_back: true`` on an attack: a called shot, -4 to hit (2e), that forces the target back,
+  out of melee, on a hit (PC-10);
+- a spell's ``duration`` ("4 rounds", "1 turn", "20 phases") ends with an ``expire`` event and
+  its ``damage_at`` (["3 rounds", ...]) deals its ``damage`` at each of those times after the
+  casting (an ``effect`` event), not at once (PC-12); a cast's ``dice: [{damage: N}, ...]`` pins
+  those damage rolls in order.
+Movement: a full move covers MV x 10 ft (the file's MV in inches, as every ruleset reads it), a half
+move half that, a withdrawal a third; a melee with ``distance`` closes with a half move (a charge: a
+full move, +2 to hit), and a longer distance takes further actions.
+
+Not implemented: critical events (PC-06's "or use a critical event"), critical hits as a way to
+force a foe back (PC-10, the called shot is), the effects of fatigue (PC-11 only marks it: the
+seed gives no effect), poison onset times (PC-12: no poison in the encounter file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar
+from weakref import WeakKeyDictionary
+
+from affray.engine.events import Tick
+from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
+from affray.errors import Problem
+from affray.model.derive import attacks_in_round
+from affray.model.encounter import Declaration, Spell, Weapon, parse_duration
+from affray.rulesets.phase_count_input import CATEGORY_PM, check_file, ct_category, phase_modifier
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.state import Fighter
+    from affray.io.load import Loaded
+
+__all__ = ["PhaseCount", "phase_modifier"]
+
+#: PC-06: the order of kinds within one phase.
+EXPIRY, FREE, SPELLS, SHOOTING, MOVEMENT, MELEE, OTHER = range(7)
+STAGE_NAME = {SPELLS: "spells complete first", SHOOTING: "shooting first",
+              MOVEMENT: "after shooting, with movement", MELEE: "melee, after shooting and movement",
+              OTHER: "after melee"}
+
+
+@dataclass
+class _Action:
+    """A combatant's current action: its declaration and the steps it placed."""
+
+    decl: Declaration
+    steps: list[Step]
+    spell: Spell | None = None
+    ruined: bool = False
+
+
+@dataclass
+class _Battle:
+    """This fight's bookkeeping, kept beside the log (reset at the start of every fight)."""
+
+    dice: dict[str, int] = field(default_factory=dict)  # side -> opening d6
+    first: set[str] = field(default_factory=set)  # fighters whose next die is their side's opening roll
+    actions: dict[str, _Action] = field(default_factory=dict)
+    done: dict[str, int] = field(default_factory=dict)  # completed actions (fatigue, PC-11)
+    swings: dict[str, int] = field(default_factory=dict)  # attack actions so far (3/2 attacks alternate)
+    aborts: dict[str, int] = field(default_factory=dict)  # fighter -> phase of its pending abort (PC-09)
+    forced: list[tuple[Fighter, Fighter]] = field(default_factory=list)
+
+
+class PhaseCount(Ruleset):
+    """Seed 003: no rounds; each action at the phase declared + 1d6 + its phase modifier (PC-*)."""
+
+    id = "phase-count"
+    title = "Continuous phases, d6 + phase modifier per action (Insane DM Houserules III)"
+    seed = "003"
+    rules = "PC"
+    options = (
+        Option("start_phase", 0, "PC-01", "the phase the referee starts counting from (the seed's bugbear "
+               "example starts at 1)", minimum=0),
+        Option("duration_scale", "tactical", "PC-12", "tactical: 1 round = 5 phases, 1 turn = 50; real: 20 "
+               "and 200", ("tactical", "real")),
+        Option("morale_dice", "2d10", "G-07", "dice rolled against the morale score; above it fails",
+               ("2d6", "2d10")),
+        Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one",
+               minimum=2),
+        Option("interrupted_spell", "lost", "G-11", "a caster damaged while casting loses the spell from "
+               "memory (2e) or only this casting", ("lost", "ruined")),
+        Option("missile_rate", True, "PC-04", "a missile weapon's fire rate multiplies its shots, one a phase"),
+        Option("switch_target", True, "PC-04", "when its target falls, the rest of a multiple attack goes to "
+               "another foe: a shot to the first standing foe in file order, a blow to an engaged one"),
+        Option("fatigue", True, "PC-11", "mark fatigue (a fatigue event) each time an action completes"),
+    )
+    declaration_keys: ClassVar[dict[str, str]] = {
+        "until": "wait: stand guard until this phase, then declare (PC-08a)",
+        "abort": "at this phase, drop the current action and declare this one, rolling from there (PC-09)",
+        "declared_at": "the phase the referee decided this action, before the last one resolved (seed's bugbear)",
+        "force_back": "attack: a called shot, -4 to hit, that forces the target back out of melee (PC-10)",
+    }
+    initiative_die = 6
+    surprise_die = 10
+    action_die = 6
+    attack_scheme = "2e"
+    has_rounds = False
+    own_kinds = frozenset({"expire", "effect", "abort"})
+    phases_per_period: ClassVar[int] = 5
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        # each fight's bookkeeping, so that one prepared ruleset may serve several fights
+        self._battles: WeakKeyDictionary[Fight, _Battle] = WeakKeyDictionary()
+
+    def _of(self, fight: Fight) -> _Battle:
+        return self._battles.setdefault(fight, _Battle())
+
+    # -- load-time checks ------------------------------------------------------------------------------
+    @classmethod
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+        """One opening roll, durations in phase-count's units, and this ruleset's keys (phase_count_input)."""
+        return check_file(loaded)
+
+    # -- the clock -------------------------------------------------------------------------------------
+    def period_end(self, period: int) -> Tick:
+        return (self.opt["start_phase"] + self.phases_per_period * period,)
+
+    def roll_period(self, fight: Fight, tick: Tick) -> int:
+        """``rolls.morale`` is keyed by the phase of the check."""
+        return tick[0]
+
+    def _scale(self, unit: str) -> int:
+        real = self.opt["duration_scale"] == "real"
+        return {"round": 20 if real else 5, "turn": 200 if real else 50, "phase": 1}[unit]
+
+    def begin(self, fight: Fight, period: int) -> None:
+        if period != 1:
+            return  # no rounds: everything after the opening is declared as actions resolve
+        self._battles[fight] = b = _Battle()
+        start = self.opt["start_phase"]
+        tick = (start, EXPIRY, 0)
+        surprisers = self._surprise(fight, tick)
+        self._initiative(fight, tick)
+        for f in fight.state.pcs_first:
+            b.first.add(f.name)  # a surpriser's free action rolls nothing: the opening die serves its next
+            self._declare(fight, f, start, tick, free=f.side in surprisers)
+
+    def _surprise(self, fight: Fight, tick: Tick) -> set[str]:
+        """PC-08: the standard rule, d10 per side, surprised on 1-3; the others get one free action."""
+        enc = fight.encounter
+        sides = list(enc.sides)
+        at = f"phase {tick[0]}, surprise"
+        if enc.surprise == "none":
+            fight.emit("surprise", tick, at, detail="no surprise: every side is aware (the file says none)",
+                       data={"surprised": (), "surprisers": ()})
+            return set()
+        if isinstance(enc.surprise, dict):
+            surprised = {s for s in sides if enc.surprise.get(s)}
+            detail = f"the referee rules it: {', '.join(sorted(surprised)) or 'nobody'} surprised"
+        else:
+            rolls = {s: fight.roller.die(10, "surprise", s, enc.rolls.surprise.get(s)) for s in sides}
+            surprised = {s for s in sides if rolls[s] <= 3}
+            detail = ", ".join(f"{s} d10={rolls[s]}" for s in sides) + \
+                f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
+        surprisers = set(sides) - surprised if surprised else set()
+        fight.emit("surprise", tick, at, why="d10 per side, 1-3 is surprised (standard rule); every surpriser "
+                   "gets one free action at initiative 0, before anyone else (PC-08)", detail=detail,
+                   data={"surprised": tuple(s for s in sides if s in surprised),
+                         "surprisers": tuple(s for s in sides if s in surprisers)})
+        return surprisers
+
+    def _initiative(self, fight: Fight, tick: Tick) -> None:
+        """PC-06 Decision: 1d6 per side at the start, low first; it is also each one's first action die."""
+        rolls = fight.encounter.rolls.initiative
+        given = rolls[min(rolls)] if rolls else {}
+        sides = list(fight.encounter.sides)
+        dice = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
+        values = sorted(set(dice.values()))
+        ranks = {s: values.index(dice[s]) + 1 for s in sides}
+        self._of(fight).dice = dice
+        detail = ", ".join(f"{s} d6={dice[s]}" for s in sides) + ": " + " then ".join(
+            " and ".join(s for s in sides if ranks[s] == k) for k in sorted(set(ranks.values())))
+        fight.emit("initiative", tick, f"phase {tick[0]}, start", detail=detail,
+                   why="1d6 per side, low first among actions of the same kind in the same phase; each side's "
+                   "die is also its combatants' die for their first action (PC-06)",
+                   data={"ranks": ranks, "results": dice})
+
+    # -- declaring and placing actions -----------------------------------------------------------------
+    def _declare(self, fight: Fight, f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:
+        """PC-02: ``f`` declares its next action at ``phase`` and places it; an impossible one is skipped."""
+        self._of(fight).actions.pop(f.name, None)
+        for _ in range(len(f.plan) + 2):
+            if self._abort_ahead(fight, f, phase):
+                return  # idle until the phase of its abort (PC-09)
+            decl = fight.declare(f, tick, f"phase {phase}")
+            if decl is None:
+                return
+            if self._place(fight, f, decl, phase, tick, free=free):
+                self._abort_ahead(fight, f, phase)
+                return
+            free = False
+
+    def _abort_ahead(self, fight: Fight, f: Fighter, phase: int) -> bool:
+        """Whether ``f``'s next declaration waits for its ``abort`` phase; pushes that moment once."""
+        nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) and not f.routed else None
+        when = nxt.extra.get("abort") if nxt is not None else None
+        if not isinstance(when, int) or when <= phase:
+            return False
+        if f.name not in self._of(fight).aborts:
+            self._of(fight).aborts[f.name] = when
+            fight.push(Step((when, EXPIRY, 0), f, "abort", f"phase {when}", "", note="abort"))
+        return True
+
+    def _pm(self, f: Fighter, decl: Declaration) -> tuple[int, str]:
+        """PC-03: the action's phase modifier and its reason."""
+        if decl.speed is not None:
+            pm, why = phase_modifier(decl.speed)
+            return pm, f"declared {why}"
+        action = decl.action
+        if action == "cast":
+            spell = f.spells[decl.cast or ""]
+            if spell.speed is not None:
+                return CATEGORY_PM[spell.speed], f"{spell.name}: {spell.speed}"
+            cat = ct_category(spell.ct)
+            return CATEGORY_PM[cat], f"{spell.name}, CT {spell.ct}: {cat}"
+        if action in ("melee", "missile"):
+            return self._weapon_pm(f.weapon(decl.weapon, missile=action == "missile"))
+        if action == "move" and f.spec.weapons:
+            pm, why = self._weapon_pm(f.spec.weapons[0])
+            return pm, f"moving: {why}"
+        return CATEGORY_PM["average"], "average"
+
+    @staticmethod
+    def _weapon_pm(w: Weapon) -> tuple[int, str]:
+        if w.speed is not None:
+            return CATEGORY_PM[w.speed], f"{w.name}: {w.speed}"
+        if w.sf is None:
+            return CATEGORY_PM["average"], f"{w.name}: average"
+        pm, why = phase_modifier(w.sf)
+        return pm, f"{w.name} SF {w.sf}, {why}"
+
+    def _place(self, fight: Fight, f: Fighter, decl: Declaration, phase: int, tick: Tick, *,
+               free: bool = False) -> bool:
+        """Turn a declaration into timed steps (PC-02 to PC-05); False when it cannot even start."""
+        b = self._of(fight)
+        ex = fight.explain
+        rank = fight.state.ranks.get(f.side, 1)
+        action = decl.action
+        continuing = action == "melee" and f.remaining > 0 and decl is f.current and f.remaining != decl.distance
+        if action == "wait":
+            until = decl.extra.get("until")
+            if isinstance(until, int):
+                end, how = max(until, phase + 1), "" if until > phase else f" (phase {until} is past)"
+            else:
+                end, how = phase + self._scale("round"), " (one round)"
+            why = f"stands guard from phase {phase}, declaring nothing until phase {end}{how} (PC-08a)" if ex else ""
+            self._steps(fight, f, decl, [Step((end, EXPIRY, rank), f, "wait", f"phase {end}", why, decl=decl,
+                                              note=str(decl.wait) if isinstance(decl.wait, str) else "")])
+            return True
+        if action == "cast":
+            spell = f.spells[decl.cast or ""]
+            if f.memorized.get(spell.name, 0) <= 0:
+                fight.emit("impossible", tick, f"phase {phase}", f.name, spell=spell.name,
+                           why=f"{spell.name} is no longer memorised", detail="cast cancelled")
+                return False
+        if free:
+            at, why = phase, "surprise: a free action at initiative 0, before anyone else (PC-08)"
+            stage: int | None = FREE
+        else:
+            at, why = self._when(fight, f, decl, phase, continuing)
+            stage = None
+        steps = self._schedule(fight, f, decl, at, stage, rank, why if ex else "")
+        if action == "cast":
+            spell = f.spells[decl.cast or ""]
+            fight.emit("cast-start", tick, f"phase {phase}", f.name, spell=spell.name, target=decl.at,
+                       why=f"begins casting at phase {phase}; it completes at phase {at} and damage before "
+                       f"then disrupts it (G-11)" if ex else "")
+            b.actions[f.name].spell = spell
+        return bool(steps)
+
+    def _when(self, fight: Fight, f: Fighter, decl: Declaration, phase: int, continuing: bool) -> tuple[int, str]:
+        """PC-02: declared phase + d6 + PM; the die is the side's opening roll for a first action (PC-06)."""
+        b = self._of(fight)
+        if decl.roll is not None and not continuing:
+            die, source = decl.roll, "d6"
+        elif f.name in b.first:
+            b.first.discard(f.name)
+            side = f.side + ("'" if f.side.endswith("s") else "'s")
+            die, source = b.dice[f.side], f"{side} opening d6"
+        else:
+            die, source = fight.roller.die(6, "initiative", f.name), "d6"
+        b.first.discard(f.name)
+        pm, label = self._pm(f, decl)
+        base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase
+        at = base + die + pm
+        why = f"declared at phase {base} + {source} {die} + PM {pm} ({label}) = phase {at}"
+        if at <= phase:
+            why += f"; phase {phase} is already reached, so phase {phase + 1}"
+            at = phase + 1
+        return at, why
+
+    def _schedule(self, fight: Fight, f: Fighter, decl: Declaration, at: int, stage: int | None, rank: int,
+                  why: str) -> list[Step]:
+        """The steps of one action from its phase ``at`` (``stage`` forces the surprise slot)."""
+        ex = fight.explain
+        full_move = f.spec.mv * 10
+        action = decl.action
+        steps: list[Step] = []
+
+        def step(phase: int, st: int, kind: str, text: str, **kw: object) -> Step:
+            s = Step((phase, stage if stage is not None else st, rank), f, kind, f"phase {phase}",
+                     (text if stage == FREE else f"{text}; {STAGE_NAME[st]} (PC-06)") if ex else "",
+                     decl=decl, **kw)  # type: ignore[arg-type]
+            steps.append(s)
+            return s
+
+        if action == "melee":
+            weapon = f.weapon(decl.weapon)
+            remaining = f.remaining
+            strike = at
+            if remaining > 0:
+                allowance = full_move if decl.charge else full_move // 2
+                feet = min(remaining, allowance)
+                how = "charges" if decl.charge else "half-moves"
+                more = remaining > allowance
+                step(at, MOVEMENT, "move", f"{why}; {how} {feet} ft of {remaining} ({'full' if decl.charge else 'half'}"
+                     f" move, MV {f.spec.mv} x 10 ft)" + ("; the attack waits for the next action" if more else
+                                                        f"; the attack follows in phase {at + 1} (PC-05)"),
+                     target=decl.melee, feet=feet, mode="charge" if decl.charge else "half",
+                     note=f"{how} {feet} ft towards {decl.melee}" if ex else "")
+                if more:
+                    return self._steps(fight, f, decl, steps)
+                strike = at + 1
+            n = self._attacks(fight, f, f.attacks)
+            for i in range(n):
+                nth = f" (attack {i + 1} of {n}: phase {strike} + {i}, PC-04)" if n > 1 else ""
+                after = f"{why}; the attack follows the move, in phase {strike} (PC-05)"
+                text = (why if remaining == 0 else after) + nth
+                step(strike + i, MOVEMENT if decl.charge else MELEE, "melee", text, target=decl.melee,
+                     weapon=weapon, index=i, tags=frozenset({"charge"}) if decl.charge else frozenset())
+        elif action == "missile":
+            weapon = f.weapon(decl.weapon, missile=True)
+            rate = f.attacks * weapon.rate if self.opt["missile_rate"] else f.attacks
+            n = self._attacks(fight, f, rate)
+            for i in range(n):
+                nth = f" (shot {i + 1} of {n}: phase {at} + {i}, PC-04)" if n > 1 else ""
+                step(at + i, SHOOTING, "missile", why + nth, target=decl.missile, weapon=weapon, index=i)
+        elif action == "cast":
+            spell = f.spells[decl.cast or ""]
+            step(at, SPELLS, "cast", f"{why}; the spell is finished", spell=spell, target=decl.at)
+        elif action == "move":
+            mode = decl.mode or "full"
+            tags: frozenset[str] = frozenset()
+            if mode == "withdraw":
+                cap, tags = full_move // 3, frozenset({"disengage"})
+            elif mode in ("retreat", "flee"):
+                cap = full_move
+                tags = frozenset({"disengage", "leaves"} if mode == "flee" else {"disengage"})
+            elif mode == "full":
+                cap = full_move
+                if f.engaged:
+                    tags = frozenset({"disengage"})
+            else:
+                cap = full_move // 2
+            feet = min(decl.move or 0, cap)
+            step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.spec.mv})",
+                 feet=feet, mode=mode, tags=tags, note=f"{mode} {feet} ft" if ex else "")
+        else:
+            what = decl.misc if action == "misc" else "no action"
+            step(at, OTHER, "misc", why, note=str(what))
+        return self._steps(fight, f, decl, steps)
+
+    def _attacks(self, fight: Fight, f: Fighter, rate: Fraction) -> int:
+        """Attacks of this action: a round's worth, 3/2 alternating 1, 2, 1... by attack action."""
+        swings = self._of(fight).swings
+        k = swings[f.name] = swings.get(f.name, 0) + 1
+        return max(1, attacks_in_round(rate, k))
+
+    def _steps(self, fight: Fight, f: Fighter, decl: Declaration, steps: list[Step]) -> list[Step]:
+        for s in steps:
+            fight.push(s)
+        self._of(fight).actions[f.name] = _Action(decl, steps)
+        return steps
+
+    # -- after each moment -----------------------------------------------------------------------------
+    def after(self, fight: Fight, tick: Tick) -> None:
+        b = self._of(fight)
+        phase = tick[0]
+        at = f"phase {phase}"
+        for attacker, target in b.forced:
+            if target.active:
+                fight.emit("move", tick, at, target.name, why=f"{attacker.name}'s called shot forces "
+                           f"{target.name} back, out of melee (PC-10)", detail="forced back 5 ft",
+                           data={"feet": 5, "mode": "forced", "disengage": True})
+        b.forced.clear()
+        for name in [n for n in b.actions if not fight.state.fighters[n].active]:
+            del b.actions[name]  # its steps still come up, reported impossible by the engine (G-05)
+        self._morale(fight, tick)
+        for f in fight.state.fighters.values():
+            act = b.actions.get(f.name)
+            if act is None or not f.active or act.steps[-1].tick != tick or act.steps[-1].cancelled:
+                continue
+            self._complete(fight, f, act, tick)
+            if f.name not in b.aborts:
+                self._declare(fight, f, phase, tick)
+
+    def _complete(self, fight: Fight, f: Fighter, act: _Action, tick: Tick) -> None:
+        """PC-11 fatigue; PC-12 durations and delayed effects of a spell that took effect."""
+        b = self._of(fight)
+        phase = tick[0]
+        b.done[f.name] = n = b.done.get(f.name, 0) + 1
+        if self.opt["fatigue"]:
+            fight.emit("fatigue", tick, f"phase {phase}", f.name, why="fatigue is marked each time an action "
+                       "completes, not at the end of a round (PC-11)",
+                       detail=f"{f.name} completes an action: fatigue {n}" if fight.explain else None,
+                       data={"actions": n})
+        spell = act.spell
+        if spell is None or act.ruined:
+            return
+        rank = 0
+        if spell.duration is not None:
+            count, unit = parse_duration(spell.duration)
+            end = phase + count * self._scale(unit)
+            fight.push(Step((end, EXPIRY, rank), f, "expire", f"phase {end}", f"{spell.name} cast at phase {phase} "
+                            f"+ {spell.duration} x {self._scale(unit)} = phase {end} (PC-12, "
+                            f"{self.opt['duration_scale']} scale)", spell=spell, target=act.decl.at))
+        for k, text in enumerate(spell.damage_at):
+            count, unit = parse_duration(text)
+            when = phase + count * self._scale(unit)
+            fight.push(Step((when, EXPIRY, rank), f, "effect", f"phase {when}", f"{spell.name} finished at phase "
+                            f"{phase} + {text} x {self._scale(unit)} = phase {when} (PC-12)", decl=act.decl,
+                            spell=spell, target=act.decl.at, index=k))
+
+    def _morale(self, fight: Fight, tick: Tick) -> None:
+        """PC-11: morale is rolled the moment it is due: a side's first casualty, then half of it down."""
+        state = fight.state
+        enc = fight.encounter
+        for side in enc.sides:
+            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
+            if not members:
+                continue
+            total = len(state.sides[side])
+            lost = total - state.active_left[side]
+            triggers = []
+            if lost >= 1 and (side, "first casualty") not in state.morale_done:
+                triggers.append("first casualty")
+            if 2 * lost >= total and (side, "half down") not in state.morale_done:
+                triggers.append("half down")
+            if not triggers:
+                continue
+            score = enc.sides[side].morale
+            if score is None:
+                given = [f.spec.morale for f in members if f.spec.morale is not None]
+                score = min(given) if given else int(self.opt["default_morale"])
+            why = (f"{side} checks morale at once after its {' and '.join(triggers)} ({lost} of {total} out), "
+                   "not at a round's end; PCs never check (PC-11, G-07)")
+            if not fight.morale_check(side, members, score, tick, f"phase {tick[0]}", tuple(triggers), why):
+                for f in members:  # routed: drop the action in hand and flee from this phase (PC-09)
+                    self._drop(fight, f, tick, "routed")
+                    self._declare(fight, f, tick[0], tick)
+
+    def _drop(self, fight: Fight, f: Fighter, tick: Tick, reason: str) -> None:
+        """Cancel ``f``'s pending action; a spell being cast is ruined (PC-09)."""
+        act = self._of(fight).actions.pop(f.name, None)
+        if act is None:
+            return
+        for s in act.steps:
+            if s.tick > tick:
+                s.cancelled = True
+        if f.casting is not None:
+            fight.emit("spell-ruined", tick, f"phase {tick[0]}", f.name, spell=f.casting,
+                       why=f"{f.name} abandons the casting ({reason}, PC-09)", detail="the spell is ruined for "
+                       "this casting")
+
+    # -- resolution hooks ------------------------------------------------------------------------------
+    def resolve(self, fight: Fight, step: Step) -> None:
+        f = step.actor
+        phase = step.tick[0]
+        if step.kind == "expire":
+            fight.emit("expire", step.tick, step.at, f.name, spell=step.spell.name if step.spell else None,
+                       target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'effect'} "
+                       "ends")
+        elif step.kind == "effect":
+            self._effect(fight, step)
+        elif step.kind == "abort":
+            b = self._of(fight)
+            b.aborts.pop(f.name, None)
+            if not f.active or f.routed:
+                return  # a rout overrides the plan: the flight goes on
+            old = b.actions.get(f.name)
+            nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) else None
+            fight.emit("abort", step.tick, step.at, f.name, why=f"aborts at phase {phase}: declares a new action "
+                       "and rolls for it from this phase (PC-09)",
+                       detail=f"drops: {_what(old.decl) if old else 'nothing'}" if fight.explain else None)
+            self._drop(fight, f, step.tick, "aborted")
+            if nxt is None:
+                return
+            # declared here, not through Fight.declare: a half-finished approach must not continue
+            fight.emit("declare", step.tick, step.at, f.name, detail=_what(nxt) if fight.explain else None,
+                       data={"decl": nxt, "consumed": True, "continuing": False,
+                             "remaining": nxt.distance if nxt.action == "melee" else 0})
+            if self._place(fight, f, nxt, phase, step.tick):
+                self._abort_ahead(fight, f, phase)
+            else:
+                self._declare(fight, f, phase, step.tick)
+
+    def _effect(self, fight: Fight, step: Step) -> None:
+        """PC-12: a delayed damage of a spell (heat metal's 2d4 at 15, 20 and 25 phases)."""
+        spell = step.spell
+        assert spell is not None and spell.damage is not None
+        state = fight.state
+        targets = [state.fighters[step.target]] if step.target in state.fighters else \
+            [g for g in state.sides.get(step.target or "", []) if g.active]
+        targets = [t for t in targets if t.active]
+        if not targets:
+            return
+        given = step.decl.dice_given[step.index].damage if step.decl and step.index < len(step.decl.dice_given) \
+            else None
+        rolled = fight.roller.dice(spell.damage, "spell damage", step.actor.name, given=given)
+        dmg = max(0, rolled + spell.damage.bonus)
+        fight.emit("effect", step.tick, step.at, step.actor.name, target=step.target, spell=spell.name,
+                   damage=dmg, why=step.why, detail=f"{spell.damage.text}: {rolled} = {dmg} damage to "
+                   f"{', '.join(t.name for t in targets)}",
+                   data={"effects": {t.name: dmg for t in targets}, "damage": dmg})
+
+    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
+        mods = super().attack_mods(fight, step, target)
+        if "charge" in step.tags:
+            mods.add("hit", 2, "charge, 2e")
+        if step.decl is not None and step.decl.extra.get("force_back") is True:
+            mods.add("hit", -4, "called shot to force back, 2e, PC-10")
+        return mods
+
+    def refuse(self, fight: Fight, step: Step) -> str | None:
+        a = step.actor
+        if step.kind == "melee" and a.remaining > 0:
+            return f"{a.name} is still {a.remaining} ft short of {step.target}"
+        if step.kind in ("melee", "missile") and step.target is not None:
+            target = fight.state.fighters[step.target]
+            if not target.active and step.index > 0 and self.opt["switch_target"]:
+                other = self._other_target(fight, step)
+                if other is not None:
+                    if fight.explain:
+                        step.why += f"; {target.name} is down: the {step.kind} goes to {other.name} (PC-04)"
+                    step.target = other.name
+                    return None
+            if not target.active:
+                act = self._of(fight).actions.get(a.name)
+                if act is not None and step in act.steps:  # the action ends here: the next is declared now
+                    k = act.steps.index(step)
+                    for s in act.steps[k + 1:]:
+                        s.cancelled = True
+                    del act.steps[k + 1:]
+                return f"the target {target.name} is {'down' if target.down else 'gone'}: the action ends (G-05)"
+        return None
+
+    @staticmethod
+    def _other_target(fight: Fight, step: Step) -> Fighter | None:
+        a = step.actor
+        state = fight.state
+        if step.kind == "missile":
+            return next((g for g in state.fighters.values() if g.side != a.side and g.active), None)
+        return next((state.fighters[n] for n in sorted(a.engaged, key=fight.order) if state.fighters[n].active),
+                    None)
+
+    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """PC-07: leaving melee (not by a withdrawal) gives each engaged foe an attack, in that very phase."""
+        mover = step.actor
+        if "disengage" not in step.tags or step.mode == "withdraw":
+            return []
+        out = []
+        for name in sorted(mover.engaged, key=fight.order):
+            foe = fight.state.fighters[name]
+            if foe.active:
+                out.append((foe, foe.weapon(None), f"attack of opportunity: {mover.name} leaves melee, in the "
+                            f"phase it happens, phase {step.tick[0]} (PC-07)"))
+        return out
+
+    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+        act = self._of(fight).actions.get(caster.name)
+        if act is not None:
+            act.ruined = True
+        return "spell-lost" if self.opt["interrupted_spell"] == "lost" else "spell-ruined"
+
+    def redirect(self, fight: Fight, step: Step, target: Fighter) -> tuple[Fighter | None, str]:
+        if step.decl is not None and step.decl.extra.get("force_back") is True:
+            self._of(fight).forced.append((step.actor, target))
+            return target, f"{target.name} is forced back (PC-10)"
+        return target, ""
+
+
+def _what(decl: Declaration) -> str:
+    action = decl.action
+    value = getattr(decl, action)
+    return f"{action} {value}" if value is not True else action
