@@ -211,3 +211,4 @@ def _cast(fight: Fight, step: Step) -> None:
                 fight.emit(ruin, step.tick, step.at, name, spell=casting[name],
                            why=f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}"
                            if fight.explain else None, detail=_RUIN.get(ruin))
+    fight.ruleset.took_effect(fight, step)

@@ -294,6 +294,9 @@ class Ruleset:
         """Who gets an attack of opportunity on ``step`` (a move), with what weapon, and why."""
         return []
 
+    def took_effect(self, fight: Fight, step: Step) -> None:
+        """A spell of ``step`` has just taken effect (its ``cast`` event is in the log): durations start."""
+
     def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
         """Damage reached a caster mid-casting: "spell-ruined", "spell-lost" or None (G-11)."""
         return "spell-ruined"

@@ -21,8 +21,8 @@ half-segments, 7 the movement, 8 the end of the phase (a "1 round" spell). ``rou
 the timeline; a cycle counts as a round for ``--max-rounds`` and for ``rolls`` (initiative and
 morale by cycle).
 
-Not modelled beyond Phase System I's list (see ``combat2_phase1``): spell durations (P2-05) need a
-duration in the file, which it does not carry yet.
+A spell's ``duration`` ("2 rounds", "1 turn", "4 phases") ends with an ``expire`` event at the end
+of its phase (P2-05: a round is three phases, a turn thirty). Simplified as in ``combat2_phase1``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.engine.ruleset import Option, Step
-from affray.model.encounter import Declaration, Weapon
+from affray.model.encounter import Declaration, Weapon, parse_duration
 from affray.rulesets.combat2 import ct_half_segment
 from affray.rulesets.combat2_attacks import below_1_hd
 from affray.rulesets.combat2_base import Book
@@ -89,6 +89,7 @@ class Combat2Phase2(Combat2Phase1):
     seed = "000"
     rules = "C2, P2"
     has_rounds = False
+    own_kinds = frozenset({"expire"})
     options: ClassVar[tuple[Option, ...]] = (
         Option("caster_delay_by_level", False, "P2-06", "Table 5: the delay before the next spell shortens with "
                "caster level (1-6: 2 phases, 7-12: 1, 13+: two spells, then 1)"),
@@ -245,6 +246,26 @@ class Combat2Phase2(Combat2Phase1):
                 b.spell_chain = (b.spell_chain + 1) % 2
                 delay = 0 if b.spell_chain == 1 else 1
         b.next_cast = done + 1 + delay
+
+    def took_effect(self, fight: Fight, step: Step) -> None:
+        """P2-05: three phases are a round; an effect lasts to the end of its phase that many phases on."""
+        spell = step.spell
+        if spell is None or spell.duration is None:
+            return
+        count, unit = parse_duration(spell.duration)
+        phases = count * {"round": 3, "turn": 30, "phase": 1, "segment": 1}[unit]
+        done = 3 * (step.tick[0] - 1) + step.tick[1]
+        end = done + phases
+        rnd, phase = self.round_of(end), (end - 1) % 3 + 1
+        fight.push(Step((rnd, phase, 8, 1), step.actor, "expire", self._at(rnd, phase, "end of the phase"),
+                        f"{spell.name} took effect in {self._phase_name(done)}; {spell.duration} = {phases} phases: "
+                        f"it ends with {self._phase_name(end)}, after its movement and combat (P2-05)", spell=spell,
+                        target=step.target))
+
+    def resolve(self, fight: Fight, step: Step) -> None:
+        """An effect's end comes even if its caster has fallen."""
+        fight.emit("expire", step.tick, step.at, step.actor.name, spell=step.spell.name if step.spell else None,
+                   target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'the effect'} ends")
 
     def _held_over(self, fight: Fight, rnd: int) -> None:
         """No rounds: nothing is held over a round's end (P2-01)."""

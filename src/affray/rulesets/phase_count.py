@@ -39,11 +39,10 @@ seed gives no effect), poison onset times (PC-12: no poison in the encounter fil
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, ClassVar
 
 from affray.engine.events import Tick
 from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
@@ -126,13 +125,14 @@ class PhaseCount(Ruleset):
     own_kinds = frozenset({"expire", "effect", "abort"})
     phases_per_period: ClassVar[int] = 5
 
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(options)
-        # each fight's bookkeeping, so that one prepared ruleset may serve several fights
-        self._battles: WeakKeyDictionary[Fight, _Battle] = WeakKeyDictionary()
+    def new_memo(self) -> _Battle:
+        """Each fight's bookkeeping (``Fight.memo``), so that one prepared ruleset may serve several fights."""
+        return _Battle()
 
-    def _of(self, fight: Fight) -> _Battle:
-        return self._battles.setdefault(fight, _Battle())
+    @staticmethod
+    def _of(fight: Fight) -> _Battle:
+        battle: _Battle = fight.memo
+        return battle
 
     # -- load-time checks ------------------------------------------------------------------------------
     @classmethod
@@ -155,7 +155,7 @@ class PhaseCount(Ruleset):
     def begin(self, fight: Fight, period: int) -> None:
         if period != 1:
             return  # no rounds: everything after the opening is declared as actions resolve
-        self._battles[fight] = b = _Battle()
+        b = self._of(fight)
         start = self.opt["start_phase"]
         tick = (start, EXPIRY, 0)
         surprisers = self._surprise(fight, tick)
