@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from affray.errors import AffrayError
+from affray.model.encounter import Combatant
 
 __all__ = [
     "COLUMN",
@@ -27,6 +28,7 @@ __all__ = [
     "recovery_minutes",
     "research_days",
     "slots_for",
+    "starting_pool",
     "wisdom_bonus_spells",
 ]
 
@@ -189,6 +191,29 @@ def recovery_minutes(points: int, highest: int, rest_hours: int = 8) -> dict[str
     else:
         by_level = points * (13 - highest + max(0, 8 - rest_hours))
     return {"flat": flat, "by_level": by_level}
+
+
+def starting_pool(spec: Combatant, spells: str, table: str) -> tuple[int | None, dict[int, int] | None, int]:
+    """A caster's pool at the start of a fight under option ``spells`` (C2X-06/08): (mana, slots, highest
+    level). The file's ``mana`` or ``slots`` (what it has left) win; else the table for class and level;
+    a monster's innate spells are pooled (C2X-09): their levels summed, or a slot each."""
+    column = COLUMN.get(spec.cls or spec.klass)
+    level = min(max(spec.level or 1, 1), 20)
+    if column is not None and spec.level is not None:
+        highest = highest_spell_level(column, level)
+        base_mana = pool(spec.cls or spec.klass, level, table=table).mana
+        base_slots = slots_for(column, level)
+    else:
+        highest = max(s.level for s in spec.spells)
+        base_mana = sum(s.level * s.count for s in spec.spells)
+        base_slots = {}
+        for s in spec.spells:
+            if s.level:
+                base_slots[s.level] = base_slots.get(s.level, 0) + s.count
+    if spells == "mana":
+        return (spec.mana if spec.mana is not None else base_mana), None, highest
+    slots = dict(spec.spell_slots) if spec.spell_slots is not None else base_slots
+    return None, slots, highest
 
 
 def research_days(spell_level: int, *, library: bool) -> float:
