@@ -26,7 +26,8 @@ class Fighter:
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "conditions", "current", "declared", "down",
                  "engaged", "fled", "highest", "hp", "index", "mana", "memorized", "name", "pc", "plan", "plan_pos",
-                 "remaining", "routed", "shield", "side", "slots", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+                 "remaining", "routed", "shield", "side", "slots", "spec", "spells", "subdual", "thac0", "unconscious",
+                 "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Declaration, ...], attack_scheme: str | None, spells: str = "memorized",

@@ -74,8 +74,6 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one"),
         Option("tie_track", "loser", "P1-01", "sides tied for the lowest roll: everyone on the loser track, or "
                "a modified roll equal to the lowest opposing one counts as winning", ("loser", "winner")),
-        Option("agility", False, "P1-02", "use AGI instead of DEX for the initiative adjustment when given "
-               "(C2X-01)"),
         Option("split_forms", False, "C2-07", "separate attack forms: one form per phase (two with more than "
                "three forms)"),
         Option("hold_spells", True, "C2-14", "casters may hold a cast spell up to 6 CT units (`hold: N`)"),
