@@ -191,6 +191,11 @@ def _cast(fight: Fight, step: Step) -> None:
     assert spell is not None
     if a.casting != spell.name:
         return  # ruined earlier: the spell-ruined or spell-lost event already said so
+    cannot = a.can_cast(spell)
+    if cannot is not None:  # a ruleset that starts casting itself: the pool is checked when the spell completes
+        fight.emit("spell-ruined", step.tick, step.at, a.name, spell=spell.name, why=cannot,
+                   detail="the spell cannot be paid for")
+        return
     state = fight.state
     targets: list[Fighter] = []
     if step.target in state.fighters:

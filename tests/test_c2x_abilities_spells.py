@@ -1,0 +1,115 @@
+"""C2X-01, C2X-02, C2X-04/05 strength and specialization, C2X-06/08 the spells option, under every ruleset."""
+
+from __future__ import annotations
+
+import pytest
+
+from affray.abilities import c2_strength, perception, strength, thief_skill_adjustment
+from affray.model.encounter import Combatant
+from c2x_helpers import IDS, duel, events
+
+
+def test_c2x_04_fighter_18_99_gets_plus_2_plus_3() -> None:
+    # seed: "a fighter with 18/99 strength would get +2/+5 under 2nd ed rules. Under my rules, he'd get +2/+3 (5 - 2)"
+    assert strength(18, 99) == (2, 5)
+    assert c2_strength(18, 99) == (2, 3)
+    # "+1 or below as is": STR 17 +1/+1 keeps +1; STR 3 -3/-1 keeps -1; 18/00 +3/+6 -> +3/+3
+    assert c2_strength(17) == (1, 1) and c2_strength(3) == (-3, -1) and c2_strength(18, 100) == (3, 3)
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_c2x_05_strength_in_the_attack(ruleset: str) -> None:
+    # str: 18/99 under option strength c2: +2 to hit, +3 damage; the d20 12 + 2 = 14 hits (needs 14); 1d8 4 + 3 = 7
+    doc = duel(ruleset, {"strength": "c2"}, [{"melee": "Orc", "dice": {"attack": 12, "damage": 4}}],
+               brom={"str": "18/99"})
+    hit = events(doc, "melee", "Brom")[0]
+    assert (hit["hit"], hit["damage"]) == (True, 7)
+    # the 2nd edition's +2/+5: 4 + 5 = 9
+    doc = duel(ruleset, {"strength": "2e"}, [{"melee": "Orc", "dice": {"attack": 12, "damage": 4}}],
+               brom={"str": "18/99"})
+    assert events(doc, "melee", "Brom")[0]["damage"] == 9
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_c2x_05_specialization_slots_and_missiles(ruleset: str) -> None:
+    # two slots: +2 to hit, no damage (C2X-05): 12 + 2 = 14 hits for the die's 4
+    doc = duel(ruleset, {"strength": "c2"}, [{"melee": "Orc", "dice": {"attack": 12, "damage": 4}}],
+               brom={"weapons": [{"name": "long sword", "sf": 5, "damage": "1d8", "slots": 2}]})
+    assert (events(doc, "melee", "Brom")[0]["hit"], events(doc, "melee", "Brom")[0]["damage"]) == (True, 4)
+    # a normal bow: DEX 17's +2 only, no STR damage even at 18/99: 12 + 2 = 14 hits for 3
+    doc = duel(ruleset, {"strength": "c2"}, [{"missile": "Orc", "dice": {"attack": 12, "damage": 3}}],
+               brom={"str": "18/99", "dex": 17, "weapons": [{"name": "bow", "sf": 7, "damage": "1d6",
+                                                             "kind": "missile"}]})
+    shot = events(doc, "missile", "Brom")[0]
+    assert (shot["hit"], shot["damage"]) == (True, 3)
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_c2x_04_creature_damage_bonus_full_or_split(ruleset: str) -> None:
+    # a listed +5: full, every hit 3 + 5 = 8; split, +2 to hit (5 // 2) and 3 + 3 = 6
+    plan = [{"melee": "Orc", "dice": {"attack": 12, "damage": 3}}]
+    full = duel(ruleset, {}, plan, brom={"class": "monster", "level": None, "damage_bonus": 5})
+    assert events(full, "melee", "Brom")[0]["hit"] is False  # 12 < 14
+    plan = [{"melee": "Orc", "dice": {"attack": 14, "damage": 3}}]
+    full = duel(ruleset, {}, plan, brom={"class": "monster", "level": None, "damage_bonus": 5})
+    assert events(full, "melee", "Brom")[0]["damage"] == 8
+    split = duel(ruleset, {"creature_bonus": "split"}, [{"melee": "Orc", "dice": {"attack": 12, "damage": 3}}],
+                 brom={"class": "monster", "level": None, "damage_bonus": 5})
+    assert (events(split, "melee", "Brom")[0]["hit"], events(split, "melee", "Brom")[0]["damage"]) == (True, 6)
+
+
+def test_c2x_01_thief_skills_by_agi_and_dex() -> None:
+    thief = Combatant.model_validate({"name": "T", "hp": 5, "class": "thief", "level": 3, "dex": 17, "agi": 9})
+    # with the option, Move Silently reads AGI 9: -10%; Pick Pockets reads DEX 17: +5%
+    assert thief_skill_adjustment("move silently", thief, agility=True) == -10
+    assert thief_skill_adjustment("pick pockets", thief, agility=True) == 5
+    # without it, DEX 17 for both: +5%
+    assert thief_skill_adjustment("hide in shadows", thief, agility=False) == 5
+
+
+def test_c2x_02_perception_and_appearance() -> None:
+    spec = Combatant.model_validate({"name": "T", "hp": 5, "class": "thief", "level": 4, "int": 13, "wis": 10,
+                                     "apr": 15})
+    # (13 + 10) / 2 + 4 = 15.5; thieves' option: + 2 a level: 19.5
+    assert perception(spec) == 15.5 and perception(spec, thief_bonus=True) == 19.5
+    assert spec.apr == 15
+
+
+# -- the spells option ---------------------------------------------------------------------------------
+CASTER = {"name": "Brom", "class": "cleric", "level": 5, "thac0": 18,
+          "spells": [{"name": "hold person", "level": 2, "ct": 1, "count": 1},
+                     {"name": "flame strike", "level": 5, "ct": 8}]}
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_c2x_06_mana_pays_the_level_and_the_final_state_reports_it(ruleset: str) -> None:
+    # a 5th-level priest's 12 points; hold person costs its level 2: 10 left
+    doc = duel(ruleset, {"spells": "mana"}, [{"cast": "hold person", "at": "Orc"}], brom=CASTER)
+    assert len(events(doc, "cast", "Brom")) == 1
+    assert doc["combatants"]["Brom"]["mana"] == 10
+    assert "mana" not in duel(ruleset, {}, [{"cast": "hold person", "at": "Orc"}], brom=CASTER)["combatants"]["Brom"]
+
+
+def test_c2x_06_a_spell_cast_twice_from_the_pool() -> None:
+    # side-d6, a cast a round: memorised once, cast twice from the pool: 12 - 2 - 2 = 8; memorised, once only
+    plan = [{"cast": "hold person", "at": "Orc"}, {"cast": "hold person", "at": "Orc"}]
+    doc = duel("side-d6", {"spells": "mana"}, plan, brom=CASTER)
+    assert len(events(doc, "cast", "Brom")) == 2 and doc["combatants"]["Brom"]["mana"] == 8
+    doc = duel("side-d6", {}, plan, brom=CASTER)
+    assert len(events(doc, "cast", "Brom")) == 1
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_c2x_06_no_spell_above_the_highest_level(ruleset: str) -> None:
+    # flame strike is 5th level, a 5th-level priest casts 3rd at most (C2X-06): it never takes effect
+    doc = duel(ruleset, {"spells": "mana"}, [{"cast": "flame strike", "at": "Orc"}], brom={**CASTER, "mana": 3})
+    assert not events(doc, "cast", "Brom")
+    assert any("highest level castable" in e.get("why", "") for e in doc["events"] if e["actor"] == "Brom")
+    assert doc["combatants"]["Brom"]["mana"] == 3  # what the file says is left, unspent
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_c2x_08_slots_any_known_spell(ruleset: str) -> None:
+    # slots of a 5th-level priest: 3 / 3 / 1; hold person uses a 2nd-level slot: 3 / 2 / 1
+    doc = duel(ruleset, {"spells": "slots"}, [{"cast": "hold person", "at": "Orc"}], brom=CASTER)
+    assert doc["combatants"]["Brom"]["slots"] == {"1": 3, "2": 2, "3": 1}
