@@ -113,3 +113,13 @@ def test_c2x_08_slots_any_known_spell(ruleset: str) -> None:
     # slots of a 5th-level priest: 3 / 3 / 1; hold person uses a 2nd-level slot: 3 / 2 / 1
     doc = duel(ruleset, {"spells": "slots"}, [{"cast": "hold person", "at": "Orc"}], brom=CASTER)
     assert doc["combatants"]["Brom"]["slots"] == {"1": 3, "2": 2, "3": 1}
+
+
+def test_c2x_06_the_pool_takes_wisdom_and_the_starting_option() -> None:
+    # WIS 14: two 1st-level bonus spells, +2 points (option 1): 12 + 2 = 14, less hold person's 2: 12.
+    # With starting_mana con-added and CON 18: + 18 / 3 = 6 more: 18
+    doc = duel("side-d6", {"spells": "mana"}, [{"cast": "hold person", "at": "Orc"}], brom={**CASTER, "wis": 14})
+    assert doc["combatants"]["Brom"]["mana"] == 12
+    doc = duel("side-d6", {"spells": "mana", "starting_mana": "con-added"}, [{"cast": "hold person", "at": "Orc"}],
+               brom={**CASTER, "wis": 14, "con": 18})
+    assert doc["combatants"]["Brom"]["mana"] == 18

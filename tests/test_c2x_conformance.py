@@ -17,7 +17,7 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"crits": "c2-tables"},
     {"crits": "c2-tables", "crit_phase": "round", "agility": True},
     {"crits": "c2-severity", "strength": "c2", "creature_bonus": "split"},
-    {"crits": "c2-tables", "spells": "mana", "strength": "2e"},
+    {"crits": "c2-tables", "spells": "mana", "strength": "2e", "starting_mana": "con-added"},
     {"crits": "c2-severity", "spells": "slots", "mana_table": "formula"},
 ]
 
@@ -38,7 +38,8 @@ def test_options_keep_the_engine_honest(ruleset: str, seed: int, options: dict[s
     assert ticks == sorted(ticks)
     assert timeline_json(_fight(skirmish_path, ruleset, seed, options)[1]) == timeline_json(result)
     folded = FightState.fold(fight.encounter, fight.ruleset.attack_scheme, result.events,
-                             spells=fight.ruleset.opt["spells"], mana_table=fight.ruleset.opt["mana_table"])
+                             spells=fight.ruleset.opt["spells"], mana_table=fight.ruleset.opt["mana_table"],
+                             starting_mana=fight.ruleset.opt["starting_mana"])
     assert {n: f.snapshot() for n, f in folded.fighters.items()} == {
         n: f.snapshot() for n, f in fight.state.fighters.items()}
     lean = _fight(skirmish_path, ruleset, seed, options, explain=False, keep=False)[1]

@@ -193,15 +193,19 @@ def recovery_minutes(points: int, highest: int, rest_hours: int = 8) -> dict[str
     return {"flat": flat, "by_level": by_level}
 
 
-def starting_pool(spec: Combatant, spells: str, table: str) -> tuple[int | None, dict[int, int] | None, int]:
+def starting_pool(spec: Combatant, spells: str, table: str,
+                  start: str = "base") -> tuple[int | None, dict[int, int] | None, int]:
     """A caster's pool at the start of a fight under option ``spells`` (C2X-06/08): (mana, slots, highest
-    level). The file's ``mana`` or ``slots`` (what it has left) win; else the table for class and level;
-    a monster's innate spells are pooled (C2X-09): their levels summed, or a slot each."""
+    level). The file's ``mana`` or ``slots`` (what it has left) win; else the table for class and level,
+    with the starting-mana option ``start`` and a priest's Wisdom bonus points; a monster's innate spells
+    are pooled (C2X-09): their levels summed, or a slot each."""
     column = COLUMN.get(spec.cls or spec.klass)
     level = min(max(spec.level or 1, 1), 20)
     if column is not None and spec.level is not None:
         highest = highest_spell_level(column, level)
-        base_mana = pool(spec.cls or spec.klass, level, table=table).mana
+        prime = spec.int_ if column == "wizard" else spec.wis
+        base_mana = pool(spec.cls or spec.klass, level, con=spec.con, wis=spec.wis, prime=prime, option=start,
+                         table=table).mana
         base_slots = slots_for(column, level)
     else:
         highest = max(s.level for s in spec.spells)

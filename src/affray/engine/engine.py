@@ -53,7 +53,7 @@ class Fight:
         self.keep = keep
         self.on_event = on_event
         self.state = FightState(encounter, ruleset.attack_scheme, spells=ruleset.opt["spells"],
-                                mana_table=ruleset.opt["mana_table"])
+                                mana_table=ruleset.opt["mana_table"], starting_mana=ruleset.opt["starting_mana"])
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
         self._heap: list[tuple[Tick, int, Step]] = []

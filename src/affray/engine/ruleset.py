@@ -138,6 +138,9 @@ class Ruleset:
                "any known spell, C2X-08)", ("memorized", "mana", "slots")),
         Option("mana_table", "seed", "C2X-06", "the mana of rangers and paladins: the table as printed (seed) or "
                "the sum of the PH progression (formula)", ("seed", "formula")),
+        Option("starting_mana", "base", "C2X-06", "a low-level caster's pool: the table (base), CON/3 up when "
+               "larger (con), CON/3 added (con-added), or the same with the average of CON and the prime "
+               "requisite (prime, prime-added)", ("base", "con", "con-added", "prime", "prime-added")),
     )
     #: Declaration keys this ruleset reads beyond CONTRACT.md's, with what they mean.
     declaration_keys: ClassVar[dict[str, str]] = {}

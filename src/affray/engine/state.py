@@ -31,7 +31,7 @@ class Fighter:
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Declaration, ...], attack_scheme: str | None, spells: str = "memorized",
-                 mana_table: str = "seed") -> None:
+                 mana_table: str = "seed", starting_mana: str = "base") -> None:
         self.name = name
         self.side = side
         self.index = index
@@ -55,7 +55,7 @@ class Fighter:
         self.slots: dict[int, int] | None = None
         self.highest = 9  # the highest spell level castable from the pool (C2X-06)
         if spells != "memorized" and spec.spells:
-            self.mana, self.slots, self.highest = starting_pool(spec, spells, mana_table)
+            self.mana, self.slots, self.highest = starting_pool(spec, spells, mana_table, starting_mana)
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
         self.plan = plan
@@ -132,7 +132,7 @@ class FightState:
     """Every fighter, in file order, and the morale checks made; ``apply`` is the only mutator."""
 
     def __init__(self, encounter: Encounter, attack_scheme: str | None, *, spells: str = "memorized",
-                 mana_table: str = "seed") -> None:
+                 mana_table: str = "seed", starting_mana: str = "base") -> None:
         from affray.io.load import expand
 
         self.fighters: dict[str, Fighter] = {}
@@ -140,7 +140,8 @@ class FightState:
         for i, (name, side, spec, _loc) in enumerate(expand(encounter)):
             # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
             pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
-            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme, spells, mana_table)
+            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme, spells, mana_table,
+                        starting_mana)
             self.fighters[name] = f
             self.sides[side].append(f)
         pc_sides = [s for s, side in encounter.sides.items() if side.pc]
@@ -282,9 +283,9 @@ class FightState:
 
     @classmethod
     def fold(cls, encounter: Encounter, attack_scheme: str | None, events: Iterable[Event], *,
-             spells: str = "memorized", mana_table: str = "seed") -> FightState:
+             spells: str = "memorized", mana_table: str = "seed", starting_mana: str = "base") -> FightState:
         """The state reached by applying ``events`` to the encounter's start."""
-        state = cls(encounter, attack_scheme, spells=spells, mana_table=mana_table)
+        state = cls(encounter, attack_scheme, spells=spells, mana_table=mana_table, starting_mana=starting_mana)
         for e in events:
             state.apply(e)
         return state
