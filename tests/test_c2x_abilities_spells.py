@@ -123,3 +123,18 @@ def test_c2x_06_the_pool_takes_wisdom_and_the_starting_option() -> None:
     doc = duel("side-d6", {"spells": "mana", "starting_mana": "con-added"}, [{"cast": "hold person", "at": "Orc"}],
                brom={**CASTER, "wis": 14, "con": 18})
     assert doc["combatants"]["Brom"]["mana"] == 18
+
+
+@pytest.mark.parametrize(("options", "brom", "term"), [
+    ({"agility": True}, {"agi": 18}, "+4 (Brom loses its AGI bonus, C2X-04)"),  # AGI 18: -4 AC, lost
+    ({}, {"agi": 18, "dex": 16}, "+2 (Brom loses its DEX bonus, C2X-04)"),  # no Agility option: DEX 16's -2
+    ({"agility": True}, {"agi": 10, "dex": 18}, None),  # AGI 10 gives no bonus to lose; DEX no longer counts
+])
+def test_c2x_01_agi_gives_the_ac_bonus_lost_on_a_critical_miss(options: dict[str, object], brom: dict[str, object],
+                                                               term: str | None) -> None:
+    # side-d6: Brom's natural 1 in round 1 (C2X-04: no AGI bonus through his next attack or 3 phases, here
+    # rounds); the orc strikes in round 2
+    doc = duel("side-d6", {"crits": "c2-severity", **options}, [{"melee": "Orc", "dice": {"attack": 1}}],
+               brom=brom, orc_plan=[{"none": True}, {"melee": "Brom", "dice": {"attack": 10, "damage": 1}}])
+    detail = events(doc, "melee", "Orc")[0]["detail"]
+    assert (term in detail) if term else ("loses its" not in detail)

@@ -192,3 +192,21 @@ plan:
 """
     with pytest.raises(EncounterError, match=r"plan\.A\[0\]\.dice\.crit: 11 is not a d10 result"):
         prepare(load_text(text), ruleset="side-d6")
+
+
+@pytest.mark.parametrize(("dice", "message"), [
+    ("{attack: 1, crit_agi: 0}", r"dice\.crit_agi: 0 is not a d20 result \(1-20\)"),
+    ("{attack: 20, damage2: 9}", r"dice\.damage2: 9 cannot be rolled on the damage dice of 1d8 \(1-8\)"),
+    ("{attack: 20, crit: 9, extra_attack: 21}", r"dice\.extra_attack: 21 is not a d20 result"),
+])
+def test_crit_dice_bad_values_are_named(dice: str, message: str) -> None:
+    text = f"""
+sides:
+  a: {{combatants: [{{name: A, hp: 5, weapons: [{{name: sword, sf: 5, damage: 1d8}}]}}]}}
+  b: {{combatants: [{{name: B, hp: 5}}]}}
+plan:
+  A: [{{melee: B, dice: {dice}}}]
+"""
+    for ruleset in IDS:
+        with pytest.raises(EncounterError, match=message):
+            prepare(load_text(text), ruleset=ruleset)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from affray.dice.expr import DiceExpr
 from affray.engine.events import Tick
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from affray.engine.engine import Fight
     from affray.engine.ruleset import AttackMods, Step
     from affray.engine.state import Fighter
+    from affray.errors import Problem
     from affray.io.load import Loaded
 
 __all__ = ["CRIT_DICE", "Critical", "aftermath", "blocked", "check_dice", "condition_mods", "hit_damage",
@@ -389,15 +390,21 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) ->
             _condition(fight, step, a, "lost-sequence", end, "critical miss: the missile breaks (C2X-03)")
 
 
-def check_dice(loaded: Loaded, where: tuple[str | int, ...], given: DiceGiven) -> Iterator[Any]:
-    """The critical tables' dice entered in a declaration's ``dice``: each within its die."""
+def check_dice(loaded: Loaded, where: tuple[str | int, ...], given: DiceGiven, expr: DiceExpr | None,
+               times: int) -> Iterator[Problem]:
+    """The critical tables' dice entered in a declaration's ``dice``: each within its die; the damage throws
+    (``damage2``, ``extra_damage``, ``free_damage``) within the weapon's dice."""
     extra = given.model_extra or {}
     for key, faces in CRIT_DICE.items():
         if key in extra:
             value = extra[key]
-            lo, hi = (1, faces)
-            if key == "crit_phases":
-                hi = 3
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
+                what = "a d2 or d3 result (1-3)" if key == "crit_phases" else f"a d{faces} result (1-{faces})"
+                yield loaded.problem(where + (key,), f"{value!r} is not {what}")
+    lo, hi = (expr.dice_min * times, expr.dice_max * times) if expr else (1, 2)
+    for key in ("damage2", "extra_damage", "free_damage"):
+        if key in extra:
+            value = extra[key]
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                yield loaded.problem(where + (key,), f"{value!r} is not a d{faces} result ({lo}-{hi})"
-                                     if key != "crit_phases" else f"{value!r} is not a d2 or d3 result (1-3)")
+                yield loaded.problem(where + (key,), f"{value!r} cannot be rolled on the damage dice of "
+                                     f"{expr.text if expr else '1d2'} ({lo}-{hi})")

@@ -235,7 +235,7 @@ class Ruleset:
                     times = cls.dice_times(d)
                     for k, given in enumerate(d.dice_given):
                         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
-                        yield from check_dice(loaded, where, given)
+                        yield from check_dice(loaded, where, given, expr, times)
                         if given.attack is not None and not 1 <= given.attack <= 20:
                             yield loaded.problem(where + ("attack",), f"{given.attack} is not a d20 result (1-20)")
                         if given.damage is not None:
