@@ -119,7 +119,7 @@ def test_c2x_03_misstep_minus_1_next_phase(ruleset: str) -> None:
     doc = duel(ruleset, TABLES, [{"melee": "Orc", "dice": {"attack": 1, "crit": 3, "crit_agi": 15}},
                                  {"melee": "Orc", "dice": {"attack": 15, "damage": 1}}],
                brom={"attacks": 3})
-    assert conditions(doc, "Brom")[:3] == ["lost-sequence", "no-move", "misstep"]
+    assert conditions(doc, "Brom") == ["lost-sequence", "no-move", "misstep"]
     until = events(doc, "condition", "Brom")[2]["until"]
     second = events(doc, "melee", "Brom")[1]
     # the ruleset's clock decides whether the second blow still falls within the next phase
@@ -210,3 +210,13 @@ plan:
     for ruleset in IDS:
         with pytest.raises(EncounterError, match=message):
             prepare(load_text(text), ruleset=ruleset)
+
+
+def test_c2x_03_critical_miss_ends_a_phase_count_attack_sequence() -> None:
+    # phase-count: 3 attacks fall in consecutive phases (PC-04); a natural 1 on the first loses the other two
+    doc = duel("phase-count", TABLES, [{"melee": "Orc", "dice": [{"attack": 1, "crit": 1, "crit_agi": 1}]}],
+               brom={"attacks": 3})
+    assert len(events(doc, "melee", "Brom")) == 1
+    # without the option all three are struck
+    plain = duel("phase-count", {}, [{"melee": "Orc", "dice": [{"attack": 1}]}], brom={"attacks": 3})
+    assert len(events(plain, "melee", "Brom")) == 3

@@ -342,6 +342,7 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) ->
     agi, agi_name = agi_score(fight, a)
     dex = a.spec.dex
     _condition(fight, step, a, "lost-sequence", end, "critical miss: the rest of the attack sequence is lost (C2X-03)")
+    fight.ruleset.lose_sequence(fight, step)
     dropped = f"dropped:{weapon.name}"
     if roll <= 6:
         what = "misstep" if roll <= 4 else "fumble"

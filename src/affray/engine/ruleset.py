@@ -327,6 +327,10 @@ class Ruleset:
         """Who gets an attack of opportunity on ``step`` (a move), with what weapon, and why."""
         return []
 
+    def lose_sequence(self, fight: Fight, step: Step) -> None:
+        """A critical miss loses the rest of the attack sequence (C2X-03). The ``lost-sequence`` condition
+        refuses attacks to the end of the phase; a ruleset whose sequence runs on past it cancels the rest."""
+
     def took_effect(self, fight: Fight, step: Step) -> None:
         """A spell of ``step`` has just taken effect (its ``cast`` event is in the log): durations start."""
 

@@ -574,14 +574,22 @@ class PhaseCount(Ruleset):
                     step.target = other.name
                     return None
             if not target.active:
-                act = self._of(fight).actions.get(a.name)
-                if act is not None and step in act.steps:  # the action ends here: the next is declared now
-                    k = act.steps.index(step)
-                    for s in act.steps[k + 1:]:
-                        s.cancelled = True
-                    del act.steps[k + 1:]
+                self._end_action_at(fight, step)
                 return f"the target {target.name} is {'down' if target.down else 'gone'}: the action ends (G-05)"
         return None
+
+    def _end_action_at(self, fight: Fight, step: Step) -> None:
+        """The action ends with ``step``: its later steps are cancelled and the next is declared now."""
+        act = self._of(fight).actions.get(step.actor.name)
+        if act is not None and step in act.steps:
+            k = act.steps.index(step)
+            for s in act.steps[k + 1:]:
+                s.cancelled = True
+            del act.steps[k + 1:]
+
+    def lose_sequence(self, fight: Fight, step: Step) -> None:
+        """C2X-03: a critical miss ends the action: its attacks in the following phases (PC-04) are lost."""
+        self._end_action_at(fight, step)
 
     @staticmethod
     def _other_target(fight: Fight, step: Step) -> Fighter | None:
