@@ -180,7 +180,7 @@ class Fight:
         if self._heap:
             return True
         return any(f.active and (f.plan_pos < len(f.plan) or f.remaining > 0 or f.routed)
-                   for f in self.state.fighters.values())
+                   for f in self.state.fighters.values()) or self.ruleset.pending(self)
 
     def _deaths(self, tick: Tick, at: str) -> None:
         """G-05: after a tick's actions, everyone at 0 hp or less goes down (unconscious if subdued)."""

@@ -261,6 +261,11 @@ class Ruleset:
         """The round a declaration point belongs to (``--max-rounds`` counts rounds): one point per round."""
         return period
 
+    def pending(self, fight: Fight) -> bool:
+        """Whether the ruleset still has work of its own when no plan is left (an attack owed after closing,
+        a spell held into the next round): the fight goes on."""
+        return False
+
     def period_end(self, period: int) -> Tick:
         """Steps with a tick before this one resolve in ``period``."""
         return (period + 1,)

@@ -53,7 +53,9 @@ class Book:
     hit_last_phase: bool = False
     used_m: bool = False  # cast a spell with M since it last readied components (C2-11)
     charged: tuple[str, int] | None = None  # a touch spell cast (name, copies before) not yet delivered (C2-10)
-    held: tuple[Spell, Declaration, int] | None = None  # a held spell spilling into the next round: units left
+    #: A spell completing in a later round, on that round's track (C2-14, P1-06): the spell, its declaration,
+    #: the CT units left in that round (0: in its endphase) and the round.
+    held: tuple[Spell, Declaration, int, int] | None = None
 
 
 @dataclass
@@ -102,7 +104,9 @@ class Combat2Base(Ruleset):
 
     def _at(self, rnd: int, phase: int, what: str) -> str:
         """The ruleset's words for a moment: "round 2, phase 1, stating intentions" (phase 0: the round's start)."""
-        return f"round {rnd}, {what}" if phase == 0 else f"round {rnd}, phase {phase}, {what}"
+        if phase == 0:
+            return f"round {rnd}, {what}"
+        return f"round {rnd}, endphase, {what}" if phase == 4 else f"round {rnd}, phase {phase}, {what}"
 
     def _hs_name(self, phase: int, slot: int) -> str:
         return f"half-segment {6 * (phase - 1) + slot} of phase {phase}"

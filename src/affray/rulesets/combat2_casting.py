@@ -46,9 +46,11 @@ class Combat2Casting(Combat2Base):
                 return
             rounds = spell.ct // ROUND_CT
             last = rnd + rounds - 1
+            if rounds > 1:  # P1-06: it completes on the track of its last round, known then
+                b.held = (spell, d, 0, last)
             slot = 1 if winner else 2
             tick: Tick = (last, 4, slot, 0)
-            at = f"round {last}, endphase, half-segment {18 + slot} ({track})"
+            at = self._at(last, 4, f"half-segment {18 + slot} ({track})")
             why = (f"{track} track, a {rounds}-round spell completes in the endphase: half-segment {18 + slot}"
                    + (f" of round {last}" if rounds > 1 else "") + " (P1-05, P1-11)")
             until = 3 * last
@@ -61,7 +63,7 @@ class Combat2Casting(Combat2Base):
             absolute = 6 * (phase - 1) + rel
             if absolute > 18:  # C2-14: held into the next round, counted on that round's track
                 room = 3 * (4 - phase)
-                b.held = (spell, d, units - room)
+                b.held = (spell, d, units - room, rnd + 1)
                 tick, at = (rnd + 1, 1, 0, 2), self._at(rnd + 1, 1, "stating intentions")
                 why = ""
                 until = 3 * rnd + 1
@@ -147,19 +149,29 @@ class Combat2Casting(Combat2Base):
                         decl=d, spell=spell, target=d.at))
 
     def _held_over(self, fight: Fight, rnd: int) -> None:
-        """C2-14: a spell held past the round completes on the new round's track and is its casting."""
+        """C2-14, P1-06: a spell held past its round, or of several rounds, completes on the track of the round
+        it completes in, and is that round's casting."""
         for f in fight.state.fighters.values():
             b = self.book(fight, f)
-            if b.held is None:
+            if b.held is None or b.held[3] != rnd:
                 continue
-            spell, d, units = b.held
+            spell, d, units, _ = b.held
             b.held = None
             if not f.active or f.casting != spell.name:
                 continue
             winner = b.track == "winner"
+            b.cast_round = rnd
+            if units == 0:
+                slot = 1 if winner else 2
+                b.completes = (rnd, 4, slot, 0)
+                why = (f"{b.track} track in round {rnd}, the last of this {spell.ct // ROUND_CT}-round spell: it "
+                       f"completes in the endphase, half-segment {18 + slot} (P1-05, P1-06, P1-11)")
+                at = self._at(rnd, 4, f"half-segment {18 + slot} ({b.track})")
+                fight.push(Step(b.completes, f, "cast", at, why, decl=d, spell=spell,
+                                target=None if spell.touch else d.at))
+                continue
             rel = ct_half_segment(units, winner=winner)
             ph, slot = (rel - 1) // 6 + 1, (rel - 1) % 6 + 1
-            b.cast_round = rnd
             b.casting_until = 3 * (rnd - 1) + ph
             b.completes = (rnd, ph, slot, 0)
             fight.push(Step((rnd, ph, slot, 0), f, "cast", self._at_hs(rnd, ph, slot, b.track),

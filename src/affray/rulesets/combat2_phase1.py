@@ -160,6 +160,13 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             self._readied_wait(fight, f, d, rnd, phase)
         self._phase_started(fight, rnd, phase, period)
 
+    def pending(self, fight: Fight) -> bool:
+        """An attack owed after closing, a delayed declaration, a spell held into the next round."""
+        books: dict[str, Book] = fight.memo.books
+        return any(fight.state.fighters[name].active and (b.pending is not None or b.carry is not None
+                                                          or b.held is not None or b.completes_in > 0)
+                   for name, b in books.items())
+
     def _round_end(self, rnd: int) -> Tick:
         """After the endphase: the round's bookkeeping."""
         return (rnd, 4, 3, 0)
