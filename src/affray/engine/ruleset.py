@@ -266,6 +266,14 @@ class Ruleset:
         """Who gets an attack of opportunity on ``step`` (a move), with what weapon, and why."""
         return []
 
+    def provoked(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """Who gets an attack of opportunity on a step other than a move (firing or casting in reach), with
+        what weapon, and why. The engine resolves them before the step, or just after a cast-start."""
+        return []
+
+    def took_effect(self, fight: Fight, step: Step) -> None:
+        """A spell of ``step`` has just taken effect (its ``cast`` event is in the log): durations start."""
+
     def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
         """Damage reached a caster mid-casting: "spell-ruined", "spell-lost" or None (G-11)."""
         return "spell-ruined"
