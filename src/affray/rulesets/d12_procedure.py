@@ -306,8 +306,14 @@ class D12Procedure(Ruleset):
         """D12-04: a d12 per side minus the DEX reaction adjustment; the lowest count acts first."""
         state = fight.state
         tick, at = (rnd, 2, 0, 0, 0), f"round {rnd}, initiative"
-        sides = [s for s in state.sides if any(f.side == s for f, _ in declared)]
+        sides = [s for s in state.sides if any(f.side == s and d.action != "none" for f, d in declared)]
         counts: dict[str, tuple[int, str]] = {}
+        if len(sides) <= 1 and not (rnd == 1 and self._surprise_round):
+            for f, _ in declared:
+                counts[f.name] = (1, f"only {f.side} acts this round: no initiative needed, count 1 (D12-04)")
+            fight.emit("initiative", tick, at, detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
+                       data={"ranks": {s: 1 for s in sides}})
+            return counts
         if rnd == 1 and self._surprise_round:
             for f, _ in declared:
                 c = self._surprise_counts.get(f.side, 1)
