@@ -16,8 +16,29 @@ from typing import Any
 from affray import load_text, prepare, timeline_dict
 from side_d6_helpers import AXE, MISS, NONE, SHORT_BOW, SPEAR, SWORD, attacks, events, hp, melee, miss_on, missile, one
 
-__all__ = ["AXE", "MISS", "NONE", "SHORT_BOW", "SPEAR", "SWORD", "attacks", "count_of", "events", "hp", "mage",
-           "encounter", "melee", "miss_on", "missile", "one", "orc", "pc", "play", "rounds", "run_doc"]
+__all__ = [
+    "AXE",
+    "MISS",
+    "NONE",
+    "SHORT_BOW",
+    "SPEAR",
+    "SWORD",
+    "attacks",
+    "count_of",
+    "encounter",
+    "events",
+    "hp",
+    "mage",
+    "melee",
+    "miss_on",
+    "missile",
+    "one",
+    "orc",
+    "pc",
+    "play",
+    "rounds",
+    "run_doc",
+]
 
 
 def pc(name: str, **kw: Any) -> dict[str, Any]:

@@ -7,6 +7,8 @@ Every expectation is worked out by hand from the seed and RULES.md; see d12_help
 
 from __future__ import annotations
 
+from affray.model.encounter import Combatant
+from affray.rulesets.d12_tables import surprise_range
 from d12_helpers import (
     NONE,
     count_of,
@@ -21,9 +23,6 @@ from d12_helpers import (
     play,
     rounds,
 )
-
-from affray.model.encounter import Combatant
-from affray.rulesets.d12_tables import surprise_range
 
 # -- D12-01: surprise -------------------------------------------------------------------------------------
 
@@ -148,7 +147,8 @@ def test_d12_02_the_referee_may_adjust_for_alertness():
 
 def test_d12_03_encounter_distance_is_the_referees_never_rolled():
     """Seed: "Encounter distance between parties is determined by DM judgment": the file's distance."""
-    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=20)]}, {"Brom": [melee("Orc", 2, distance=25)], "Orc": [miss_on("Brom")]},
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=20)]},
+               {"Brom": [melee("Orc", 2, distance=25)], "Orc": [miss_on("Brom")]},
                initiative={1: {"party": 1, "orcs": 1}})
     move = one(doc, "move", "Brom")
     # 25 ft as the referee set it, within the 30 ft a round of MV 12"; no die rolled but initiative's

@@ -16,8 +16,9 @@ Read it beside ``../shared/seeds/004_*.txt`` and RULES.md D12-01 to D12-22. Each
 A tick is ``(round, phase, count, sub, part)``: phase 0 the start of the round (surprise, expiries,
 morale, declarations), 1 readied missiles, 2 initiative, 3 the counts, 4 the end of the round.
 ``count`` is the initiative count (it may fall below 1 or above 12 with DEX, or with a casting time);
-``sub`` orders a tie the options of D12-07 break, or the longer weapon on closing (D12-06); ``part``
-orders one combatant's own move before (0), action (1) and move after (2).
+``sub`` orders a tie the options of D12-07 break; ``part`` orders a move before the action (0), the
+strike of the longer weapon on closing or of a weapon against the unarmed (1, D12-06), the action (2)
+and a move after it (3).
 
 In the surprise round (D12-01, "resolve actions in order of highest surprise die roll first") an
 unsurprised side acts on count 13 - its surprise die, so the highest die comes first on the same
@@ -199,7 +200,7 @@ class D12Procedure(Ruleset):
             for f, d in ready:
                 steps += [s for _, s in self._missile(fight, f, d, rnd, 0, "").steps]
             for s in steps:
-                s.tick = (rnd, 1, 0, 0, 1)
+                s.tick = (rnd, 1, 0, 0, 2)
                 s.at = f"round {rnd}, readied missiles (before initiative)"
                 s.why = ("began the round with the missile ready and the target in sight: fires before "
                          "initiative is rolled, and must (D12-08)")
@@ -378,11 +379,11 @@ class D12Procedure(Ruleset):
             return [self._move(fight, f, d, count, base)]
         act = _Act(f, count, "other", count)
         if action == "misc" and (d.misc or "").strip().lower() == "surrender":
-            act.steps.append((1, Step((), f, "surrender", "", f"{base}; throws down its arms (D12-20)", decl=d,
+            act.steps.append((2, Step((), f, "surrender", "", f"{base}; throws down its arms (D12-20)", decl=d,
                                       note="surrenders")))
         elif action in ("misc", "wait"):
             what = d.misc if action == "misc" else (d.wait if isinstance(d.wait, str) else "")
-            act.steps.append((1, Step((), f, action, "", f"{base}; all its actions on its turn (D12-10)", decl=d,
+            act.steps.append((2, Step((), f, action, "", f"{base}; all its actions on its turn (D12-10)", decl=d,
                                       note=str(what or ""))))
         return [act]
 
@@ -392,7 +393,7 @@ class D12Procedure(Ruleset):
             return
         f = act.f
         if limited:
-            act.steps.append((2, Step((), f, "move", "", f"{base}; limited to 5 ft or less this round, so the 5 ft "
+            act.steps.append((3, Step((), f, "move", "", f"{base}; limited to 5 ft or less this round, so the 5 ft "
                                       "comes after its other actions and is no protected step (D12-16)", decl=d,
                                       feet=5, mode="shift", note="moves 5 ft")))
         else:
@@ -406,12 +407,12 @@ class D12Procedure(Ruleset):
         after = d.extra.get("after")
         if isinstance(after, int) and after > 0:
             feet = max(0, min(after, rate - used))
-            act.steps.append((2, Step((), f, "move", "", f"{base}; movement split before and after the action, "
+            act.steps.append((3, Step((), f, "move", "", f"{base}; movement split before and after the action, "
                                       f"{used} + {feet} ft within the standard {rate} ft (D12-12)", decl=d,
                                       feet=feet, mode="half", note=f"moves {feet} ft after")))
         fb = d.extra.get("fall_back")
         if isinstance(fb, int) and fb > 0:
-            act.steps.append((2, Step((), f, "move", "", f"{base}; falls back {fb} ft fighting, front to the enemy "
+            act.steps.append((3, Step((), f, "move", "", f"{base}; falls back {fb} ft fighting, front to the enemy "
                                       "(D12-17)", decl=d, feet=fb, mode="withdraw", note=f"falls back {fb} ft")))
 
     def _melee(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> _Act:
@@ -441,7 +442,7 @@ class D12Procedure(Ruleset):
             act.closing = True
         for i in range(n):
             nth = f" (attack {i + 1} of {n}: all on its turn, D12-10, D12-14)" if n > 1 else ""
-            act.steps.append((1, Step((), f, "melee", "", f"{base}{moved}{nth}", decl=d, target=d.melee,
+            act.steps.append((2, Step((), f, "melee", "", f"{base}{moved}{nth}", decl=d, target=d.melee,
                                       weapon=weapon, index=i)))
         self._after(act, d, base, remaining, rate)
         return act
@@ -454,7 +455,7 @@ class D12Procedure(Ruleset):
         self._step5(act, d, base, rate <= 5)
         for i in range(shots):
             nth = f" (shot {i + 1} of {shots}, fire rate {weapon.rate}: all on its turn, D12-10)" if shots > 1 else ""
-            act.steps.append((1, Step((), f, "missile", "", f"{base}{nth}", decl=d, target=d.missile, weapon=weapon,
+            act.steps.append((2, Step((), f, "missile", "", f"{base}{nth}", decl=d, target=d.missile, weapon=weapon,
                                       index=i)))
         self._after(act, d, base, 0, rate)
         return act
@@ -466,7 +467,7 @@ class D12Procedure(Ruleset):
         start = _Act(f, count, "other", count)
         rate, _ = self.rate(f)
         self._step5(start, d, base, rate <= 5 or ct >= 10)
-        start.steps.append((1, Step((), f, "cast-start", "", f"{base}; chooses and begins {spell.name} on its count "
+        start.steps.append((2, Step((), f, "cast-start", "", f"{base}; chooses and begins {spell.name} on its count "
                                     "(D12-05)", decl=d, spell=spell, target=d.at)))
         if ct < 10:
             done = _Act(f, count + ct, "spell", count, key=ct)
@@ -482,11 +483,11 @@ class D12Procedure(Ruleset):
         step = Step((), f, "cast", "", why, decl=d, spell=spell, target=d.at)
         if ct >= 20:  # rounds later: placed now, resolved when its round comes
             last = rnd + ct // 10 - 1
-            step.tick = (last, 4, 0, 0, 1)
+            step.tick = (last, 4, 0, 0, 2)
             step.at = f"round {last}, end of the round"
             fight.push(step)
             return [start]
-        done.steps.append((1, step))
+        done.steps.append((2, step))
         self._after(done, d, base, 0, rate)
         return [start, done]
 
@@ -521,7 +522,7 @@ class D12Procedure(Ruleset):
                    "or casting (D12-12)")
         else:
             why = f"{base}; moves within its standard {rate} ft ({how}) (D12-12)"
-        act.steps.append((1, Step((), f, "move", "", why, decl=d, feet=feet, mode=mode, tags=tags,
+        act.steps.append((2, Step((), f, "move", "", why, decl=d, feet=feet, mode=mode, tags=tags,
                                   note=f"{mode} {feet} ft")))
         return act
 
@@ -552,6 +553,7 @@ class D12Procedure(Ruleset):
             if first is None or second is None:
                 continue
             first.before[second.f.name] = why
+            first.steps = [(1 if part == 2 else part, s) for part, s in first.steps]  # strikes before the rest
             if second.count is not None and (first.count is None or second.count < first.count):
                 first.tie = f"; moved to count {second.count}: {why}"
                 first.count = second.count
@@ -560,11 +562,8 @@ class D12Procedure(Ruleset):
 
     def _compare(self, x: _Act, y: _Act) -> tuple[int, str]:
         """-1 if ``x`` goes before ``y`` at their common count, 1 if after, 0 if simultaneous; with the reason."""
-        if y.f.name in x.before:
-            return -1, x.before[y.f.name]
-        if x.f.name in y.before:
-            return 1, y.before[x.f.name]
-        if x.f.side == y.f.side:
+        if y.f.name in x.before or x.f.name in y.before or x.f.side == y.f.side:
+            return 0, ""  # D12-06 orders the pair by part: the first strike lands between move and blow
             return 0, ""
         o = self.opt
         kinds = {x.kind, y.kind}
@@ -645,6 +644,8 @@ class D12Procedure(Ruleset):
         out = []
         for foe in self._foes_in_reach(fight, mover):
             weapon = _best(foe)
+            if foe.name == step.target:
+                continue  # closing on it is entering its reach, not moving within it
             if mode == "flee":
                 out.append((foe, weapon, f"{mover.name} flees in panic: an attack of opportunity at its back "
                                          "(D12-19)"))
