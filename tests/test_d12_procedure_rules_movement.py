@@ -11,6 +11,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+
+from affray import EncounterError, load_text, prepare
+from affray.model.derive import attacks_per_round
+from affray.rulesets.d12_tables import move_squares, rate_by_load
 from d12_helpers import (
     NONE,
     SPEAR,
@@ -27,10 +31,6 @@ from d12_helpers import (
     play,
     rounds,
 )
-
-from affray import EncounterError, load_text, prepare
-from affray.model.derive import attacks_per_round
-from affray.rulesets.d12_tables import move_squares, rate_by_load
 
 ENGAGE = {1: {"party": 1, "orcs": 2}, 2: {"party": 1, "orcs": 2}}  # round 1 engages, round 2 tests
 
@@ -93,7 +93,8 @@ def test_d12_13_a_caster_loses_the_dex_bonus_only_while_casting():
                 "Orc 1": [melee("Mina", 9, 2), NONE], "Orc 2": [NONE, melee("Mina", 9, 2)]},
                initiative=rounds(2, 3, 2))
     first, second = events(doc, "melee")
-    # round 1: party d12 3 - 2 (Mina's DEX 17) = count 1; at the Orc's count 2 Mina is casting (1 to 1 + 3 = 4): AC 7 + 3 (DEX 17) = 10, d20 9 >= 19 - 10 = 9: hit
+    # round 1: party d12 3 - 2 (Mina's DEX 17) = count 1; at the Orc's count 2 Mina is casting (1 to 1 + 3 = 4):
+    # AC 7 + 3 (DEX 17) = 10, d20 9 >= 19 - 10 = 9: hit
     assert first["hit"] and "D12-13" in first["detail"]
     # round 2, not casting: AC 7, d20 9 < 19 - 7 = 12: miss
     assert not second["hit"]
