@@ -207,3 +207,24 @@ def test_d12_11_moving_more_than_5_ft_in_reach_draws_an_aoo_once_a_round():
     # round 2: Brom moves 20 ft away from the two he is engaged with: one AoO each (both miss)
     aoos = events(doc, "melee", opportunity=True)
     assert [(e["actor"], e["round"]) for e in aoos] == [("Orc", 2), ("Gob", 2)]
+
+
+def test_d12_11_generally_only_one_aoo_per_round_per_character():
+    doc = play({"party": [pc("Brom"), pc("Sela")], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [miss_on("Orc"), {"move": 20}], "Sela": [miss_on("Orc"), {"move": 20}],
+                "Orc": [miss_on("Brom"), NONE]},
+               initiative={1: {"party": 1, "orcs": 2}, 2: {"party": 1, "orcs": 2}},
+               referee={("attack", "Orc"): [2]})
+    # round 2: both move 20 ft out of the Orc's reach at count 1; the Orc's one AoO goes to Brom (listed first)
+    assert [(e["actor"], e["target"]) for e in events(doc, "melee", opportunity=True)] == [("Orc", "Brom")]
+    assert [e["actor"] for e in events(doc, "move")] == ["Brom", "Sela"]
+
+
+def test_d12_18_a_disengage_ends_the_engagement_without_an_aoo():
+    doc = play({"party": [pc("Brom"), pc("Sela")], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [miss_on("Orc"), {"move": 30, "mode": "retreat"}, {"move": 20}], "Sela": [NONE] * 3,
+                "Orc": [miss_on("Brom"), NONE, NONE]},
+               initiative={r: {"party": 1, "orcs": 2} for r in (1, 2, 3)})
+    # round 2 the disengage (last in the round) lets Brom go; in round 3 his 20 ft move is no longer in reach
+    assert not events(doc, "melee", opportunity=True)
+    assert [count_of(e) for e in events(doc, "move", "Brom")] == [(2, 4, 0), (3, 3, 1)]
