@@ -38,19 +38,22 @@ referee's extra attack for "having the drop" (D12-08, left to the referee); a fa
 disrupting a spell (D12-09: no saves are modelled); dwarves' and strength's shifts of the load
 table (D12-15: the seed gives no figures); the opponent's choice not to follow a fall back or a
 disengage (they always follow: the engagement stays for a fall back, ends for a disengage); the
-encounter distance (D12-03) is the referee's ``distance``, never rolled.
+encounter distance (D12-03) is the referee's ``distance``, never rolled; NPCs dropping weapon or
+shield as they flee (D12-19); a parry does nothing but give up the attack (D12-17: the seed gives it
+no mechanics); the referee's warning before an action provokes an attack of opportunity (D12-11) is
+table talk. Tie order among several acts at one count comes from ``d12_order``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Declaration, Weapon
+from affray.rulesets.d12_order import Act, close, ties
 from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
 
 if TYPE_CHECKING:
@@ -59,28 +62,6 @@ if TYPE_CHECKING:
     from affray.io.load import Loaded
 
 __all__ = ["D12Procedure"]
-
-_ATTACKS = ("melee", "missile")
-
-
-@dataclass
-class _Act:
-    """One combatant's doings at one count, before its ticks are settled (D12-06, D12-07)."""
-
-    f: Fighter
-    count: int | None  # None: last in the round
-    kind: str  # melee, missile, spell (a spell taking effect), other
-    result: int  # the combatant's initiative count
-    key: int = 0  # SF of a melee weapon, CT of a spell (D12-07)
-    attacks: int = 0
-    target: str | None = None
-    reach: int = 5
-    closing: bool = False
-    steps: list[tuple[int, Step]] = field(default_factory=list)
-    before: dict[str, str] = field(default_factory=dict)  # who it strikes before, and why (D12-06)
-    sub: int = 0
-    tie: str = ""
-
 
 class D12Procedure(Ruleset):
     """Seed 004: side d12 adjusted by DEX, lowest first; casting timed from the count (D12-*)."""
@@ -132,6 +113,7 @@ class D12Procedure(Ruleset):
         self._expiries: dict[int, list[tuple[str, str, int]]] = {}  # round -> (caster, spell, cast round)
         self._surprise_counts: dict[str, int] = {}
         self._surprise_round = False
+        self._fresh: set[str] = set()
 
     # -- load-time checks ------------------------------------------------------------------------------
     @classmethod
@@ -191,6 +173,8 @@ class D12Procedure(Ruleset):
         at = f"round {rnd}, start (declarations)"
         declaring = [f for f in state.pcs_first if f.active and f.side not in surprised
                      and self._busy.get(f.name, 0) < rnd]
+        # a declaration's roll is its own round's d12 (individual_rolls): not reused while it continues
+        self._fresh = {f.name for f in declaring if not (f.current is not None and f.remaining > 0)}
         declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 2, 0, 0), at)) is not None]
         if not declared:
             return
@@ -208,12 +192,12 @@ class D12Procedure(Ruleset):
         readied = {f.name for f, _ in ready}
         rest = [(f, d) for f, d in declared if f.name not in readied and f.active]
         counts = self._initiative(fight, rnd, rest)
-        acts: list[_Act] = []
+        acts: list[Act] = []
         for f, d in rest:
             count, why = counts[f.name]
             acts += self._acts(fight, f, d, rnd, count, why)
-        self._close(acts)
-        self._ties(acts)
+        close(acts)
+        ties(acts, self.opt)
         for act in acts:
             for part, s in act.steps:
                 phase, count = (4, 0) if act.count is None else (3, act.count)
@@ -338,7 +322,7 @@ class D12Procedure(Ruleset):
             lead_adj = dex_reaction_adjustment(leader.spec.dex, edition="1e")
             for f, d in members:
                 if alone:
-                    die = fight.roller.die(12, "initiative", f.name, d.roll)
+                    die = fight.roller.die(12, "initiative", f.name, d.roll if f.name in self._fresh else None)
                     adj = dex_reaction_adjustment(f.spec.dex, edition="1e")
                     how = f"{f.name}'s own d12 {die}"
                     texts.append(f"{f.name} d12={die}")
@@ -367,7 +351,7 @@ class D12Procedure(Ruleset):
         return counts
 
     # -- one declaration to acts --------------------------------------------------------------------------
-    def _acts(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[_Act]:
+    def _acts(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
         action = d.action
         if action == "melee":
             return [self._melee(fight, f, d, rnd, count, base)]
@@ -377,7 +361,7 @@ class D12Procedure(Ruleset):
             return self._cast(fight, f, d, rnd, count, base)
         if action == "move":
             return [self._move(fight, f, d, count, base)]
-        act = _Act(f, count, "other", count)
+        act = Act(f, count, "other", count)
         if action == "misc" and (d.misc or "").strip().lower() == "surrender":
             act.steps.append((2, Step((), f, "surrender", "", f"{base}; throws down its arms (D12-20)", decl=d,
                                       note="surrenders")))
@@ -387,7 +371,7 @@ class D12Procedure(Ruleset):
                                       note=str(what or ""))))
         return [act]
 
-    def _step5(self, act: _Act, d: Declaration, base: str, limited: bool) -> None:
+    def _step5(self, act: Act, d: Declaration, base: str, limited: bool) -> None:
         """D12-16: the 5-foot step, before the action, provoking nothing; after it and unprotected if limited."""
         if d.extra.get("step") is not True:
             return
@@ -401,7 +385,7 @@ class D12Procedure(Ruleset):
                                       "attack of opportunity (D12-16)", decl=d, feet=5, mode="step",
                                       note="5-foot step")))
 
-    def _after(self, act: _Act, d: Declaration, base: str, used: int, rate: int) -> None:
+    def _after(self, act: Act, d: Declaration, base: str, used: int, rate: int) -> None:
         """D12-12: the rest of the standard rate after the action; D12-17: a fall back of up to 10 ft."""
         f = act.f
         after = d.extra.get("after")
@@ -415,11 +399,11 @@ class D12Procedure(Ruleset):
             act.steps.append((3, Step((), f, "move", "", f"{base}; falls back {fb} ft fighting, front to the enemy "
                                       "(D12-17)", decl=d, feet=fb, mode="withdraw", note=f"falls back {fb} ft")))
 
-    def _melee(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> _Act:
+    def _melee(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
         """D12-10 all attacks on its turn; D12-12 closing at the standard rate and still attacking."""
         weapon = f.weapon(d.weapon)
         n = self._attacks(f, rnd)
-        act = _Act(f, count, "melee", count, key=weapon.sf or 0, attacks=n, target=d.melee, reach=weapon.reach)
+        act = Act(f, count, "melee", count, key=weapon.sf or 0, attacks=n, target=d.melee, reach=weapon.reach)
         rate, how = self.rate(f)
         remaining = f.remaining
         self._step5(act, d, base, rate <= 5)
@@ -447,10 +431,10 @@ class D12Procedure(Ruleset):
         self._after(act, d, base, remaining, rate)
         return act
 
-    def _missile(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> _Act:
+    def _missile(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
         weapon = f.weapon(d.weapon, missile=True)
         shots = attacks_in_round(weapon.rate, rnd)
-        act = _Act(f, count, "missile", count, key=weapon.sf or 0, attacks=shots, target=d.missile)
+        act = Act(f, count, "missile", count, key=weapon.sf or 0, attacks=shots, target=d.missile)
         rate, _ = self.rate(f)
         self._step5(act, d, base, rate <= 5)
         for i in range(shots):
@@ -460,21 +444,21 @@ class D12Procedure(Ruleset):
         self._after(act, d, base, 0, rate)
         return act
 
-    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[_Act]:
+    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
         """D12-05: chosen on the count, cast for CT counts, then the effect; a full round resolves last."""
         spell = f.spells[d.cast or ""]
         ct = spell.ct
-        start = _Act(f, count, "other", count)
+        start = Act(f, count, "other", count)
         rate, _ = self.rate(f)
         self._step5(start, d, base, rate <= 5 or ct >= 10)
         start.steps.append((2, Step((), f, "cast-start", "", f"{base}; chooses and begins {spell.name} on its count "
                                     "(D12-05)", decl=d, spell=spell, target=d.at)))
         if ct < 10:
-            done = _Act(f, count + ct, "spell", count, key=ct)
+            done = Act(f, count + ct, "spell", count, key=ct)
             why = f"{base}; {spell.name} takes effect at count {count} + CT {ct} = {count + ct} (D12-05)"
         else:
             rounds = ct // 10
-            done = _Act(f, None, "spell", count, key=ct)
+            done = Act(f, None, "spell", count, key=ct)
             if rounds > 1:
                 self._busy[f.name] = rnd + rounds - 1
             why = (f"{base}; {spell.name} needs a full round to cast and resolves last in the round (D12-05)" if
@@ -491,12 +475,12 @@ class D12Procedure(Ruleset):
         self._after(done, d, base, 0, rate)
         return [start, done]
 
-    def _move(self, fight: Fight, f: Fighter, d: Declaration, count: int, base: str) -> _Act:
+    def _move(self, fight: Fight, f: Fighter, d: Declaration, count: int, base: str) -> Act:
         """D12-12 running, D12-16 step, D12-17 fall back, D12-18 disengage (last), D12-19 flee."""
         rate, how = self.rate(f)
         mode = d.mode or "full"
         feet = d.move or 0
-        act = _Act(f, count, "other", count)
+        act = Act(f, count, "other", count)
         tags: frozenset[str] = frozenset()
         if mode == "withdraw":
             feet = min(feet, 10)
@@ -530,87 +514,6 @@ class D12Procedure(Ruleset):
         """D12-14: 3/2 is 1 then 2 (or the reverse with option three_halves)."""
         shift = 1 if self.opt["three_halves"] == "2-then-1" and f.attacks.denominator == 2 else 0
         return attacks_in_round(f.attacks, rnd + shift)
-
-    # -- ordering: closing (D12-06) and ties (D12-07) --------------------------------------------------------
-    def _close(self, acts: list[_Act]) -> None:
-        """D12-06: closing into melee, the longer weapon strikes first whatever the counts; a weapon beats unarmed."""
-        melee = {a.f.name: a for a in acts if a.kind == "melee"}
-        for a in melee.values():
-            b = melee.get(a.target or "")
-            if b is None or b.target != a.f.name or a.f.name in b.before or b.f.name in a.before:
-                continue
-            first = second = None
-            why = ""
-            ua, ub = _unarmed(a.f), _unarmed(b.f)
-            if ua != ub:
-                first, second = (b, a) if ua else (a, b)
-                why = (f"a weapon always wins against unarmed {second.f.name} (monks are never unarmed) "
-                       "(D12-06)")
-            elif (a.closing or b.closing) and a.reach != b.reach:
-                first, second = (a, b) if a.reach > b.reach else (b, a)
-                why = (f"closing into melee, the longer weapon ({first.reach} ft against {second.reach} ft) "
-                       f"strikes first whatever the initiative (D12-06)")
-            if first is None or second is None:
-                continue
-            first.before[second.f.name] = why
-            first.steps = [(1 if part == 2 else part, s) for part, s in first.steps]  # strikes before the rest
-            if second.count is not None and (first.count is None or second.count < first.count):
-                first.tie = f"; moved to count {second.count}: {why}"
-                first.count = second.count
-            else:
-                first.tie = f"; before {second.f.name}: {why}"
-
-    def _compare(self, x: _Act, y: _Act) -> tuple[int, str]:
-        """-1 if ``x`` goes before ``y`` at their common count, 1 if after, 0 if simultaneous; with the reason."""
-        if y.f.name in x.before or x.f.name in y.before or x.f.side == y.f.side:
-            return 0, ""  # D12-06 orders the pair by part: the first strike lands between move and blow
-            return 0, ""
-        o = self.opt
-        kinds = {x.kind, y.kind}
-        if o["tie_attacks"] and x.kind in _ATTACKS and y.kind in _ATTACKS and x.attacks != y.attacks:
-            return (-1 if x.attacks > y.attacks else 1), (f"more attacks go first ({max(x.attacks, y.attacks)} "
-                                                          f"against {min(x.attacks, y.attacks)}, D12-07)")
-        if o["tie_wsf"] and x.kind == y.kind == "melee" and x.key != y.key:
-            return (-1 if x.key < y.key else 1), f"the lower speed factor goes first ({x.key} and {y.key}, D12-07)"
-        if o["tie_spell_melee"] and kinds == {"melee", "spell"} and x.key != y.key:
-            return (-1 if x.key < y.key else 1), ("the lower of casting time and speed factor goes first "
-                                                  f"({x.key} and {y.key}, D12-07)")
-        if o["tie_missile_spell"] and kinds == {"missile", "spell"}:
-            spell = x if x.kind == "spell" else y
-            if spell.key > spell.result:
-                return (-1 if x.kind == "missile" else 1), (f"the missile goes first: CT {spell.key} is higher "
-                                                            f"than the caster's initiative result {spell.result} "
-                                                            "(D12-07)")
-        return 0, ""
-
-    def _ties(self, acts: list[_Act]) -> None:
-        """D12-07: ties are simultaneous; each option breaks some; ``sub`` is the act's rank within its count."""
-        groups: dict[int | None, list[_Act]] = {}
-        for a in acts:
-            groups.setdefault(a.count, []).append(a)
-        for group in groups.values():
-            if len(group) < 2:
-                continue
-            preds: dict[int, list[tuple[int, str]]] = {id(a): [] for a in group}
-            for i, x in enumerate(group):
-                for y in group[i + 1:]:
-                    sign, why = self._compare(x, y)
-                    if sign < 0:
-                        preds[id(y)].append((id(x), why))
-                    elif sign > 0:
-                        preds[id(x)].append((id(y), why))
-            by_id = {id(a): a for a in group}
-            done: dict[int, int] = {}
-            for a in group:
-                a.sub = _rank(id(a), preds, done, frozenset())
-                if a.tie:
-                    continue  # the closing rule already says it
-                after = [f"{by_id[p].f.name}: {why}" for p, why in preds[id(a)]]
-                before = [f"{b.f.name}: {why}" for b in group for p, why in preds[id(b)] if p == id(a)]
-                if after:
-                    a.tie = f"; a tie at this count broken, after {'; '.join(after)}"
-                elif before:
-                    a.tie = f"; a tie at this count broken, before {'; '.join(before)}"
 
     # -- resolution hooks ---------------------------------------------------------------------------------
     def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
@@ -685,19 +588,7 @@ class D12Procedure(Ruleset):
                 if fs[n].active and fs[n].aoo_round != rnd and fs[n].side != f.side]
 
 
-def _rank(k: int, preds: dict[int, list[tuple[int, str]]], done: dict[int, int], seen: frozenset[int]) -> int:
-    """The length of the longest chain of acts that must go before act ``k`` (a cycle is cut where it closes)."""
-    if k not in done:
-        done[k] = 1 + max((_rank(p, preds, done, seen | {k}) for p, _ in preds[k] if p not in seen), default=-1)
-    return done[k]
-
-
 def _best(f: Fighter) -> Weapon:
     """D12-11 "at their best possible bonus": the melee weapon with the highest magic bonus."""
     melee = [w for w in f.weapons if w.kind != "missile"] or list(f.weapons)
     return max(melee, key=lambda w: w.magic)
-
-
-def _unarmed(f: Fighter) -> bool:
-    """D12-06: no weapon listed, and not a monk (monks are never unarmed)."""
-    return not f.spec.weapons and f.spec.klass != "monk"
