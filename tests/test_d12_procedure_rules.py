@@ -179,6 +179,16 @@ def test_d12_04_decision_the_leaders_dex_adjusts_the_sides_roll():
     assert "party d12=6 - DEX 17 of Brom (+2) = 4" in one(doc, "initiative")["detail"]
 
 
+def test_d12_04_decision_the_leader_is_the_first_listed_even_when_down():
+    doc = play({"party": [pc("Brom", dex=18, hp=3), pc("Sela")], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [miss_on("Orc")], "Sela": [NONE, miss_on("Orc")],
+                "Orc": [melee("Brom", 14, 5), miss_on("Sela")]},
+               initiative={1: {"party": 9, "orcs": 2}, 2: {"party": 9, "orcs": 2}})
+    # round 1: the Orc (count 2) fells Brom (14 >= 14, 5 >= 3 hp); round 2: party d12 9 - 3 (Brom's DEX 18) = 6
+    assert doc["combatants"]["Brom"]["down"]
+    assert count_of(one(doc, "melee", "Sela")) == (2, 3, 6)
+
+
 def test_d12_04_option_individual_adjustments_let_a_member_act_before_the_enemy():
     """Seed: "by adjusting the die roll individually you might act simultaneous with, or prior to the enemy"."""
     doc = play({"party": [pc("Brom", dex=18), pc("Sela", dex=3)], "orcs": [orc("Orc", hp=30)]},

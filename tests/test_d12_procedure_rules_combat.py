@@ -51,6 +51,17 @@ def test_d12_06_closing_the_longer_weapon_strikes_first_regardless_of_initiative
     assert "longer weapon" in sela["why"] and "D12-06" in sela["why"]
 
 
+def test_d12_06_the_closer_with_the_longer_weapon_strikes_first_though_its_side_lost():
+    spear = SPEAR | {"reach": 10}
+    doc = play({"party": [pc("Sela", weapons=[spear])], "orcs": [orc("Orc", hp=20)]},
+               {"Sela": [miss_on("Orc") | {"distance": 20}], "Orc": [miss_on("Sela")]},
+               initiative={1: {"party": 10, "orcs": 3}})
+    # Sela's count 10 is after the Orc's 3, but charging in with the 10-ft spear she closes and strikes at 3,
+    # before the Orc's axe
+    assert [(e["actor"], e["tick"]) for e in events(doc, ("move", "melee"))] == [
+        ("Sela", [1, 3, 3, 0, 0]), ("Sela", [1, 3, 3, 0, 1]), ("Orc", [1, 3, 3, 0, 2])]
+
+
 def test_d12_06_a_weapon_always_beats_unarmed():
     """Seed: "Weapons always win initiative vs. unarmed" (Brom has no weapon)."""
     doc = play({"party": [pc("Brom", weapons=[])], "orcs": [orc("Orc", hp=20)]},

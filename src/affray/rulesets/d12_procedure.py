@@ -76,8 +76,8 @@ class D12Procedure(Ruleset):
         Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one"),
         Option("surprise_stack", "stack", "D12-02", "different surprise modifiers stack, or only the largest "
                "widening and the largest narrowing count", ("stack", "best")),
-        Option("side_dex", "leader", "D12-04", "whose DEX adjusts the side's d12: the first listed (still "
-               "standing), nobody's, or each member's own (the seed's individual adjustments)",
+        Option("side_dex", "leader", "D12-04", "whose DEX adjusts the side's d12: the first the file lists "
+               "for the side, nobody's, or each member's own (the seed's individual adjustments)",
                ("leader", "none", "individual")),
         Option("individual_rolls", False, "D12-04", "the PCs each roll their own d12 (a declaration's roll), "
                "adjusted by their own DEX; the others roll as a side"),
@@ -318,7 +318,7 @@ class D12Procedure(Ruleset):
             alone = individual and fight.encounter.sides[s].pc
             if not alone:
                 rolls[s] = fight.roller.die(12, "initiative", s, given.get(s))
-            leader = next((f for f in state.sides[s] if f.active), members[0][0])
+            leader = state.sides[s][0]  # the Decision: the first the file lists, standing or not
             lead_adj = dex_reaction_adjustment(leader.spec.dex, edition="1e")
             for f, d in members:
                 if alone:
