@@ -271,7 +271,7 @@ class D12Procedure(Ruleset):
         """D12-22, G-07: the referee checks as he sees fit (a roll entered for the round); PCs never check."""
         state = fight.state
         enc = fight.encounter
-        for k, (side, total) in enumerate(enc.rolls.morale.get(rnd, {}).items()):
+        for k, side in enumerate(enc.rolls.morale.get(rnd, {})):  # the engine reads the entered total
             members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
             if not members:
                 continue
@@ -282,7 +282,6 @@ class D12Procedure(Ruleset):
             pcs = [f.name for f in state.sides[side] if f.pc and f.active]
             why = (f"the referee checks {side}'s morale this round (G-07)" +
                    (f"; player characters never check ({', '.join(pcs)}, D12-22)" if pcs else ""))
-            del total  # the engine reads the entered total itself
             fight.morale_check(side, members, score, (rnd, 0, 1, k, 0), f"round {rnd}, start (morale)",
                                ("referee",), why)
 
