@@ -146,6 +146,25 @@ def test_d12_08_a_readied_missile_fires_before_initiative():
     assert doc["combatants"]["Orc"]["down"] and not events(doc, "melee", "Orc")
 
 
+def test_d12_08_having_the_drop_the_referee_may_grant_an_additional_attack():
+    """Seed: "You might be able to take your prepared attack and then roll for initiative and get an additional
+    attack in before your opponent. This is left to the DM": the key drop."""
+    doc = play({"party": [pc("Ash", weapons=[SHORT_BOW])], "orcs": [orc("Orc", hp=20)]},
+               {"Ash": [missile("Orc", 3, ready=True, drop=True)],
+                "Orc": [miss_on("Ash")]},
+               initiative={1: {"party": 2, "orcs": 6}})
+    # the prepared shot before initiative, then Ash's own turn at count 2, before the Orc's 6
+    assert [count_of(e) for e in events(doc, ("missile", "melee"))] == [(1, 1, 0), (1, 3, 2), (1, 3, 6)]
+
+
+def test_d12_08_without_ready_a_missile_waits_for_its_count():
+    doc = play({"party": [pc("Ash", weapons=[SHORT_BOW])], "orcs": [orc("Orc", hp=20)]},
+               {"Ash": [missile("Orc", 3)], "Orc": [miss_on("Ash")]}, initiative={1: {"party": 3, "orcs": 6}})
+    # an ordinary shot is fired on the shooter's count 3, after the initiative roll
+    shot = one(doc, "missile", "Ash")
+    assert count_of(shot) == (1, 3, 3) and shot["seq"] > one(doc, "initiative")["seq"]
+
+
 # -- D12-09: casting in combat ------------------------------------------------------------------------------
 
 

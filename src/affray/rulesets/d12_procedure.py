@@ -30,11 +30,11 @@ Movement is counted in the seed's 5-ft squares (D12-15: 12" = six squares = 30 f
 
 The encounter file carries (README, "d12-procedure"): a combatant's ``on_point``, ``surprise_odds``
 (1/8, 1/10) and ``load`` (lb), a side's ``surprise_adjust`` (the referee's, for alertness), a spell's
-``duration``; declaration keys ``ready``, ``step``, ``after``, ``fall_back``, ``parry``; a
+``duration``; declaration keys ``ready`` (and ``drop``, the referee granting an additional attack on its count),
+``step``, ``after``, ``fall_back``, ``parry``; a
 declaration's ``roll`` is the combatant's own d12 with ``individual_rolls``.
 
-Not implemented: individual surprise rolls (the individual option covers initiative only); the
-referee's extra attack for "having the drop" (D12-08, left to the referee); a failed saving throw
+Not implemented: individual surprise rolls (the individual option covers initiative only); a failed saving throw
 disrupting a spell (D12-09: no saves are modelled); dwarves' and strength's shifts of the load
 table (D12-15: the seed gives no figures); the opponent's choice not to follow a fall back or a
 disengage (they always follow: the engagement stays for a fall back, ends for a disengage); the
@@ -96,6 +96,7 @@ class D12Procedure(Ruleset):
     )
     declaration_keys: ClassVar[dict[str, str]] = {
         "ready": "missile: the weapon is ready with the target in sight: fires before initiative (D12-08)",
+        "drop": "with ready: the referee grants the drop, an additional attack on its count (D12-08)",
         "step": "a 5-foot step before the action, provoking nothing (D12-16)",
         "after": "melee, missile or cast: feet moved after the action, within the standard rate (D12-12)",
         "fall_back": "melee: feet (up to 10) stepped back after the attacks, front kept (D12-17)",
@@ -123,7 +124,7 @@ class D12Procedure(Ruleset):
             for i, d in enumerate(decls):
                 loc = ("plan", actor, i)
                 x = d.extra
-                for key in ("ready", "step", "parry"):
+                for key in ("ready", "drop", "step", "parry"):
                     if key in x and not isinstance(x[key], bool):
                         yield loaded.problem(loc + (key,), f"{key} takes true or false")
                 for key in ("after", "fall_back"):
@@ -132,6 +133,8 @@ class D12Procedure(Ruleset):
                 if x.get("ready") is True and d.action != "missile":
                     yield loaded.problem(loc + ("ready",), "only a missile weapon is readied to fire before "
                                          "initiative (D12-08)")
+                if x.get("drop") is True and x.get("ready") is not True:
+                    yield loaded.problem(loc + ("drop",), "drop goes with ready: true, the prepared shot (D12-08)")
                 if "after" in x and d.action not in ("melee", "missile", "cast"):
                     yield loaded.problem(loc + ("after",), "after is the move after an attack or a spell "
                                          "(D12-12); for a plain move use move")
@@ -189,7 +192,8 @@ class D12Procedure(Ruleset):
                 s.why = ("began the round with the missile ready and the target in sight: fires before "
                          "initiative is rolled, and must (D12-08)")
             fight.resolve_now(steps)
-        readied = {f.name for f, _ in ready}
+        # "having the drop": the referee may grant the readied shooter its turn as well (D12-08, key drop)
+        readied = {f.name for f, d in ready if d.extra.get("drop") is not True}
         rest = [(f, d) for f, d in declared if f.name not in readied and f.active]
         counts = self._initiative(fight, rnd, rest)
         acts: list[Act] = []
