@@ -149,6 +149,18 @@ class Fight:
                         "surrender": surrender})
         return passed
 
+    def resolve_now(self, steps: list[Step]) -> None:
+        """Resolve ``steps`` at once as one simultaneous moment, deaths after: for a ruleset whose ``begin``
+        needs their outcome before it places the rest of the period (shots fired before initiative)."""
+        from affray.engine.resolve import resolve_step
+
+        if not steps:
+            return
+        for step in steps:
+            resolve_step(self, step)
+        self._deaths(steps[0].tick, steps[0].at)
+        self.ruleset.after(self, steps[0].tick)
+
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> Result:
         from affray.engine.resolve import resolve_step

@@ -38,6 +38,8 @@ def resolve_step(fight: Fight, step: Step) -> None:
                    detail=f"{step.kind} cancelled" if fight.explain else None)
         return
     kind = step.kind
+    if kind not in ("move", "cast-start", "cast") and not _provoked(fight, step):
+        return
     if kind in ("melee", "missile"):
         target = fight.state.fighters[step.target]  # type: ignore[index]
         if not target.active:
@@ -57,6 +59,7 @@ def resolve_step(fight: Fight, step: Step) -> None:
             return
         fight.emit("cast-start", step.tick, step.at, a.name, spell=spell.name, target=step.target,
                    why=step.why)
+        _provoked(fight, step)  # casting in reach: the attack lands while the caster is casting
     elif kind == "cast":
         _cast(fight, step)
     else:
@@ -146,6 +149,25 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
 
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
+
+
+def _provoked(fight: Fight, step: Step) -> bool:
+    """Attacks of opportunity that ``step`` provokes (the ruleset's ``provoked``); False if they felled the actor."""
+    a = step.actor
+    provoked = fight.ruleset.provoked(fight, step)
+    if not provoked:
+        return True
+    before = a.hp
+    for attacker, weapon, why in provoked:
+        if attacker.active and a.active:
+            attack(fight, Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon), a,
+                   opportunity=True)
+    if a.hp <= 0 < before and step.kind != "cast-start":
+        fight.emit("impossible", step.tick, step.at, a.name, target=step.target,
+                   why=f"{a.name} fell to an attack of opportunity before acting" if fight.explain else None,
+                   detail=f"{step.kind} cancelled" if fight.explain else None)
+        return False
+    return True
 
 
 def _move(fight: Fight, step: Step) -> None:

@@ -299,6 +299,11 @@ class Ruleset:
         """Who gets an attack of opportunity on ``step`` (a move), with what weapon, and why."""
         return []
 
+    def provoked(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """Who gets an attack of opportunity on a step other than a move (firing or casting in reach), with
+        what weapon, and why. The engine resolves them before the step, or just after a cast-start."""
+        return []
+
     def took_effect(self, fight: Fight, step: Step) -> None:
         """A spell of ``step`` has just taken effect (its ``cast`` event is in the log): durations start."""
 

@@ -174,6 +174,8 @@ class FightState:
                     self._disengage(f)
                 if e.get("leaves"):
                     self._leave(f)
+        elif kind == "surrender":
+            self._leave(fs[e.actor])  # type: ignore[index]
         elif kind == "morale":
             if not e.passed:
                 for name in e.get("members", ()):
