@@ -28,6 +28,7 @@ of its phase (P2-05: a round is three phases, a turn thirty). Simplified as in `
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.engine.ruleset import Option, Step
@@ -64,6 +65,7 @@ FORM_SCHEDULES: dict[int, tuple[int, ...]] = {1: (1, 0, 0), 2: (1, 1, 0), 3: (1,
 CASTER_DELAY = ((6, 2), (12, 1))
 
 
+@cache
 def schedule(attacks: Fraction | int) -> tuple[int, ...]:
     """Table 6's sequence for ``attacks`` per round; below 1, one attack then the delays that make it up
     (1/2: attack and five delays); above 6, two every phase; between rows, the row below."""
