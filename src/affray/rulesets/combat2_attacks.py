@@ -157,6 +157,10 @@ class Combat2Attacks(Combat2Base):
             return f"{due} attacks this round, more than its 3 attack phases: {left} still due with {3 - phase} left"
         return ""
 
+    def _refund(self, b: Book) -> None:
+        """C2-04: the target fell first and nothing was swung: the attack is kept for a later phase."""
+        b.attacks -= 1
+
     def _spend(self, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int, period: int,
                blows: int) -> None:
         b.attacks += blows
@@ -202,7 +206,7 @@ class Combat2Attacks(Combat2Base):
         rnd, phase = step.tick[0], step.tick[1]
         if other is None or not other.active or phase > 3 or step.index > 0:
             if step.index == 0 and "touch" not in step.tags:
-                b.attacks -= 1  # nothing was swung: the attack is kept for a later phase
+                self._refund(b)  # nothing was swung: the attack is kept for a later phase
             return (f"{target.name} fell on an earlier half-segment: the attack is held for a later phase "
                     "(C2-04)")
         speed = adjusted_sf(a, step.weapon or a.weapon(None), [(3, "retargeting (C2-04)")])

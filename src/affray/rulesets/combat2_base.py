@@ -40,6 +40,7 @@ class Book:
     pattern: tuple[int, ...] = ()  # its attack schedule (P2-07)
     sched_pos: int = 0
     sched_attacks: int = 0  # attacks since the schedule (re)started (P2-09 alternation)
+    next_forms: set[str] = field(default_factory=set)  # forms used in this sequence (Table 7)
     casting_note: str = ""
     carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
     carry_note: str = ""

@@ -39,6 +39,7 @@ class Combat2Casting(Combat2Base):
         hold = d.extra.get("hold")
         track = b.track
         winner = track == "winner"
+        due: Tick = ()
         if spell.ct >= ROUND_CT:
             if phase != 1:
                 self._delay(fight, f, d, rnd, phase, f"a spell of {spell.ct // ROUND_CT} round(s) is begun in phase 1 "
@@ -69,25 +70,36 @@ class Combat2Casting(Combat2Base):
                 until = 3 * rnd + 1
             else:
                 ph, slot = (absolute - 1) // 6 + 1, (absolute - 1) % 6 + 1
-                tick, at = (rnd, ph, slot, 0), self._at_hs(rnd, ph, slot, track)
+                tick, at, release = self._release(rnd, ph, slot, track, d)
+                due = (rnd, ph, slot, 0)
                 counted = f"{' '.join(terms)} = {units}" if len(terms) > 1 else terms[0]
                 parity = "odd" if winner else "even"
                 why = (f"{track} track, {counted}: the {_nth(units)} {parity} half-segment from the start of phase "
-                       f"{phase} is half-segment {absolute} (P1-05)") if ex else ""
+                       f"{phase} is half-segment {absolute} (P1-05){release}") if ex else ""
                 until = 3 * (rnd - 1) + ph
         b.cast_round = rnd
         self._begin_casting(fight, f, b, d, spell, rnd, phase, until)
         if b.held is None or b.held[0] is not spell:
-            b.completes = tick
+            b.completes = due or tick
             fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
                             note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
 
     def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
         """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes
         cannot preempt it (C2-06, P1-09)."""
-        if step.tick == self.book(fight, caster).completes:
+        if step.tick[:3] == self.book(fight, caster).completes[:3]:
             return None
         return "spell-ruined"
+
+    def _release(self, rnd: int, phase: int, slot: int, track: str, d: Declaration) -> tuple[Tick, str, str]:
+        """C2-12: when a spell due on a half-segment with movement goes off: losers at the end of the movement,
+        winners before it (``release: after`` waits for it). Only under C2-23 does movement share the
+        half-segments; otherwise it comes after the phase's attacks and spells (C2-16)."""
+        at = self._at_hs(rnd, phase, slot, track)
+        if self.opt["incremental_movement"] and (track == "loser" or d.extra.get("release") == "after"):
+            who = "a loser casts" if track == "loser" else "released"
+            return (rnd, phase, slot, 2), at, f"; {who} after that half-segment's movement (C2-12, C2-23)"
+        return (rnd, phase, slot, 0), at, ""
 
     def _cast_blocked(self, fight: Fight, f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
         """Why a spell cannot begin now (a forced delay: why, until when), or None (C2-09, C2-13)."""
@@ -174,10 +186,11 @@ class Combat2Casting(Combat2Base):
             ph, slot = (rel - 1) // 6 + 1, (rel - 1) % 6 + 1
             b.casting_until = 3 * (rnd - 1) + ph
             b.completes = (rnd, ph, slot, 0)
-            fight.push(Step((rnd, ph, slot, 0), f, "cast", self._at_hs(rnd, ph, slot, b.track),
+            tick, at, release = self._release(rnd, ph, slot, b.track, d)
+            fight.push(Step(tick, f, "cast", at,
                             f"held into round {rnd}: {units} more unit(s) on this round's {b.track} track: "
-                            f"half-segment {rel}; it is this round's casting (C2-14, P1-06)", decl=d, spell=spell,
-                            target=None if spell.touch else d.at))
+                            f"half-segment {rel}; it is this round's casting (C2-14, P1-06){release}", decl=d,
+                            spell=spell, target=None if spell.touch else d.at))
 
 
 

@@ -99,6 +99,8 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         "ambush": "melee/missile: an ambush (C2-22): SF 1 in the first phase, or a surprise roll mid-fight",
         "touch": "melee: deliver the touch spell named (C2-10)",
         "situation": "a list of situational SF modifiers (C2-29): " + ", ".join(SITUATIONS),
+        "release": "cast, winner with incremental movement: before (default) or after that half-segment's "
+                   "movement (C2-12)",
     }
     initiative_die = 10
     surprise_die = 10
