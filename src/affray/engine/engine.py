@@ -60,6 +60,8 @@ class Fight:
         self.period = 0
         self._rounds = ruleset.has_rounds
         self._morale_dice = parse_dice(ruleset.opt.get("morale_dice", "2d6"))
+        #: A ruleset's own bookkeeping for this fight (held actions, this round's steps); like the heap, not state.
+        self.memo: dict[str, Any] = {}
 
     # -- the log --------------------------------------------------------------------------------------
     def emit(self, kind: str, tick: Tick, at: str, actor: str | None = None, *, target: str | None = None,

@@ -15,7 +15,19 @@ __all__ = ["attack", "resolve_step"]
 
 
 def resolve_step(fight: Fight, step: Step) -> None:
+    if step.cancelled:
+        return
+    _resolve(fight, step)
+    fight.ruleset.resolved(fight, step)
+
+
+def _resolve(fight: Fight, step: Step) -> None:
     a = step.actor
+    if step.kind == "wound":  # damage already on its way (Ruleset.lands): it lands even if the attacker fell
+        target = fight.state.fighters[step.target]  # type: ignore[index]
+        fight.emit("wound", step.tick, step.at, a.name, target=target.name, damage=step.amount, why=step.why or None,
+                   detail=step.note or None, data={"subdual": "subdual" in step.tags})
+        return
     if not a.active:
         why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
         fight.emit("impossible", step.tick, step.at, a.name, why=why if fight.explain else None,
@@ -33,6 +45,8 @@ def resolve_step(fight: Fight, step: Step) -> None:
                    detail=f"{step.kind} cancelled" if fight.explain else None)
         return
     kind = step.kind
+    if fight.ruleset.resolve(fight, step):
+        return
     if kind in ("melee", "missile"):
         target = fight.state.fighters[step.target]  # type: ignore[index]
         if not target.active:
@@ -127,6 +141,13 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     if mods.subdual:
         data["subdual"] = True
     casting = struck.casting
+    lands = ruleset.lands(fight, step, damage) if damage > 0 else None
+    if lands is not None:
+        data["lands"] = lands
+        fight.push(Step(lands, a, "wound", ruleset.at(fight, lands), f"{step.kind} hit of {step.tick}: its damage "
+                        "lands now" if explain else "", target=struck.name, amount=damage,
+                        note=f"-> {struck.name}: {damage} damage lands" if explain else "",
+                        tags=frozenset({"subdual"}) if mods.subdual else frozenset()))
     event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
                target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
                detail=detail or None, data=data)
@@ -188,10 +209,15 @@ def _cast(fight: Fight, step: Step) -> None:
             dmg = max(0, rolled + spell.damage.bonus)
             detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
             detail += f" = {dmg} damage"
+        lands = fight.ruleset.lands(fight, step, dmg) if dmg else None
         for t in targets:
             if dmg and fight.ruleset.absorb(fight, t, dmg, magic=True):
                 splinter.append(t.name)
                 detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
+            elif lands is not None:
+                fight.push(Step(lands, a, "wound", fight.ruleset.at(fight, lands), f"{spell.name}'s effect "
+                                "lands now" if fight.explain else "", target=t.name, amount=dmg,
+                                note=f"-> {t.name}: {dmg} damage lands" if fight.explain else ""))
             else:
                 effects.append((t.name, dmg))
     fight.emit("cast", step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,

@@ -5,10 +5,11 @@ from __future__ import annotations
 from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
 from affray.rulesets.side_d6 import SideD6
+from affray.rulesets.speed_segments import SpeedSegments
 
-__all__ = ["RULESETS", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "SideD6", "SpeedSegments", "find_ruleset"]
 
-RULESETS: list[type[Ruleset]] = [SideD6]
+RULESETS: list[type[Ruleset]] = [SideD6, SpeedSegments]
 
 
 def find_ruleset(name: str) -> type[Ruleset]:
