@@ -462,7 +462,8 @@ def _charge_morale(rs: SpeedSegments, fight: Fight, step: Step) -> None:
     a = step.actor
     why = (f"{a.name} ({a.spec.size}) charges {target.name} ({_hd(target):g} HD, fewer than 4): a morale check at "
            "once (SEG-15, G-07)")
-    if rs.morale(fight, target.side, [target], rs.given(step, "morale"), step.tick, step.at, ("giant charge",), why):
+    given = fight.encounter.rolls.morale.get(step.tick[0], {}).get(target.side)
+    if rs.morale(fight, target.side, [target], given, step.tick, step.at, ("giant charge",), why):
         return
     for old in fight.memo["steps"].get(target.name, []):
         if old.tick > step.tick:
