@@ -223,7 +223,8 @@ class SpeedSegments(Ruleset):
             order = " then ".join(" and ".join(s for s in sides if ranks[s] == k) + (" (tied)" if list(
                 ranks.values()).count(k) > 1 else "") for k in sorted(set(ranks.values())))
             detail = ", ".join(f"{s} d6={rolls[s]}" for s in sides) + f": {order}"
-            losers = [f"{s} +{pen[s]} ({best}-{rolls[s]}={best - rolls[s]} pips)" for s in sides if ranks[s] > 1]
+            losers = [f"{s} +{pen[s]} ({best} - {rolls[s]} = {best - rolls[s]} pip{'' if best - rolls[s] == 1 else 's'}"
+                      ", +1 per 2)" for s in sides if ranks[s] > 1]
             if losers:
                 detail += "; " + ", ".join(losers)
         else:

@@ -94,8 +94,12 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
         tick = now[:4] + (now[4] + 1,) if now is not None and part.seg == first else (r, s, turn, part.phase, part.sub)
         spill = f", which spills into round {r} at segment {s} (SEG-01)" if r != rnd else ""
         text = why if now is not None else f"{why} = segment {seg}{spill}"
+        if part.kind == "move" and "note" not in part.fields:
+            to = part.fields.get("target")
+            part.fields["note"] = f"{part.fields.get('mode')} move of {part.fields.get('feet')} ft" + (
+                f" towards {to}" if to else "")
         step = Step(tick, f, part.kind, rs.at(fight, tick), f"{text}; {PHASE_NAME[part.phase]} phase of "
-                    f"{_turn_text(fight, f.side)} ({part.rule})", decl=d, **part.fields)
+                    f"{_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)", decl=d, **part.fields)
         rs.push(fight, step)
         if "exploit" in step.tags:
             memo["exploit"][f.name] = step
@@ -112,15 +116,16 @@ def _turn_text(fight: Fight, side: str) -> str:
     ranks = fight.state.ranks
     rank = ranks.get(side, 1)
     tied = [s for s, k in ranks.items() if k == rank]
+    own = f"{side}'" if side.endswith("s") else f"{side}'s"
     if len(ranks) == 1:
-        return f"{side}'s turn"
+        return f"{own} turn"
     if len(tied) > 1:
-        return f"the turn {' and '.join(tied)} share, tied (SEG-09)"
+        return f"the turn {' and '.join(tied)} share, tied"
     if rank == 1:
-        return f"{side}'s turn, first: it won initiative (SEG-09)"
+        return f"{own} turn, first: it won initiative"
     if side in fight.memo.get("surprise", {}):
-        return f"{side}'s turn, after the unsurprised (SEG-03)"
-    return f"{side}'s turn, after the side(s) ahead of it (SEG-09)"
+        return f"{own} turn, after the unsurprised (SEG-03)"
+    return f"{own} turn, after the side(s) ahead of it"
 
 
 def _parts(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int) -> list[Part]:
@@ -155,7 +160,7 @@ def _speeds(rs: SpeedSegments, f: Fighter, weapon: Weapon, n: int, *, monster: b
     sp = " - 1 specialist" if spec else ""
     if n == 1:
         return [(max(1, sf - spec), f"{weapon.name} Spd {sf}{sp} =" if spec else f"{weapon.name} Spd", weapon)]
-    if monster and len(f.weapons) > 1:
+    if monster:  # listed speeds unaltered: each attack its own weapon's Spd, a weapon used again at its multiple
         uses: dict[str, int] = {}
         out = []
         for k in range(n):
