@@ -316,3 +316,21 @@ def test_bad_declaration_keys_are_named_with_their_path(decl: dict[str, Any], pa
     message = str(err.value)
     assert path in message and words in message, message
 
+
+
+@pytest.mark.parametrize(("option", "value"), [("round_segments", 0), ("overrun", -1), ("move_segment", 0),
+                                               ("giant_size", "enormous")])
+def test_bad_options_are_refused(option: str, value: Any):
+    text = encounter({"party": [pc("Brom")], "orcs": [orc("Orc")]}, {}, options={option: value})
+    with pytest.raises(EncounterError) as err:
+        prepare(load_text(text), ruleset="speed-segments")
+    assert f"options.{option}" in str(err.value)
+
+
+def test_seg_03_the_referee_may_rule_a_party_surprised():
+    # surprise: {orcs: true} with the orcs' die given as 2: +2 (without a die, +1)
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", weapons=[{"name": "club", "sf": 5}])]},
+               {"Brom": [miss_on("Orc")], "Orc": [miss_on("Brom")]}, surprise={"orcs": True},
+               surprise_rolls={"orcs": 2})
+    assert one(doc, "surprise")["penalties"] == {"orcs": 2}
+    assert [(e["actor"], place(e)) for e in events(doc, "melee")] == [("Brom", (1, 5, 1, 4)), ("Orc", (1, 7, 2, 4))]

@@ -31,6 +31,7 @@ class Option:
     rule: str
     doc: str
     choices: tuple[Any, ...] | None = None
+    minimum: int | None = None  # the least whole number allowed
 
     def parse(self, value: Any) -> Any:
         if self.choices is not None:
@@ -44,6 +45,8 @@ class Option:
                 raise OptionError(f"option {self.name}: {value!r} is not allowed; use true or false")
         elif expected is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number >= {self.minimum}")
         return value
 
     def describe(self) -> dict[str, Any]:

@@ -74,29 +74,31 @@ class SpeedSegments(Ruleset):
     """Seed 002: 20-second rounds; side d6; an action happens at its speed + modifiers (SEG-*)."""
 
     id = "speed-segments"
-    title = "20-second rounds, action speed in segments (seed 002)"
+    title = "20-second rounds, action speed in segments"
     seed = "002"
     rules = "SEG"
     attack_scheme = "1e"  # OSRIC's attacks per round: Erik the Bold's 3 every 2 rounds (SEG-08)
     options = (
         Option("morale_dice", "2d6", "G-07", "dice rolled against the morale score; above it fails",
                ("2d6", "2d10")),
-        Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one"),
-        Option("round_segments", 10, "SEG-01", "segments in a round"),
-        Option("overrun", 2, "SEG-01", "segments a round may run past round_segments before actions spill over"),
+        Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one",
+               minimum=2),
+        Option("round_segments", 10, "SEG-01", "segments in a round", minimum=1),
+        Option("overrun", 2, "SEG-01", "segments a round may run past round_segments before actions spill over",
+               minimum=0),
         Option("spill_over", True, "SEG-01", "an action later than round_segments + overrun happens in the next "
                "round at its segment minus round_segments (false: it does not happen)"),
         Option("change_penalty", 0, "SEG-04", "extra segments for a declaration changed mid-round; the new "
-               "action counts its speed from the segment of the change"),
+               "action counts its speed from the segment of the change", minimum=0),
         Option("specialist_speed", False, "SEG-08", "weapon specialization lowers weapon Spd by 1 at all times"),
         Option("last_gasp", False, "SEG-12", "a caster killed in the segment its spell finishes still gets it "
                "off if still standing at its magic phase"),
         Option("move_penalty", -2, "SEG-07", "to-hit penalty of a split-move or half-move attack"),
         Option("move_segment", 5, "SEG-07", "segment of a pure half move, shift, withdrawal, retreat or flight "
-               "(a full move: this and twice this)"),
+               "(a full move: this and twice this)", minimum=1),
         Option("misc_speed", 5, "SEG-07", "segment of rally, imbibe, finish activity and other misc actions "
-               "without a speed"),
-        Option("delay_segments", 2, "SEG-07", "segments a parley, spectacle or bait holds the count"),
+               "without a speed", minimum=1),
+        Option("delay_segments", 2, "SEG-07", "segments a parley, spectacle or bait holds the count", minimum=1),
         Option("giant_size", "huge", "SEG-15", "the least size of a giant creature whose charge makes targets "
                "of fewer than 4 HD check morale", SIZES),
         Option("rear_bonus", 2, "SEG-14", "to-hit bonus of an engaged foe's attack from the rear on one who "
