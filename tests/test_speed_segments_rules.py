@@ -425,3 +425,25 @@ def test_seg_12_last_gasp_option_lets_a_caster_killed_in_its_finishing_segment_c
     assert events(doc, "spell-lost") == []
     assert seg(one(doc, "cast", "Mina")) == (1, 5)
     assert seg(one(doc, "down", "Mina")) == (1, 5) and doc["combatants"]["Mina"]["down"]
+
+
+def test_seg_01_a_spell_of_two_rounds_keeps_its_caster_casting_into_the_next_round():
+    mina = {"name": "Mina", "class": "wizard", "level": 5, "hp": 10,
+            "spells": [{"name": "ritual", "ct": "2 rounds"}, {"name": "hold", "ct": 1}]}
+    doc = play({"party": [mina], "orcs": [orc("Orc")]},
+               {"Mina": [{"cast": "ritual", "at": "Orc"}, {"cast": "hold", "at": "Orc"}], "Orc": [NONE, NONE]},
+               initiative={1: {"party": 5, "orcs": 4}, 2: {"party": 5, "orcs": 4}}, max_rounds=2)
+    # casting time 2 rounds = 20 segments > 12: round 2, segment 20 - 10 = 10; in round 2 Mina declares nothing
+    assert seg(one(doc, "cast", "Mina")) == (2, 10)
+    busy = one(doc, "delay", "Mina")
+    assert seg(busy) == (2, 0) and "still casting ritual" in busy["why"]
+    assert [seg(e) for e in events(doc, "declare", "Mina")] == [(1, 0)]
+
+
+def test_seg_07_a_charge_ends_in_a_single_strike():
+    ogre = {"name": "Ogre", "hd": 4, "hp": 30, "attacks": 2, "weapons": [{"name": "club", "sf": 6, "damage": "2d6"}]}
+    doc = play({"party": [pc("Brom", hp=30)], "ogres": [ogre]},
+               {"Brom": [NONE], "Ogre": [{"melee": "Brom", "charge": True, "distance": 60, "outcome": {"hit": False}}]},
+               initiative={1: {"party": 4, "ogres": 5}})
+    # two attacks a round, but a charge strikes once: club Spd 6 + 4 = 10
+    assert [seg(e) for e in attacks(doc, "Ogre")] == [(1, 10)]

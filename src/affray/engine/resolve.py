@@ -144,8 +144,8 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     lands = ruleset.lands(fight, step, damage) if damage > 0 else None
     if lands is not None:
         data["lands"] = lands
-        fight.push(Step(lands, a, "wound", ruleset.at(fight, lands), f"{step.kind} hit of {step.tick}: its damage "
-                        "lands now" if explain else "", target=struck.name, amount=damage,
+        why = f"the {step.kind} hit of {step.at or list(step.tick)}: its damage lands now" if explain else ""
+        fight.push(Step(lands, a, "wound", ruleset.at(fight, lands), why, target=struck.name, amount=damage,
                         note=f"-> {struck.name}: {damage} damage lands" if explain else "",
                         tags=frozenset({"subdual"}) if mods.subdual else frozenset()))
     event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
@@ -215,8 +215,8 @@ def _cast(fight: Fight, step: Step) -> None:
                 splinter.append(t.name)
                 detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
             elif lands is not None:
-                fight.push(Step(lands, a, "wound", fight.ruleset.at(fight, lands), f"{spell.name}'s effect "
-                                "lands now" if fight.explain else "", target=t.name, amount=dmg,
+                why = f"{spell.name}, cast at {step.at or list(step.tick)}: its effect lands now"
+                fight.push(Step(lands, a, "wound", fight.ruleset.at(fight, lands), why, target=t.name, amount=dmg,
                                 note=f"-> {t.name}: {dmg} damage lands" if fight.explain else ""))
             else:
                 effects.append((t.name, dmg))

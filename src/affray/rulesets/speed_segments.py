@@ -157,10 +157,17 @@ class SpeedSegments(Ruleset):
             self._initial_morale(fight)
         memo["surprise"] = surprise
         # B: the unsurprised declare, the PCs' sides first (SEG-04)
-        declaring = [f for f in state.pcs_first if f.active and f.side not in surprise]
         at = f"round {rnd}, B (declarations)"
+        busy = {n: b for n, b in memo.get("busy", {}).items() if b[0] >= rnd}
+        memo["busy"] = busy
+        for f in state.pcs_first:
+            if f.name in busy and f.active:
+                r, s, spell = busy[f.name]
+                fight.emit("delay", (rnd, 0, 0, 1, 0), at, f.name, why=f"still casting {spell}, which finishes in "
+                           f"round {r}, segment {s}: no new declaration (SEG-01)", detail="casting")
+        declaring = [f for f in state.pcs_first if f.active and f.side not in surprise and f.name not in busy]
         declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 0, 1, 0), at)) is not None]
-        late = [f for f in state.pcs_first if f.active and f.side in surprise]
+        late = [f for f in state.pcs_first if f.active and f.side in surprise and f.name not in busy]
         acting = {f.side for f, _ in declared}
         self._initiative(fight, rnd, [s for s in state.sides if s in acting],
                          [s for s in state.sides if s in surprise])

@@ -98,13 +98,16 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
             to = part.fields.get("target")
             part.fields["note"] = f"{part.fields.get('mode')} move of {part.fields.get('feet')} ft" + (
                 f" towards {to}" if to else "")
-        step = Step(tick, f, part.kind, rs.at(fight, tick), f"{text}; {PHASE_NAME[part.phase]} phase of "
-                    f"{_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)", decl=d, **part.fields)
+        where = (f"in its trigger's turn and phase ({part.rule})" if now is not None and part.seg == first else
+                 f"{PHASE_NAME[part.phase]} phase of {_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)")
+        step = Step(tick, f, part.kind, rs.at(fight, tick), f"{text}; {where}", decl=d, **part.fields)
         rs.push(fight, step)
         if "exploit" in step.tags:
             memo["exploit"][f.name] = step
         if step.kind == "cast":
             memo.setdefault("finish", {})[f.name] = step.tick
+            if r > rnd:  # still casting in round r: no new declaration until then (SEG-01)
+                memo.setdefault("busy", {})[f.name] = (r, s, d.cast)
     nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) else None
     if now is None and not changed and nxt is not None and "change" in nxt.extra:
         s = int(nxt.extra["change"])
@@ -226,7 +229,7 @@ def _melee(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int
         tags.add("half")
         moves.append(Part([(int(rs.opt["move_segment"]), "half move at")], 1, "move", "SEG-07",
                           {"feet": dist, "mode": "half", "target": target}))
-    n = attacks_in_round(f.attacks, rnd)
+    n = 1 if "charge" in tags else attacks_in_round(f.attacks, rnd)  # a charge ends in one strike
     parts: list[Part] = []
     for k, (spd, label, w) in enumerate(_speeds(rs, f, weapon, n, monster=f.spec.klass == "monster")):
         terms = [(spd, label)] + add
