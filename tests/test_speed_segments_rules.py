@@ -447,3 +447,15 @@ def test_seg_07_a_charge_ends_in_a_single_strike():
                initiative={1: {"party": 4, "ogres": 5}})
     # two attacks a round, but a charge strikes once: club Spd 6 + 4 = 10
     assert [seg(e) for e in attacks(doc, "Ogre")] == [(1, 10)]
+
+
+def test_seg_04_a_caster_changing_its_declaration_abandons_the_spell():
+    mina = {"name": "Mina", "class": "wizard", "level": 5, "hp": 10, "weapons": [{"name": "staff", "sf": 4}],
+            "spells": [{"name": "hold", "ct": 6}]}
+    doc = play({"party": [mina], "orcs": [orc("Orc", hp=20)]},
+               {"Mina": [{"cast": "hold", "at": "Orc"}, {"melee": "Orc", "change": 2, "outcome": {"hit": False}}],
+                "Orc": [NONE]}, initiative={1: {"party": 5, "orcs": 4}})
+    # the spell (segment 6) is dropped at segment 2; the staff strikes at 2 + Spd 4 = 6
+    ruined = one(doc, "spell-ruined", "Mina")
+    assert seg(ruined) == (1, 2) and "abandons the casting" in ruined["why"]
+    assert events(doc, "cast") == [] and seg(one(doc, "melee", "Mina")) == (1, 6)

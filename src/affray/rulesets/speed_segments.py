@@ -54,7 +54,6 @@ from affray.dice.expr import parse_dice
 from affray.engine.events import Tick
 from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
 from affray.errors import Problem
-from affray.model.derive import hd_value
 from affray.model.encounter import SIZES, Declaration, Weapon
 from affray.rulesets import speed_segments_actions as actions
 
@@ -158,7 +157,7 @@ class SpeedSegments(Ruleset):
         memo["surprise"] = surprise
         # B: the unsurprised declare, the PCs' sides first (SEG-04)
         at = f"round {rnd}, B (declarations)"
-        busy = {n: b for n, b in memo.get("busy", {}).items() if b[0] >= rnd}
+        busy = {n: b for n, b in memo.get("busy", {}).items() if b[0] >= rnd and state.fighters[n].casting == b[2]}
         memo["busy"] = busy
         for f in state.pcs_first:
             if f.name in busy and f.active:
@@ -422,13 +421,6 @@ class SpeedSegments(Ruleset):
         return "spell-lost"
 
 
-def fighter_hd(f: Fighter) -> float:
-    """Hit Dice for SEG-15: a monster's HD, a character's level."""
-    if f.spec.hd is not None:
-        return hd_value(f.spec.hd)
-    return float(f.spec.level) if f.spec.level is not None else 1.0
-
-
 def _key_problems(d: Declaration, i: int, names: set[str]) -> Iterator[tuple[str, str]]:
     """Each of this ruleset's declaration keys on the right action with a value of the right type."""
     x: dict[str, Any] = d.extra
@@ -464,5 +456,3 @@ def _key_problems(d: Declaration, i: int, names: set[str]) -> Iterator[tuple[str
         yield "close", "close takes a list of combatant names"
     if action == "misc" and isinstance(d.speed, str):
         yield "speed", f"speed {d.speed!r}: this ruleset times a misc action by its segment, a whole number"
-    if action == "move" and d.mode == "flee" and "close" not in x:
-        return

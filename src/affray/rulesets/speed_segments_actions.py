@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from affray.engine.events import Tick
 from affray.engine.ruleset import Step
 from affray.engine.state import UNARMED
-from affray.model.derive import attacks_in_round
+from affray.model.derive import attacks_in_round, hd_value
 from affray.model.encounter import SIZES, Declaration, Weapon
 
 if TYPE_CHECKING:
@@ -312,9 +312,10 @@ def _giant(rs: SpeedSegments, f: Fighter) -> bool:
 
 
 def _hd(f: Fighter) -> float:
-    from affray.rulesets.speed_segments import fighter_hd
-
-    return fighter_hd(f)
+    """Hit Dice for SEG-15: a monster's HD, a character's level (1 with neither)."""
+    if f.spec.hd is not None:
+        return hd_value(f.spec.hd)
+    return float(f.spec.level) if f.spec.level is not None else 1.0
 
 
 # -- the ruleset's own kinds of step --------------------------------------------------------------------
@@ -346,6 +347,10 @@ def _change(rs: SpeedSegments, fight: Fight, step: Step) -> None:
                        why=f"abandoned: {f.name} changes its declaration at segment {s} (SEG-04)",
                        detail=f"{old.kind} of {old.at} cancelled")
     fight.memo["waits"].pop(f.name, None)
+    if f.casting is not None:
+        fight.emit("spell-ruined", step.tick, step.at, f.name, spell=f.casting,
+                   why=f"{f.name} abandons the casting: it changes its declaration at segment {s} (SEG-04)",
+                   detail="the spell is not cast this time")
     d = fight.declare(f, step.tick, step.at)
     if d is not None:
         schedule(rs, fight, f, d, step.tick[0], start=s, index=step.tick[4],
