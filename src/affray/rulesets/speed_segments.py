@@ -21,10 +21,21 @@ declarations, initiative, casting begun). In a segment, turn k is the k-th side 
 anyone acts (a changed declaration, the surprised declaring), turn 99 the end of the segment (damage
 landing). Phases: 1 Movement, 2 Missile, 3 Magic, 4 Melee, 5 Morale. Segment 99 is step E.
 
+The Decisions of RULES.md, each an option: a round runs long to segment 12 and later actions spill into
+the next round at segment minus 10 (``round_segments``, ``overrun``, ``spill_over``, SEG-01); a changed
+declaration counts its speed from the segment of the change (``change_penalty``, SEG-04); a loser's
+penalty is floor(pips / 2), so the seed's party-B wizard casts in 7, not the printed 8 (SEG-06); losing
+and surprise penalties are added once to each of several attacks, and ``specialist_speed`` (SEG-08);
+for disruption a missile hit counts at the shooter's Missile phase, its damage at the segment's end
+(SEG-10); no last-gasp casting unless ``last_gasp``, and a damaged caster loses the spell from memory
+(the 2nd-edition default, SEG-12). Defaults of SEG-07 as options: ``move_penalty`` -2,
+``move_segment`` 5, ``misc_speed`` 5, ``delay_segments`` 2.
+
 Declaration keys of this ruleset (see ``declaration_keys``): ``split``, ``stunt``, ``counter``,
 ``unarmed``, ``pass_through``, ``artillery``, ``by``, ``trigger``, ``change``, ``delay``, ``segments``,
 ``rally``, ``close``. Dice a file may pin besides CONTRACT.md's: ``rolls.morale`` under round 0 (the
-initial-assessment check of SEG-20) and ``dice: {morale: N}`` on a rally.
+initial-assessment check of SEG-20), ``rolls.morale`` under the round for the target's side on a giant's
+charge (SEG-15), and ``dice: {morale: N}`` on a rally.
 
 Defaults of ours where the seed and RULES.md give none (each an option or stated here): a fighter's
 attacks per round follow the 1st-edition table (OSRIC; Erik's 3/2 at levels 7-12); a missile
@@ -42,7 +53,10 @@ Other actions (misc, rally, delays) come in the last phase of their segment, Mor
 Not implemented (no fact in the encounter file carries them): hiding or withdrawing unseen from an
 unaware party (SEG-03: the referee declares it as a move), the special effects of an exploit or a
 spectacle beyond the timing (the referee's call), what a potion or a finished activity does, the
-opponent following a withdrawal (SEG-14: the referee declares the follow-up).
+opponent following a withdrawal (SEG-14: the referee declares the follow-up), the direction of a move
+(SEG-14: positions are not modelled), a last gasp for a caster felled by melee before its magic phase.
+A melee declared from farther than a half move is a full move that round; once it has closed, the next
+round takes the next plan item (the engine continues a declaration only while feet remain to close).
 """
 
 from __future__ import annotations
