@@ -334,3 +334,20 @@ def test_seg_03_the_referee_may_rule_a_party_surprised():
                surprise_rolls={"orcs": 2})
     assert one(doc, "surprise")["penalties"] == {"orcs": 2}
     assert [(e["actor"], place(e)) for e in events(doc, "melee")] == [("Brom", (1, 5, 1, 4)), ("Orc", (1, 7, 2, 4))]
+
+
+def test_seg_13_a_wait_names_its_trigger_in_its_text():
+    plan = {"Cid": [{"wait": "when the orc moves"}, melee("Orc", 14, 5)], "Orc": [melee("Cid", distance=30)]}
+    doc = play({"party": [pc("Cid")], "orcs": [orc("Orc")]}, plan, initiative=PARTY_FIRST)
+    # no trigger key: "orc" in the text names the Orc; its half move in segment 5 ends the wait
+    assert one(doc, "wait", "Cid")["tick"] == [1, 5, 2, 1, 1]
+    assert one(doc, "melee", "Cid")["tick"] == [1, 5, 2, 1, 2]
+
+
+def test_seg_13_a_misc_parley_without_the_delay_key_is_a_parley():
+    sides = {"party": [pc("Brom", hp=20), pc("Cid")], "orcs": [orc("Orc", hp=20)]}
+    plan = {"Brom": [miss_on("Orc")], "Cid": [{"misc": "Parley!", "speed": 1}], "Orc": [miss_on("Brom")]}
+    doc = play(sides, plan, initiative=PARTY_FIRST)
+    # the parley in segment 1 holds everyone 2 segments: Brom 5 + 2 = 7, the orc 7 + 2 = 9
+    assert one(doc, "delay", "Cid")["delay"] == "parley"
+    assert [(e["actor"], seg(e)) for e in events(doc, "melee")] == [("Brom", (1, 7)), ("Orc", (1, 9))]

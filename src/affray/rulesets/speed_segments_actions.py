@@ -60,7 +60,7 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
         memo["waits"][f.name] = (d.missile, frozenset({"move", "retreat"}), d)
         return
     if d.action == "wait":
-        memo["waits"][f.name] = (x.get("trigger", "nobody"), ACTS, None)
+        memo["waits"][f.name] = (x.get("trigger") or _named(fight, d.wait, f.name) or "nobody", ACTS, None)
         return
     parts = _parts(rs, fight, f, d, rnd)
     pen = [] if changed else rs.penalty(fight, f, rnd)
@@ -147,13 +147,35 @@ def _parts(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int
         return _move(rs, f, d)
     if action == "misc":
         x = d.extra
-        if x.get("delay"):
+        delay = misc_delay(d)
+        if delay:
             speed = d.speed if isinstance(d.speed, int) else 1
-            return [Part([(speed, f"{x['delay']} at speed")], 5, "delay-hold", "SEG-13", {"note": str(d.misc)})]
+            return [Part([(speed, f"{delay} at speed")], 5, "delay-hold", "SEG-13", {"note": str(d.misc)})]
         speed = d.speed if isinstance(d.speed, int) else int(rs.opt["misc_speed"])
-        kind = "rally" if x.get("rally") is True else "misc"
+        rally = x.get("rally") is True or ("rally" not in x and _words(d.misc) & {"rally", "rallies"})
+        kind = "rally" if rally else "misc"
         return [Part([(speed, f"{d.misc} at speed")], 5, kind, "SEG-07, SEG-19", {"note": str(d.misc)})]
     return []
+
+
+def _words(text: object) -> set[str]:
+    return set(str(text or "").lower().replace(",", " ").replace(".", " ").replace("!", " ").split())
+
+
+def misc_delay(d: Declaration) -> str | None:
+    """SEG-13: the delay a misc action makes: its ``delay`` key, else a parley, spectacle or bait its text names."""
+    given = d.extra.get("delay")
+    if given is not None:
+        return str(given)
+    found = _words(d.misc) & {"parley", "spectacle", "bait"}
+    return min(found) if found else None
+
+
+def _named(fight: Fight, text: object, own: str) -> str | None:
+    """A wait's trigger read from its text: the longest combatant name it contains (SEG-07)."""
+    low = str(text).lower() if isinstance(text, str) else ""
+    names = sorted((n for n in fight.state.fighters if n != own and n.lower() in low), key=len, reverse=True)
+    return names[0] if names else None
 
 
 def _speeds(rs: SpeedSegments, f: Fighter, weapon: Weapon, n: int, *, monster: bool) -> list[tuple[int, str, Weapon]]:
@@ -429,7 +451,7 @@ def _delay(rs: SpeedSegments, fight: Fight, step: Step) -> None:
     f = step.actor
     decl = step.decl
     assert decl is not None
-    kind = str(decl.extra["delay"])
+    kind = misc_delay(decl) or "parley"
     n = int(decl.extra.get("segments", rs.opt["delay_segments"]))
     who = "its foes" if kind == "bait" else "everyone"
     fight.emit("delay", step.tick, step.at, f.name, why=f"{step.why}; {kind} holds the count of {who} for {n} "
