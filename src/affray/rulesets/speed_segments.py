@@ -126,13 +126,15 @@ class SpeedSegments(Ruleset):
         "pass_through": "missile: fire at the target as it moves near, right after its movement (SEG-16)",
         "artillery": "missile: a siege engine or similar contraption (SEG-16)",
         "by": "cast: caster (default), item (wand, staff) or scroll (SEG-17)",
-        "trigger": "wait: the combatant whose next action ends the wait; the next plan item follows at once "
-                   "(SEG-07, SEG-13)",
+        "trigger": "wait: the combatant whose next action ends the wait (default: a combatant the wait's text "
+                   "names); the next plan item follows at once (SEG-07, SEG-13)",
         "change": "any but a plan's first: replaces the round's declaration at this segment; its speed counts "
                   "from there (SEG-04)",
-        "delay": "misc: parley, spectacle or bait, holding the count (SEG-13)",
+        "delay": "misc: parley, spectacle or bait, holding the count (default: the one the misc text names) "
+                 "(SEG-13)",
         "segments": "misc with delay: how many segments it holds the count (default delay_segments)",
-        "rally": "misc: rally shaken or broken allies: each side's routed members check morale again (SEG-19)",
+        "rally": "misc: rally the shaken or broken of its side: they check morale again (default: true when the "
+                 "misc text says rally) (SEG-19)",
         "close": "move with mode flee: the close foes free to reach the line of flight, who attack without "
                  "bonus (SEG-14)",
     }
