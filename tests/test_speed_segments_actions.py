@@ -351,3 +351,10 @@ def test_seg_13_a_misc_parley_without_the_delay_key_is_a_parley():
     # the parley in segment 1 holds everyone 2 segments: Brom 5 + 2 = 7, the orc 7 + 2 = 9
     assert one(doc, "delay", "Cid")["delay"] == "parley"
     assert [(e["actor"], seg(e)) for e in events(doc, "melee")] == [("Brom", (1, 7)), ("Orc", (1, 9))]
+
+
+def test_a_weapon_without_spd_is_refused():
+    text = encounter({"party": [pc("Brom", weapons=[{"name": "club", "speed": "fast"}])], "orcs": [orc("Orc")]}, {})
+    with pytest.raises(EncounterError) as err:
+        prepare(load_text(text), ruleset="speed-segments")
+    assert "sides.party.combatants[0].weapons[0].sf" in str(err.value) and "Spd" in str(err.value)

@@ -148,6 +148,13 @@ class SpeedSegments(Ruleset):
 
         enc = loaded.encounter
         names = {name for name, _s, _c, _l in expand(enc)}
+        seen: set[tuple[Any, ...]] = set()
+        for _name, _side, spec, loc in expand(enc):
+            for k, w in enumerate(spec.weapons):
+                if w.sf is None and (*loc, k) not in seen:
+                    seen.add((*loc, k))
+                    yield loaded.problem((*loc, "weapons", k, "sf"), f"{w.name} has no sf: this ruleset times an "
+                                         "attack by its weapon's Spd (SEG-07); give sf, e.g. sf: 5")
         for actor, decls in enc.plan.items():
             for i, d in enumerate(decls):
                 loc = ("plan", actor, i)
