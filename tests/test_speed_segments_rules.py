@@ -427,17 +427,18 @@ def test_seg_12_last_gasp_option_lets_a_caster_killed_in_its_finishing_segment_c
     assert seg(one(doc, "down", "Mina")) == (1, 5) and doc["combatants"]["Mina"]["down"]
 
 
-def test_seg_01_a_spell_of_two_rounds_keeps_its_caster_casting_into_the_next_round():
+def test_seg_01_a_spell_of_three_rounds_keeps_its_caster_casting_through_the_next():
     mina = {"name": "Mina", "class": "wizard", "level": 5, "hp": 10,
-            "spells": [{"name": "ritual", "ct": "2 rounds"}, {"name": "hold", "ct": 1}]}
+            "spells": [{"name": "ritual", "ct": "3 rounds"}, {"name": "hold", "ct": 1}]}
     doc = play({"party": [mina], "orcs": [orc("Orc")]},
-               {"Mina": [{"cast": "ritual", "at": "Orc"}, {"cast": "hold", "at": "Orc"}], "Orc": [NONE, NONE]},
-               initiative={1: {"party": 5, "orcs": 4}, 2: {"party": 5, "orcs": 4}}, max_rounds=2)
-    # casting time 2 rounds = 20 segments > 12: round 2, segment 20 - 10 = 10; in round 2 Mina declares nothing
-    assert seg(one(doc, "cast", "Mina")) == (2, 10)
+               {"Mina": [{"cast": "ritual", "at": "Orc"}, {"cast": "hold", "at": "Orc"}], "Orc": [NONE] * 3},
+               initiative={r: {"party": 5, "orcs": 4} for r in (1, 2, 3)}, max_rounds=3)
+    # casting time 3 rounds = 30 segments: 30 - 10 - 10 = segment 10 of round 3; in round 2 Mina declares
+    # nothing; in round 3 her next spell follows the ritual: 10 + CT 1 = 11
+    assert [(e["spell"], seg(e)) for e in events(doc, "cast", "Mina")] == [("ritual", (3, 10)), ("hold", (3, 11))]
     busy = one(doc, "delay", "Mina")
     assert seg(busy) == (2, 0) and "still casting ritual" in busy["why"]
-    assert [seg(e) for e in events(doc, "declare", "Mina")] == [(1, 0)]
+    assert [seg(e) for e in events(doc, "declare", "Mina")] == [(1, 0), (3, 0)]
 
 
 def test_seg_07_a_charge_ends_in_a_single_strike():
@@ -459,3 +460,16 @@ def test_seg_04_a_caster_changing_its_declaration_abandons_the_spell():
     ruined = one(doc, "spell-ruined", "Mina")
     assert seg(ruined) == (1, 2) and "abandons the casting" in ruined["why"]
     assert events(doc, "cast") == [] and seg(one(doc, "melee", "Mina")) == (1, 6)
+
+
+def test_seg_01_a_spell_spilling_a_few_segments_delays_the_casters_next_action():
+    mina = {"name": "Mina", "class": "wizard", "level": 5, "hp": 10,
+            "spells": [{"name": "slow", "ct": 9}, {"name": "hold", "ct": 2}]}
+    doc = play({"party": [mina], "orcs": [orc("Orc")]},
+               {"Mina": [{"cast": "slow", "at": "Orc"}, {"cast": "hold", "at": "Orc"}], "Orc": [NONE, NONE]},
+               initiative={1: {"party": 1, "orcs": 6}, 2: {"party": 5, "orcs": 4}}, max_rounds=2,
+               options={"overrun": 0})
+    # round 1: CT 9 + 2 (lost 6 - 1 = 5 pips) = 11 > 10: round 2, segment 1; in round 2 the next spell
+    # counts from there: 1 + CT 2 = 3 (the party won by 1 pip: no penalty)
+    assert [(e["spell"], seg(e)) for e in events(doc, "cast", "Mina")] == [("slow", (2, 1)), ("hold", (2, 3))]
+    assert "after slow finishes in segment 1" in one(doc, "cast", "Mina", spell="hold")["why"]

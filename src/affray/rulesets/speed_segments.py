@@ -182,19 +182,25 @@ class SpeedSegments(Ruleset):
         at = f"round {rnd}, B (declarations)"
         busy = {n: b for n, b in memo.get("busy", {}).items() if b[0] >= rnd and state.fighters[n].casting == b[2]}
         memo["busy"] = busy
+        later = {n for n, b in busy.items() if b[0] > rnd}  # casting all this round: no declaration
         for f in state.pcs_first:
-            if f.name in busy and f.active:
-                r, s, spell = busy[f.name]
+            if f.name in later and f.active:
+                r, s, spell, _tick = busy[f.name]
                 fight.emit("delay", (rnd, 0, 0, 1, 0), at, f.name, why=f"still casting {spell}, which finishes in "
                            f"round {r}, segment {s}: no new declaration (SEG-01)", detail="casting")
-        declaring = [f for f in state.pcs_first if f.active and f.side not in surprise and f.name not in busy]
+        declaring = [f for f in state.pcs_first if f.active and f.side not in surprise and f.name not in later]
         declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 0, 1, 0), at)) is not None]
-        late = [f for f in state.pcs_first if f.active and f.side in surprise and f.name not in busy]
+        late = [f for f in state.pcs_first if f.active and f.side in surprise and f.name not in later]
         acting = {f.side for f, _ in declared}
         self._initiative(fight, rnd, [s for s in state.sides if s in acting],
                          [s for s in state.sides if s in surprise])
         for k, (f, d) in enumerate(declared):
-            actions.schedule(self, fight, f, d, rnd, index=k)
+            if f.name in busy:  # its spell spilled into this round: the new action follows it (SEG-01)
+                _r, s, spell, tick = busy[f.name]
+                actions.schedule(self, fight, f, d, rnd, index=k, after=(s, f"after {spell} finishes in segment"),
+                                 begun=tick[:4] + (tick[4] + 1,))
+            else:
+                actions.schedule(self, fight, f, d, rnd, index=k)
         for k, f in enumerate(late):
             self.push(fight, Step((rnd, 1, 0, 0, k), f, "late", self.at(fight, (rnd, 1, 0, 0, k)),
                                   f"{f.side} is surprised: it declares once the unsurprised have declared and "

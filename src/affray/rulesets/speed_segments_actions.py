@@ -51,7 +51,7 @@ def _arith(terms: list[tuple[int, str]]) -> str:
 # -- from declaration to parts ----------------------------------------------------------------------------
 def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int, *, start: int = 0,
              index: int = 0, now: Tick | None = None, changed: bool = False, held: bool = False,
-             begun: Tick | None = None) -> None:
+             begun: Tick | None = None, after: tuple[int, str] | None = None) -> None:
     """Push the steps of ``d``: at speed + penalties (from ``start`` when changed), or (``now``) at once, a
     wait's action. ``begun`` is the moment of declaring, when not the start of the round."""
     memo = fight.memo
@@ -64,9 +64,11 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
         return
     parts = _parts(rs, fight, f, d, rnd)
     pen = [] if changed else rs.penalty(fight, f, rnd)
+    lead = [after] if after is not None else []  # the segment counted from, written first
     if changed:
         extra = int(rs.opt["change_penalty"])
-        pen = [(start, "counted from the change at segment")] + ([(extra, "change_penalty, SEG-04")] if extra else [])
+        lead = [(start, "counted from the change at segment")]
+        pen = [(extra, "change_penalty, SEG-04")] if extra else []
     turn = fight.state.ranks.get(f.side, 1)
     if d.action == "cast":
         spell = f.spells[d.cast or ""]
@@ -80,7 +82,10 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
             why = ("acts immediately after its trigger (SEG-07)" if part.seg == first else
                    f"{part.seg - first} segments after its held action began")
         else:
-            terms = part.terms + pen
+            own = part.terms
+            if lead and own:  # "after ... 1 + 2 (hold casting Spd)": the speed becomes a term in brackets
+                own = [(own[0][0], own[0][1].removesuffix(" ="))] + own[1:]
+            terms = lead + own + pen
             seg = sum(n for n, _ in terms)
             why = _arith(terms)
         placed = rs.place(now[0] if now is not None else rnd, seg)
@@ -107,7 +112,7 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
         if step.kind == "cast":
             memo.setdefault("finish", {})[f.name] = step.tick
             if r > rnd:  # still casting in round r: no new declaration until then (SEG-01)
-                memo.setdefault("busy", {})[f.name] = (r, s, d.cast)
+                memo.setdefault("busy", {})[f.name] = (r, s, d.cast, tick)
     nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) else None
     if now is None and not changed and nxt is not None and "change" in nxt.extra:
         s = int(nxt.extra["change"])
