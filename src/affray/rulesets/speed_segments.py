@@ -47,7 +47,9 @@ are a side's first casualty and half of it down, once each (as MJ-02); a giant c
 ``giant_size`` (default huge) or more; a rout's flight and the free attacks on it follow SEG-14 with a
 rear bonus of +2 (option ``rear_bonus``); player characters never check morale (G-07), also on a
 giant's charge. A spilled action (SEG-01) keeps its side's place in its segment of the next round; the
-fighter's declaration for that round is timed as usual (the author's "bleed over into next round").
+fighter's declaration for that round is timed as usual (the author's "bleed over into next round"),
+except a caster's: its next action counts from the segment its spell finishes, and a spell finishing
+two rounds on or later keeps it from declaring in between (a ``delay`` event).
 Other actions (misc, rally, delays) come in the last phase of their segment, Morale.
 
 Not implemented (no fact in the encounter file carries them): hiding or withdrawing unseen from an
