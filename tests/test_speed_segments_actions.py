@@ -152,12 +152,15 @@ def test_seg_15_a_giants_charge_makes_a_target_under_4_hd_check_at_once():
 
 
 def test_seg_15_no_check_for_4_hd_or_for_a_large_charger():
-    assert events(_giant_charge(pc("Hugo", henchman=True, pc=False, level=4, morale=7)), "morale") == []
-    assert events(_giant_charge(pc("Hugo", henchman=True, pc=False, morale=7), size="large"), "morale") == []
+    for doc in (_giant_charge(pc("Hugo", henchman=True, pc=False, level=4, morale=7)),
+                _giant_charge(pc("Hugo", henchman=True, pc=False, morale=7), size="large")):
+        # the charge comes (club Spd 5 + 4 = 9) and strikes; nobody checks morale
+        assert events(doc, "morale") == [] and [seg(e) for e in attacks(doc, "Giant")] == [(1, 9)]
 
 
 def test_seg_15_player_characters_never_check_g_07():
-    assert events(_giant_charge(pc("Cid")), "morale") == []
+    doc = _giant_charge(pc("Cid"))
+    assert events(doc, "morale") == [] and [seg(e) for e in attacks(doc, "Giant")] == [(1, 9)]
 
 
 # -- SEG-16: missiles ------------------------------------------------------------------------------------------
