@@ -17,10 +17,20 @@ __all__ = ["attack", "resolve_step"]
 def resolve_step(fight: Fight, step: Step) -> None:
     if step.cancelled:
         return
-    if step.kind in fight.ruleset.own_kinds:
-        fight.ruleset.resolve(fight, step)
+    _resolve(fight, step)
+    fight.ruleset.resolved(fight, step)
+
+
+def _resolve(fight: Fight, step: Step) -> None:
+    if step.kind in fight.ruleset.own_kinds:  # resolved by the ruleset even when its actor has fallen
+        fight.ruleset.resolve_own(fight, step)
         return
     a = step.actor
+    if step.kind == "wound":  # damage already on its way (Ruleset.lands): it lands even if the attacker fell
+        target = fight.state.fighters[step.target]  # type: ignore[index]
+        fight.emit("wound", step.tick, step.at, a.name, target=target.name, damage=step.amount, why=step.why or None,
+                   detail=step.note or None, data={"subdual": "subdual" in step.tags})
+        return
     if not a.active:
         why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
         fight.emit("impossible", step.tick, step.at, a.name, why=why if fight.explain else None,
@@ -38,6 +48,8 @@ def resolve_step(fight: Fight, step: Step) -> None:
                    detail=f"{step.kind} cancelled" if fight.explain else None)
         return
     kind = step.kind
+    if fight.ruleset.resolve(fight, step):
+        return
     if kind not in ("move", "cast-start", "cast") and not _provoked(fight, step):
         return
     if kind in ("melee", "missile"):
@@ -135,6 +147,13 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     if mods.subdual:
         data["subdual"] = True
     casting = struck.casting
+    lands = ruleset.lands(fight, step, damage) if damage > 0 else None
+    if lands is not None:
+        data["lands"] = lands
+        why = f"the {step.kind} hit of {step.at or list(step.tick)}: its damage lands now" if explain else ""
+        fight.push(Step(lands, a, "wound", ruleset.at(fight, lands), why, target=struck.name, amount=damage,
+                        note=f"-> {struck.name}: {damage} damage lands" if explain else "",
+                        tags=frozenset({"subdual"}) if mods.subdual else frozenset()))
     event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
                target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
                detail=detail or None, data=data)
@@ -215,10 +234,15 @@ def _cast(fight: Fight, step: Step) -> None:
             dmg = max(0, rolled + spell.damage.bonus)
             detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
             detail += f" = {dmg} damage"
+        lands = fight.ruleset.lands(fight, step, dmg) if dmg else None
         for t in targets:
             if dmg and fight.ruleset.absorb(fight, t, dmg, magic=True):
                 splinter.append(t.name)
                 detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
+            elif lands is not None:
+                why = f"{spell.name}, cast at {step.at or list(step.tick)}: its effect lands now"
+                fight.push(Step(lands, a, "wound", fight.ruleset.at(fight, lands), why, target=t.name, amount=dmg,
+                                note=f"-> {t.name}: {dmg} damage lands" if fight.explain else ""))
             else:
                 effects.append((t.name, dmg))
     casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}

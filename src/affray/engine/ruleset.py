@@ -76,7 +76,8 @@ class Step:
     tags: frozenset[str] = frozenset()  # ruleset facts about the step ("charge", "set", "lance-first")
     note: str = ""
     counter: Step | None = None  # a readied strike that lands just before this step (a set spear)
-    cancelled: bool = False  # withdrawn by its ruleset after being pushed (an aborted action): skipped silently
+    amount: int = 0  # a "wound" step: the damage that lands then (Ruleset.lands)
+    cancelled: bool = False  # withdrawn by its ruleset after it was pushed: the engine skips it silently
 
 
 class AttackMods:
@@ -283,13 +284,28 @@ class Ruleset:
             mods.add("damage", weapon.magic, "magic weapon")
         return mods
 
-    def resolve(self, fight: Fight, step: Step) -> None:
-        """Resolve a step of one of ``own_kinds`` (a delayed effect, an expiry)."""
+    def resolve_own(self, fight: Fight, step: Step) -> None:
+        """Resolve a step of one of ``own_kinds`` (a delayed effect, an expiry), even if its actor has fallen."""
         raise NotImplementedError(step.kind)
 
     def roll_period(self, fight: Fight, tick: Tick) -> int:
         """The key under which the file's ``rolls.morale`` gives the dice of a check made at ``tick``."""
         return tick[0] if self.has_rounds else fight.period
+
+    def at(self, fight: Fight, tick: Tick) -> str:
+        """The ruleset's words for ``tick``, for steps the engine makes itself (a wound landing)."""
+        return f"tick {list(tick)}"
+
+    def lands(self, fight: Fight, step: Step, damage: int) -> Tick | None:
+        """When ``damage`` done by ``step`` (an attack or a spell) lands, if later than the step: None, at once."""
+        return None
+
+    def resolve(self, fight: Fight, step: Step) -> bool:
+        """Resolve a step of a kind of the ruleset's own; False leaves it to the engine."""
+        return False
+
+    def resolved(self, fight: Fight, step: Step) -> None:
+        """After any step resolved (a held action's trigger)."""
 
     def refuse(self, fight: Fight, step: Step) -> str | None:
         """Why ``step`` cannot happen now (beyond the engine's own checks), or None."""

@@ -124,10 +124,15 @@ class FightState:
             if not data.get("continuing"):
                 f.current = decl
                 f.remaining = data.get("remaining", 0)
+        elif kind == "wound":
+            wounded = fs[e.target]  # type: ignore[index]
+            wounded.hp -= e.damage or 0
+            if e.get("subdual"):
+                wounded.subdual += e.damage or 0
         elif kind in ("melee", "missile"):
             target = fs[e.target] if e.target is not None else None
             if target is not None:
-                if e.damage:
+                if e.damage and not e.get("lands"):  # a later "wound" event brings it
                     target.hp -= e.damage
                     if e.get("subdual"):
                         target.subdual += e.damage
@@ -177,6 +182,9 @@ class FightState:
         elif kind == "surrender":
             self._leave(fs[e.actor])  # type: ignore[index]
         elif kind == "morale":
+            if e.passed and e.get("rally"):  # rallied: shaken or broken members fight on
+                for name in e.get("members", ()):
+                    fs[name].routed = False
             if not e.passed:
                 for name in e.get("members", ()):
                     fs[name].routed = True

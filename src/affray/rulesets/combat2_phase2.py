@@ -279,7 +279,7 @@ class Combat2Phase2(Combat2Phase1):
                         f"it ends with {self._phase_name(end)}, after its movement and combat (P2-05)", spell=spell,
                         target=step.target))
 
-    def resolve(self, fight: Fight, step: Step) -> None:
+    def resolve_own(self, fight: Fight, step: Step) -> None:
         """An effect's end comes even if its caster has fallen."""
         fight.emit("expire", step.tick, step.at, step.actor.name, spell=step.spell.name if step.spell else None,
                    target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'the effect'} ends")
