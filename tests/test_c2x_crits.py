@@ -81,14 +81,31 @@ def test_c2x_03_critical_9_extra_attack_at_once_against_the_stunned(ruleset: str
 
 @pytest.mark.parametrize("ruleset", IDS)
 def test_c2x_03_critical_10_a_free_attack_next_phase(ruleset: str) -> None:
-    # 10: 16 damage, stunned through 2 phases, one attack at once and a free one at the start of the next phase
+    # 10: 16 damage, stunned through 2 phases, one attack at once (a 2 misses) and a free one next phase: it
+    # follows Brom's first regular attack of that phase (19 hits for the 4 entered), if the ruleset's clock gives
+    # him one there
     doc = duel(ruleset, TABLES, [{"melee": "Orc", "dice": {"attack": 20, "crit": 10, "extra_attack": 2,
-                                                           "free_attack": 19, "free_damage": 4}}])
+                                                           "free_attack": 19, "free_damage": 4}},
+                                 {"melee": "Orc", "dice": {"attack": 3}}, {"melee": "Orc", "dice": {"attack": 3}}],
+               brom={"attacks": 3})
     attacks = events(doc, "melee", "Brom")
     assert attacks[0]["damage"] == 16 and attacks[1]["hit"] is False
-    free = attacks[2]
-    assert free["tick"] > attacks[0]["tick"] and "free attack" in free["why"]
-    assert free["damage"] == 4
+    owed = next(e for e in events(doc, "condition", "Brom") if e["condition"] == "free-attack")
+    regular = [e for e in attacks[2:] if owed["since"] <= e["tick"] < owed["until"] and "free" not in e["why"]]
+    free = [e for e in attacks if "free attack" in e.get("why", "")]
+    assert len(free) == (1 if regular else 0)
+    if free:
+        assert free[0]["tick"] == regular[0]["tick"] and free[0]["damage"] == 4
+        assert free[0]["seq"] > regular[0]["seq"]
+
+
+def test_c2x_03_critical_10_free_attack_in_side_d6_round_2() -> None:
+    # side-d6's phase is the round: the free attack follows Brom's attack of round 2
+    doc = duel("side-d6", TABLES, [{"melee": "Orc", "dice": {"attack": 20, "crit": 10, "extra_attack": 2,
+                                                             "free_attack": 19, "free_damage": 4}},
+                                   {"melee": "Orc", "dice": {"attack": 3}}])
+    free = [e for e in events(doc, "melee", "Brom") if "free attack" in e.get("why", "")]
+    assert len(free) == 1 and free[0]["round"] == 2 and free[0]["damage"] == 4
 
 
 def test_c2x_03_stunned_cannot_attack_until_its_phase_ends() -> None:

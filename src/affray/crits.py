@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from affray.dice.expr import DiceExpr
 from affray.engine.events import Tick
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from affray.errors import Problem
     from affray.io.load import Loaded
 
-__all__ = ["CRIT_DICE", "Critical", "aftermath", "blocked", "check_dice", "condition_mods", "hit_damage",
-           "miss", "phase_end", "strike_penalty"]
+__all__ = ["CRIT_DICE", "Critical", "aftermath", "blocked", "check_dice", "condition_mods", "follow_up",
+           "hit_damage", "miss", "phase_end", "strike_penalty"]
 
 FOREVER: Tick = (1 << 30,)
 
@@ -63,6 +63,7 @@ EFFECTS: dict[str, _Effect] = {
     "slowed": _Effect(words="the next strike's SF is slowed"),
     "off-balance": _Effect(words="no AGI bonus to AC"),
     "defenseless": _Effect(words="stationary and defenseless: no AGI bonus to AC"),
+    "free-attack": _Effect(words="owed a free attack"),
 }
 _DAZED_AC = 1  # dazed adds to the others' AC penalty (+1 AC)
 
@@ -90,9 +91,9 @@ def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Tick:
 
 
 def _active(f: Fighter, tick: Tick) -> Iterator[tuple[str, int]]:
-    for name, (until, amount) in f.conditions.items():
-        if tick < until:
-            yield name, amount
+    for name, c in f.conditions.items():
+        if c.since <= tick < c.until:
+            yield name, c.amount
 
 
 # -- what conditions do ---------------------------------------------------------------------------------
@@ -257,9 +258,17 @@ def miss(fight: Fight, step: Step, d: int, total: int, need: int) -> tuple[str, 
 
 
 # -- what follows the attack ------------------------------------------------------------------------------
-def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Tick, why: str, amount: int = 0) -> None:
-    fight.emit("condition", step.tick, step.at, who.name, detail=why if fight.explain else None,
-               data={"condition": name, "until": until, "amount": amount, "by": step.actor.name})
+def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Tick | None, why: str, amount: int = 0, *,
+               since: Tick | None = None, attack: int | None = None, damage: int | None = None) -> None:
+    """Emit a ``condition`` event: ``who`` holds ``name`` from ``since`` (now) to ``until`` (None: it ends)."""
+    data: dict[str, Any] = {"condition": name, "until": until, "amount": amount, "by": step.actor.name}
+    if since is not None:
+        data["since"] = since
+    if attack is not None:
+        data["attack"] = attack
+    if damage is not None:
+        data["damage"] = damage
+    fight.emit("condition", step.tick, step.at, who.name, detail=why if fight.explain else None, data=data)
 
 
 def _check(fight: Fight, step: Step, key: str, score: int, ability: str, minus: int = 0) -> tuple[bool, str]:
@@ -304,13 +313,13 @@ def _critical_hit(fight: Fight, step: Step, target: Fighter, roll: int, end: Tic
         _condition(fight, step, target, "stunned", phase_end(fight, step.tick, 2),
                    "critical 10: stunned through the next 2 phases (C2X-03)")
     if roll >= 9 and target.hp > 0:
-        _extra_attack(fight, step, target, "extra")
+        _extra_attack(fight, step, target, "critical hit 9-10: one more attack at once (C2X-03)",
+                      _decl_for(step, target, _given(step, "extra_attack"), _given(step, "extra_damage")))
     if roll == 10:
-        _free_attack(fight, step, target, end)
+        _free_attack(fight, step, target, end, nxt)
 
 
-def _decl_for(step: Step, target: Fighter, prefix: str) -> Declaration | None:
-    attack, damage = _given(step, f"{prefix}_attack"), _given(step, f"{prefix}_damage")
+def _decl_for(step: Step, target: Fighter, attack: int | None, damage: int | None) -> Declaration | None:
     if attack is None and damage is None:
         return None
     key = "missile" if step.kind == "missile" else "melee"
@@ -318,22 +327,30 @@ def _decl_for(step: Step, target: Fighter, prefix: str) -> Declaration | None:
                                        "dice": DiceGiven(attack=attack, damage=damage)})
 
 
-def _extra_attack(fight: Fight, step: Step, target: Fighter, prefix: str) -> None:
+def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Declaration | None) -> None:
     from affray.engine.resolve import attack
     from affray.engine.ruleset import Step as StepClass
 
-    extra = StepClass(step.tick, step.actor, step.kind, step.at,
-                      "critical hit 9-10: one more attack at once (C2X-03)" if fight.explain else "",
-                      decl=_decl_for(step, target, prefix), target=target.name, weapon=step.weapon)
+    extra = StepClass(step.tick, step.actor, step.kind, step.at, why if fight.explain else "", decl=decl,
+                      target=target.name, weapon=step.weapon, tags=frozenset({"free"}))
     attack(fight, extra, target)
 
 
-def _free_attack(fight: Fight, step: Step, target: Fighter, end: Tick) -> None:
-    from affray.engine.ruleset import Step as StepClass
+def _free_attack(fight: Fight, step: Step, target: Fighter, end: Tick, nxt: Tick) -> None:
+    _condition(fight, step, step.actor, "free-attack", nxt, "critical 10: one free attack next phase, besides the "
+               "regular ones: it follows the first of them (C2X-03)", since=end,
+               attack=_given(step, "free_attack"), damage=_given(step, "free_damage"))
 
-    fight.push(StepClass(end, step.actor, step.kind, f"the start of the phase after {step.at}",
-                         "critical hit 10: a free attack in the next phase, besides the regular ones (C2X-03)",
-                         decl=_decl_for(step, target, "free"), target=target.name, weapon=step.weapon))
+
+def follow_up(fight: Fight, step: Step, target: Fighter) -> None:
+    """A free attack owed from a critical 10 of the phase before comes right after this attack (C2X-03)."""
+    c = step.actor.conditions.get("free-attack")
+    if c is None or "free" in step.tags or not c.since <= step.tick < c.until:
+        return
+    _condition(fight, step, step.actor, "free-attack", None, "the free attack is taken (C2X-03)")
+    if target.active and target.hp > 0:
+        _extra_attack(fight, step, target, "the free attack of a critical 10 the phase before (C2X-03)",
+                      _decl_for(step, target, c.attack, c.damage))
 
 
 def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) -> None:
@@ -353,7 +370,8 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) ->
                 _condition(fight, step, a, dropped, FOREVER, f"{text}: {weapon.name} dropped or skewed (C2X-03)")
         ok, text = _check(fight, step, "crit_agi", agi, agi_name)
         if not ok:
-            _condition(fight, step, a, "misstep", nxt, f"{text}: misstep next phase, +2 SF and -1 to hit (C2X-03)")
+            _condition(fight, step, a, "misstep", nxt, f"{text}: misstep next phase, +2 SF and -1 to hit (C2X-03)",
+                       since=end)
     elif roll <= 8:
         _condition(fight, step, a, "knees", nxt, f"critical {roll}: falls to its knees, no attacks through the "
                    "next phase, AC +2 (C2X-03)")
@@ -379,7 +397,8 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) ->
         ok, text = _check(fight, step, "crit_agi", agi, agi_name)
         if not ok:
             _condition(fight, step, a, "knees", phase_end(fight, step.tick, n),
-                       f"{text} to rise: falls to its knees for a phase more (C2X-03)")
+                       f"{text} to rise: falls to its knees for a phase more (C2X-03)",
+                       since=phase_end(fight, step.tick, n - 1))
     if weapon.kind == "thrown":
         _condition(fight, step, a, dropped, FOREVER, f"critical miss: the thrown {weapon.name} drops within 1 ft "
                    "(C2X-03)")

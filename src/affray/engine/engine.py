@@ -150,6 +150,18 @@ class Fight:
                         "surrender": surrender})
         return passed
 
+    def resolve_now(self, steps: list[Step]) -> None:
+        """Resolve ``steps`` at once as one simultaneous moment, deaths after: for a ruleset whose ``begin``
+        needs their outcome before it places the rest of the period (shots fired before initiative)."""
+        from affray.engine.resolve import resolve_step
+
+        if not steps:
+            return
+        for step in steps:
+            resolve_step(self, step)
+        self._deaths(steps[0].tick, steps[0].at)
+        self.ruleset.after(self, steps[0].tick)
+
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> Result:
         from affray.engine.resolve import resolve_step
@@ -181,7 +193,7 @@ class Fight:
         if self._heap:
             return True
         return any(f.active and (f.plan_pos < len(f.plan) or f.remaining > 0 or f.routed)
-                   for f in self.state.fighters.values())
+                   for f in self.state.fighters.values()) or self.ruleset.pending(self)
 
     def _deaths(self, tick: Tick, at: str) -> None:
         """G-05: after a tick's actions, everyone at 0 hp or less goes down (unconscious if subdued)."""

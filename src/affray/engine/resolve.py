@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from affray.crits import aftermath, blocked, hit_damage, miss
+from affray.crits import aftermath, blocked, follow_up, hit_damage, miss
 from affray.engine.events import Event
 from affray.engine.ruleset import Step
 
@@ -18,10 +18,20 @@ __all__ = ["attack", "resolve_step"]
 def resolve_step(fight: Fight, step: Step) -> None:
     if step.cancelled:
         return
-    if step.kind in fight.ruleset.own_kinds:
-        fight.ruleset.resolve(fight, step)
+    _resolve(fight, step)
+    fight.ruleset.resolved(fight, step)
+
+
+def _resolve(fight: Fight, step: Step) -> None:
+    if step.kind in fight.ruleset.own_kinds:  # resolved by the ruleset even when its actor has fallen
+        fight.ruleset.resolve_own(fight, step)
         return
     a = step.actor
+    if step.kind == "wound":  # damage already on its way (Ruleset.lands): it lands even if the attacker fell
+        target = fight.state.fighters[step.target]  # type: ignore[index]
+        fight.emit("wound", step.tick, step.at, a.name, target=target.name, damage=step.amount, why=step.why or None,
+                   detail=step.note or None, data={"subdual": "subdual" in step.tags})
+        return
     if not a.active:
         why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
         fight.emit("impossible", step.tick, step.at, a.name, why=why if fight.explain else None,
@@ -41,6 +51,10 @@ def resolve_step(fight: Fight, step: Step) -> None:
                    detail=f"{step.kind} cancelled" if fight.explain else None)
         return
     kind = step.kind
+    if fight.ruleset.resolve(fight, step):
+        return
+    if kind not in ("move", "cast-start", "cast") and not _provoked(fight, step):
+        return
     if kind in ("melee", "missile"):
         target = fight.state.fighters[step.target]  # type: ignore[index]
         if not target.active:
@@ -61,6 +75,7 @@ def resolve_step(fight: Fight, step: Step) -> None:
             return
         fight.emit("cast-start", step.tick, step.at, a.name, spell=spell.name, target=step.target,
                    why=step.why)
+        _provoked(fight, step)  # casting in reach: the attack lands while the caster is casting
     elif kind == "cast":
         _cast(fight, step)
     else:
@@ -148,6 +163,13 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     if mods.subdual:
         data["subdual"] = True
     casting = struck.casting
+    lands = ruleset.lands(fight, step, damage) if damage > 0 else None
+    if lands is not None:
+        data["lands"] = lands
+        why = f"the {step.kind} hit of {step.at or list(step.tick)}: its damage lands now" if explain else ""
+        fight.push(Step(lands, a, "wound", ruleset.at(fight, lands), why, target=struck.name, amount=damage,
+                        note=f"-> {struck.name}: {damage} damage lands" if explain else "",
+                        tags=frozenset({"subdual"}) if mods.subdual else frozenset()))
     event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
                target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
                detail=detail or None, data=data)
@@ -159,11 +181,32 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
                        detail=_RUIN.get(ruin))
     if critical is not None:
         aftermath(fight, step, struck, critical)
+    if a.conditions and not opportunity:
+        follow_up(fight, step, struck)
     return event
 
 
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
+
+
+def _provoked(fight: Fight, step: Step) -> bool:
+    """Attacks of opportunity that ``step`` provokes (the ruleset's ``provoked``); False if they felled the actor."""
+    a = step.actor
+    provoked = fight.ruleset.provoked(fight, step)
+    if not provoked:
+        return True
+    before = a.hp
+    for attacker, weapon, why in provoked:
+        if attacker.active and a.active:
+            attack(fight, Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon), a,
+                   opportunity=True)
+    if a.hp <= 0 < before and step.kind != "cast-start":
+        fight.emit("impossible", step.tick, step.at, a.name, target=step.target,
+                   why=f"{a.name} fell to an attack of opportunity before acting" if fight.explain else None,
+                   detail=f"{step.kind} cancelled" if fight.explain else None)
+        return False
+    return True
 
 
 def _move(fight: Fight, step: Step) -> None:
@@ -216,10 +259,15 @@ def _cast(fight: Fight, step: Step) -> None:
             dmg = max(0, rolled + spell.damage.bonus)
             detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
             detail += f" = {dmg} damage"
+        lands = fight.ruleset.lands(fight, step, dmg) if dmg else None
         for t in targets:
             if dmg and fight.ruleset.absorb(fight, t, dmg, magic=True):
                 splinter.append(t.name)
                 detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
+            elif lands is not None:
+                why = f"{spell.name}, cast at {step.at or list(step.tick)}: its effect lands now"
+                fight.push(Step(lands, a, "wound", fight.ruleset.at(fight, lands), why, target=t.name, amount=dmg,
+                                note=f"-> {t.name}: {dmg} damage lands" if fight.explain else ""))
             else:
                 effects.append((t.name, dmg))
     casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}

@@ -78,7 +78,8 @@ class Step:
     tags: frozenset[str] = frozenset()  # ruleset facts about the step ("charge", "set", "lance-first")
     note: str = ""
     counter: Step | None = None  # a readied strike that lands just before this step (a set spear)
-    cancelled: bool = False  # withdrawn by its ruleset after being pushed (an aborted action): skipped silently
+    amount: int = 0  # a "wound" step: the damage that lands then (Ruleset.lands)
+    cancelled: bool = False  # withdrawn by its ruleset after it was pushed: the engine skips it silently
 
 
 class AttackMods:
@@ -284,6 +285,11 @@ class Ruleset:
         """The round a declaration point belongs to (``--max-rounds`` counts rounds): one point per round."""
         return period
 
+    def pending(self, fight: Fight) -> bool:
+        """Whether the ruleset still has work of its own when no plan is left (an attack owed after closing,
+        a spell held into the next round): the fight goes on."""
+        return False
+
     def period_end(self, period: int) -> Tick:
         """Steps with a tick before this one resolve in ``period``."""
         return (period + 1,)
@@ -311,13 +317,28 @@ class Ruleset:
             condition_mods(fight, step, target, mods)
         return mods
 
-    def resolve(self, fight: Fight, step: Step) -> None:
-        """Resolve a step of one of ``own_kinds`` (a delayed effect, an expiry)."""
+    def resolve_own(self, fight: Fight, step: Step) -> None:
+        """Resolve a step of one of ``own_kinds`` (a delayed effect, an expiry), even if its actor has fallen."""
         raise NotImplementedError(step.kind)
 
     def roll_period(self, fight: Fight, tick: Tick) -> int:
         """The key under which the file's ``rolls.morale`` gives the dice of a check made at ``tick``."""
         return tick[0] if self.has_rounds else fight.period
+
+    def at(self, fight: Fight, tick: Tick) -> str:
+        """The ruleset's words for ``tick``, for steps the engine makes itself (a wound landing)."""
+        return f"tick {list(tick)}"
+
+    def lands(self, fight: Fight, step: Step, damage: int) -> Tick | None:
+        """When ``damage`` done by ``step`` (an attack or a spell) lands, if later than the step: None, at once."""
+        return None
+
+    def resolve(self, fight: Fight, step: Step) -> bool:
+        """Resolve a step of a kind of the ruleset's own; False leaves it to the engine."""
+        return False
+
+    def resolved(self, fight: Fight, step: Step) -> None:
+        """After any step resolved (a held action's trigger)."""
 
     def refuse(self, fight: Fight, step: Step) -> str | None:
         """Why ``step`` cannot happen now (beyond the engine's own checks), or None."""
@@ -330,6 +351,11 @@ class Ruleset:
     def lose_sequence(self, fight: Fight, step: Step) -> None:
         """A critical miss loses the rest of the attack sequence (C2X-03). The ``lost-sequence`` condition
         refuses attacks to the end of the phase; a ruleset whose sequence runs on past it cancels the rest."""
+
+    def provoked(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """Who gets an attack of opportunity on a step other than a move (firing or casting in reach), with
+        what weapon, and why. The engine resolves them before the step, or just after a cast-start."""
+        return []
 
     def took_effect(self, fight: Fight, step: Step) -> None:
         """A spell of ``step`` has just taken effect (its ``cast`` event is in the log): durations start."""

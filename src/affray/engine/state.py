@@ -5,17 +5,28 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from affray.engine.events import Event, Tick
 from affray.mana import starting_pool
 from affray.model.derive import attacks_per_round, thac0_for
 from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon
 
-__all__ = ["NEXT_STRIKE", "UNARMED", "FightState", "Fighter", "FinalState"]
+__all__ = ["NEXT_STRIKE", "UNARMED", "Condition", "FightState", "Fighter", "FinalState"]
 
 #: Conditions that end with the bearer's next attack (C2X-04 severe and critical misses).
 NEXT_STRIKE = ("slowed", "off-balance")
+
+
+class Condition(NamedTuple):
+    """A timed condition (C2X-03/04) from its ``condition`` event: held from ``since`` to before ``until``;
+    ``amount`` (an SF penalty); ``attack``/``damage``: the dice entered for a free attack it grants."""
+
+    since: Tick
+    until: Tick
+    amount: int = 0
+    attack: int | None = None
+    damage: int | None = None
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
 UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
@@ -72,9 +83,9 @@ class Fighter:
         self.engaged: set[str] = set()
         self.casting: str | None = None
         self.aoo_round = -1
-        #: Timed conditions (C2X-03/04: dazed, stunned, prone, slowed...): name -> (until tick, amount). A
-        #: condition holds at ticks before its ``until``; "next strike" ones also end with the next attack.
-        self.conditions: dict[str, tuple[Tick, int]] = {}
+        #: Timed conditions (C2X-03/04: dazed, stunned, prone, slowed...) by name. A condition holds at ticks
+        #: from its ``since`` to before its ``until``; "next strike" ones also end with the next attack.
+        self.conditions: dict[str, Condition] = {}
 
     def weapon(self, name: str | None, missile: bool = False) -> Weapon:
         """The named weapon, else the first of the right kind, else the first."""
@@ -91,7 +102,7 @@ class Fighter:
         return {"side": self.side, "hp": self.hp, "down": self.down, "fled": self.fled,
                 "unconscious": self.unconscious, "engaged": sorted(self.engaged), "casting": self.casting,
                 "memorized": dict(self.memorized), "shield": self.shield, "mana": self.mana,
-                "slots": dict(self.slots) if self.slots is not None else None}
+                "slots": dict(self.slots) if self.slots is not None else None, "conditions": dict(self.conditions)}
 
     def can_cast(self, spell: Spell) -> str | None:
         """Why ``spell`` cannot be paid for now (memorised copy, mana, slot: C2X-06/08), or None."""
@@ -167,10 +178,15 @@ class FightState:
             if not data.get("continuing"):
                 f.current = decl
                 f.remaining = data.get("remaining", 0)
+        elif kind == "wound":
+            wounded = fs[e.target]  # type: ignore[index]
+            wounded.hp -= e.damage or 0
+            if e.get("subdual"):
+                wounded.subdual += e.damage or 0
         elif kind in ("melee", "missile"):
             target = fs[e.target] if e.target is not None else None
             if target is not None:
-                if e.damage:
+                if e.damage and not e.get("lands"):  # a later "wound" event brings it
                     target.hp -= e.damage
                     if e.get("subdual"):
                         target.subdual += e.damage
@@ -190,7 +206,10 @@ class FightState:
             if until is None:
                 f.conditions.pop(e.get("condition"), None)
             else:
-                f.conditions[e.get("condition")] = (tuple(until), int(e.get("amount", 0)))
+                since = e.get("since")
+                f.conditions[e.get("condition")] = Condition(tuple(since) if since is not None else e.tick,
+                                                             tuple(until), int(e.get("amount", 0)),
+                                                             e.get("attack"), e.get("damage"))
         elif kind == "down":
             f = fs[e.actor]  # type: ignore[index]
             if f.active:
@@ -227,7 +246,12 @@ class FightState:
                     self._disengage(f)
                 if e.get("leaves"):
                     self._leave(f)
+        elif kind == "surrender":
+            self._leave(fs[e.actor])  # type: ignore[index]
         elif kind == "morale":
+            if e.passed and e.get("rally"):  # rallied: shaken or broken members fight on
+                for name in e.get("members", ()):
+                    fs[name].routed = False
             if not e.passed:
                 for name in e.get("members", ()):
                     fs[name].routed = True

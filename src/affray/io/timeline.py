@@ -37,6 +37,8 @@ def event_dict(e: Event, seq: int) -> dict[str, Any]:
         d["damage"] = int(e.damage or 0)
         if e.opportunity:
             d["opportunity"] = True
+    elif e.damage is not None:  # a "wound": damage landing after its attack or spell
+        d["damage"] = int(e.damage)
     if e.spell is not None or e.kind in _SPELLS:
         d["spell"] = e.spell
     if e.passed is not None:

@@ -66,6 +66,7 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+_ODDS_RE = re.compile(r"^\s*1\s*/\s*(\d+)\s*$")
 _CT_RE = re.compile(r"^\s*(\d+)\s*(round|rounds|turn|turns|segment|segments)?\s*$")
 
 
@@ -207,6 +208,18 @@ class Combatant(_Frozen):
     mounted: bool = False
     race: str = "human"
     specialist: bool = False
+    on_point: bool = Field(False, description="leads the side's march (an elf or halfling on point, D12-02)")
+    surprise_odds: str | None = Field(None, description="a monster's listed chance of being surprised, "
+                                      "'1/8' or '1/10' (D12-02)")
+    load: int | None = Field(None, ge=0, le=5000, description="pounds carried: sets the movement rate (D12-15)")
+
+    @field_validator("surprise_odds")
+    @classmethod
+    def _odds(cls, v: str | None) -> str | None:
+        m = _ODDS_RE.match(str(v)) if v is not None else None
+        if v is not None and (m is None or int(m.group(1)) < 1):
+            raise ValueError(f"surprise_odds {v!r}: write the monster's listed odds as 1/N (e.g. 1/8, 1/10)")
+        return v
 
     @model_validator(mode="before")
     @classmethod
@@ -345,6 +358,8 @@ class Side(_Frozen):
     pc: bool = False
     morale: int | None = Field(None, ge=2, le=20)
     combatants: tuple[Combatant, ...] = Field(min_length=1)
+    surprise_adjust: int = Field(0, ge=-12, le=12, description="the referee's change to this side's own "
+                                 "surprise range: -1 for heightened alert (D12-02)")
 
 
 class Rolls(_Frozen):

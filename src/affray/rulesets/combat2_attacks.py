@@ -146,6 +146,8 @@ class Combat2Attacks(Combat2Base):
         if b.cast_round == rnd and not d.extra.get("touch"):
             return ("a caster who cast (or began a spell) this round cannot attack physically in it (C2-09)",
                     "until the next round")
+        if self.opt["split_forms"] and isinstance(d.extra.get("routine"), list):
+            return None  # C2-07: each form once a round, one form a phase (the routine's parts say which)
         due = self._due(f, d, target, rnd)
         if b.attacks >= due:
             return f"all {due} of its attacks this round are spent (P1-07, P1-13)", "until the next round"
@@ -153,11 +155,18 @@ class Combat2Attacks(Combat2Base):
 
     def _second_blow(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
                      phase: int) -> str:
-        """C2-25: why this phase's attack is a double one ("" if not): more attacks due than phases left."""
-        left = self._due(f, d, target, rnd) - b.attacks - 1
-        if left > 3 - phase:
-            return f"{left} more attacks due with {3 - phase} attack phases left"
+        """C2-25: why this phase's attack is a double one ("" if not): a round's attacks exceed its three attack
+        phases (RULES Decision), and more are due than phases left. A fighter who spent phases closing has lost
+        those chances (P1-13)."""
+        due = self._due(f, d, target, rnd)
+        left = due - b.attacks - 1
+        if due > 3 and left > 3 - phase:
+            return f"{due} attacks this round, more than its 3 attack phases: {left} still due with {3 - phase} left"
         return ""
+
+    def _refund(self, b: Book) -> None:
+        """C2-04: the target fell first and nothing was swung: the attack is kept for a later phase."""
+        b.attacks -= 1
 
     def _spend(self, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int, period: int,
                blows: int) -> None:
@@ -211,7 +220,7 @@ class Combat2Attacks(Combat2Base):
         rnd, phase = step.tick[0], step.tick[1]
         if other is None or not other.active or phase > 3 or step.index > 0:
             if step.index == 0 and "touch" not in step.tags:
-                b.attacks -= 1  # nothing was swung: the attack is kept for a later phase
+                self._refund(b)  # nothing was swung: the attack is kept for a later phase
             return (f"{target.name} fell on an earlier half-segment: the attack is held for a later phase "
                     "(C2-04)")
         speed = adjusted_sf(a, step.weapon or a.weapon(None), [(3, "retargeting (C2-04)")])

@@ -40,6 +40,7 @@ class Book:
     pattern: tuple[int, ...] = ()  # its attack schedule (P2-07)
     sched_pos: int = 0
     sched_attacks: int = 0  # attacks since the schedule (re)started (P2-09 alternation)
+    next_forms: set[str] = field(default_factory=set)  # forms used in this sequence (Table 7)
     casting_note: str = ""
     carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
     carry_note: str = ""
@@ -53,7 +54,9 @@ class Book:
     hit_last_phase: bool = False
     used_m: bool = False  # cast a spell with M since it last readied components (C2-11)
     charged: tuple[str, int] | None = None  # a touch spell cast (name, copies before) not yet delivered (C2-10)
-    held: tuple[Spell, Declaration, int] | None = None  # a held spell spilling into the next round: units left
+    #: A spell completing in a later round, on that round's track (C2-14, P1-06): the spell, its declaration,
+    #: the CT units left in that round (0: in its endphase) and the round.
+    held: tuple[Spell, Declaration, int, int] | None = None
 
 
 @dataclass
@@ -102,7 +105,9 @@ class Combat2Base(Ruleset):
 
     def _at(self, rnd: int, phase: int, what: str) -> str:
         """The ruleset's words for a moment: "round 2, phase 1, stating intentions" (phase 0: the round's start)."""
-        return f"round {rnd}, {what}" if phase == 0 else f"round {rnd}, phase {phase}, {what}"
+        if phase == 0:
+            return f"round {rnd}, {what}"
+        return f"round {rnd}, endphase, {what}" if phase == 4 else f"round {rnd}, phase {phase}, {what}"
 
     def _hs_name(self, phase: int, slot: int) -> str:
         return f"half-segment {6 * (phase - 1) + slot} of phase {phase}"

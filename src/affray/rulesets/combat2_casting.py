@@ -39,6 +39,7 @@ class Combat2Casting(Combat2Base):
         hold = d.extra.get("hold")
         track = b.track
         winner = track == "winner"
+        due: Tick = ()
         if spell.ct >= ROUND_CT:
             if phase != 1:
                 self._delay(fight, f, d, rnd, phase, f"a spell of {spell.ct // ROUND_CT} round(s) is begun in phase 1 "
@@ -46,9 +47,11 @@ class Combat2Casting(Combat2Base):
                 return
             rounds = spell.ct // ROUND_CT
             last = rnd + rounds - 1
+            if rounds > 1:  # P1-06: it completes on the track of its last round, known then
+                b.held = (spell, d, 0, last)
             slot = 1 if winner else 2
             tick: Tick = (last, 4, slot, 0)
-            at = f"round {last}, endphase, half-segment {18 + slot} ({track})"
+            at = self._at(last, 4, f"half-segment {18 + slot} ({track})")
             why = (f"{track} track, a {rounds}-round spell completes in the endphase: half-segment {18 + slot}"
                    + (f" of round {last}" if rounds > 1 else "") + " (P1-05, P1-11)")
             until = 3 * last
@@ -61,31 +64,42 @@ class Combat2Casting(Combat2Base):
             absolute = 6 * (phase - 1) + rel
             if absolute > 18:  # C2-14: held into the next round, counted on that round's track
                 room = 3 * (4 - phase)
-                b.held = (spell, d, units - room)
+                b.held = (spell, d, units - room, rnd + 1)
                 tick, at = (rnd + 1, 1, 0, 2), self._at(rnd + 1, 1, "stating intentions")
                 why = ""
                 until = 3 * rnd + 1
             else:
                 ph, slot = (absolute - 1) // 6 + 1, (absolute - 1) % 6 + 1
-                tick, at = (rnd, ph, slot, 0), self._at_hs(rnd, ph, slot, track)
+                tick, at, release = self._release(rnd, ph, slot, track, d)
+                due = (rnd, ph, slot, 0)
                 counted = f"{' '.join(terms)} = {units}" if len(terms) > 1 else terms[0]
                 parity = "odd" if winner else "even"
                 why = (f"{track} track, {counted}: the {_nth(units)} {parity} half-segment from the start of phase "
-                       f"{phase} is half-segment {absolute} (P1-05)") if ex else ""
+                       f"{phase} is half-segment {absolute} (P1-05){release}") if ex else ""
                 until = 3 * (rnd - 1) + ph
         b.cast_round = rnd
         self._begin_casting(fight, f, b, d, spell, rnd, phase, until)
         if b.held is None or b.held[0] is not spell:
-            b.completes = tick
+            b.completes = due or tick
             fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
                             note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
 
     def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
         """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes
         cannot preempt it (C2-06, P1-09)."""
-        if step.tick == self.book(fight, caster).completes:
+        if step.tick[:3] == self.book(fight, caster).completes[:3]:
             return None
         return "spell-ruined"
+
+    def _release(self, rnd: int, phase: int, slot: int, track: str, d: Declaration) -> tuple[Tick, str, str]:
+        """C2-12: when a spell due on a half-segment with movement goes off: losers at the end of the movement,
+        winners before it (``release: after`` waits for it). Only under C2-23 does movement share the
+        half-segments; otherwise it comes after the phase's attacks and spells (C2-16)."""
+        at = self._at_hs(rnd, phase, slot, track)
+        if self.opt["incremental_movement"] and (track == "loser" or d.extra.get("release") == "after"):
+            who = "a loser casts" if track == "loser" else "released"
+            return (rnd, phase, slot, 2), at, f"; {who} after that half-segment's movement (C2-12, C2-23)"
+        return (rnd, phase, slot, 0), at, ""
 
     def _cast_blocked(self, fight: Fight, f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
         """Why a spell cannot begin now (a forced delay: why, until when), or None (C2-09, C2-13)."""
@@ -147,25 +161,36 @@ class Combat2Casting(Combat2Base):
                         decl=d, spell=spell, target=d.at))
 
     def _held_over(self, fight: Fight, rnd: int) -> None:
-        """C2-14: a spell held past the round completes on the new round's track and is its casting."""
+        """C2-14, P1-06: a spell held past its round, or of several rounds, completes on the track of the round
+        it completes in, and is that round's casting."""
         for f in fight.state.fighters.values():
             b = self.book(fight, f)
-            if b.held is None:
+            if b.held is None or b.held[3] != rnd:
                 continue
-            spell, d, units = b.held
+            spell, d, units, _ = b.held
             b.held = None
             if not f.active or f.casting != spell.name:
                 continue
             winner = b.track == "winner"
+            b.cast_round = rnd
+            if units == 0:
+                slot = 1 if winner else 2
+                b.completes = (rnd, 4, slot, 0)
+                why = (f"{b.track} track in round {rnd}, the last of this {spell.ct // ROUND_CT}-round spell: it "
+                       f"completes in the endphase, half-segment {18 + slot} (P1-05, P1-06, P1-11)")
+                at = self._at(rnd, 4, f"half-segment {18 + slot} ({b.track})")
+                fight.push(Step(b.completes, f, "cast", at, why, decl=d, spell=spell,
+                                target=None if spell.touch else d.at))
+                continue
             rel = ct_half_segment(units, winner=winner)
             ph, slot = (rel - 1) // 6 + 1, (rel - 1) % 6 + 1
-            b.cast_round = rnd
             b.casting_until = 3 * (rnd - 1) + ph
             b.completes = (rnd, ph, slot, 0)
-            fight.push(Step((rnd, ph, slot, 0), f, "cast", self._at_hs(rnd, ph, slot, b.track),
+            tick, at, release = self._release(rnd, ph, slot, b.track, d)
+            fight.push(Step(tick, f, "cast", at,
                             f"held into round {rnd}: {units} more unit(s) on this round's {b.track} track: "
-                            f"half-segment {rel}; it is this round's casting (C2-14, P1-06)", decl=d, spell=spell,
-                            target=None if spell.touch else d.at))
+                            f"half-segment {rel}; it is this round's casting (C2-14, P1-06){release}", decl=d,
+                            spell=spell, target=None if spell.touch else d.at))
 
 
 

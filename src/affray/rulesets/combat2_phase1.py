@@ -97,6 +97,8 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         "ambush": "melee/missile: an ambush (C2-22): SF 1 in the first phase, or a surprise roll mid-fight",
         "touch": "melee: deliver the touch spell named (C2-10)",
         "situation": "a list of situational SF modifiers (C2-29): " + ", ".join(SITUATIONS),
+        "release": "cast, winner with incremental movement: before (default) or after that half-segment's "
+                   "movement (C2-12)",
     }
     initiative_die = 10
     surprise_die = 10
@@ -157,6 +159,13 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         for f, d in sets:
             self._readied_wait(fight, f, d, rnd, phase)
         self._phase_started(fight, rnd, phase, period)
+
+    def pending(self, fight: Fight) -> bool:
+        """An attack owed after closing, a delayed declaration, a spell held into the next round."""
+        books: dict[str, Book] = fight.memo.books
+        return any(fight.state.fighters[name].active and (b.pending is not None or b.carry is not None
+                                                          or b.held is not None or b.completes_in > 0)
+                   for name, b in books.items())
 
     def _round_end(self, rnd: int) -> Tick:
         """After the endphase: the round's bookkeeping."""

@@ -28,6 +28,7 @@ of its phase (P2-05: a round is three phases, a turn thirty). Simplified as in `
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.engine.ruleset import Option, Step
@@ -64,6 +65,7 @@ FORM_SCHEDULES: dict[int, tuple[int, ...]] = {1: (1, 0, 0), 2: (1, 1, 0), 3: (1,
 CASTER_DELAY = ((6, 2), (12, 1))
 
 
+@cache
 def schedule(attacks: Fraction | int) -> tuple[int, ...]:
     """Table 6's sequence for ``attacks`` per round; below 1, one attack then the delays that make it up
     (1/2: attack and five delays); above 6, two every phase; between rows, the row below."""
@@ -110,6 +112,10 @@ class Combat2Phase2(Combat2Phase1):
     def _round_end(self, rnd: int) -> Tick:
         return (rnd, 3, 9, 0)
 
+    def roll_period(self, fight: Fight, tick: Tick) -> int:
+        """``rolls.morale`` is keyed by cycle, like the initiative."""
+        return tick[0]
+
     def _phase_started(self, fight: Fight, rnd: int, phase: int, period: int) -> None:
         """P2-04: a spell that completes in this phase gets its half-segment on this phase's track."""
         for f in fight.state.fighters.values():
@@ -123,8 +129,11 @@ class Combat2Phase2(Combat2Phase1):
         if b.pattern and b.attacked_phase != period - 1:
             if b.pattern[b.sched_pos] == 0:
                 b.sched_pos = (b.sched_pos + 1) % len(b.pattern)
-            else:
+                if b.sched_pos == 0:  # the sequence begins anew: both weapons again (P2-09)
+                    b.sched_attacks = 0
+            else:  # an attack slot left unused: the sequence starts over (P2-07)
                 b.sched_pos = b.sched_attacks = 0
+                b.next_forms = set()
         return super()._declare(fight, f, b, tick, at, period)
 
     # -- attacks: Table 6 -------------------------------------------------------------------------------
@@ -160,22 +169,30 @@ class Combat2Phase2(Combat2Phase1):
                blows: int) -> None:
         b.sched_pos = (b.sched_pos + 1) % len(b.pattern) if b.pattern else 0
         b.sched_attacks += 1
+        if b.sched_pos == 0:  # the sequence begins anew (P2-09: both weapons again)
+            b.sched_attacks = 0
+
+    def _refund(self, b: Book) -> None:
+        """C2-04: the target fell first and nothing was swung: the schedule's slot is not spent."""
+        if b.pattern:
+            b.sched_pos = (b.sched_pos - 1) % len(b.pattern)
+            b.sched_attacks = max(0, b.sched_attacks - 1)
+        b.attacked_phase = 0
 
     def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Weapon, str]],
                        rnd: int) -> list[tuple[Weapon, str]]:
         """P2-09: split forms take as many forms as Table 7 allows this phase; a slower off-hand weapon joins
         every other attack of the favoured weapon's schedule."""
         if self.opt["split_forms"]:
+            # Table 7: the next forms of the routine substitute for the delays of one attack a round
             allowed = b.pattern[b.sched_pos] if b.pattern else 1
-            forms: list[str] = []
-            out = []
-            for w, t in parts:
-                if w.name not in forms:
-                    if len(forms) == allowed:
-                        continue
-                    forms.append(w.name)
-                out.append((w, t))
-            return out
+            names = list(dict.fromkeys(w.name for w, _ in parts))
+            fresh = [n for n in names if n not in b.next_forms]
+            if not fresh:  # every form has struck: the routine begins again
+                b.next_forms, fresh = set(), names
+            chosen = set(fresh[:allowed])
+            b.next_forms |= chosen
+            return [(w, t) for w, t in parts if w.name in chosen]
         favoured = self._rate(f, f.weapons[0])
         paired = b.sched_attacks % 2 == 0
         return [(w, t) for w, t in parts if paired or w is f.weapons[0] or self._rate(f, w) >= favoured]
@@ -228,9 +245,9 @@ class Combat2Phase2(Combat2Phase1):
                    f"movement included, at the end of its {_nth(3 * spell.ct // ROUND_CT)} phase of casting (P2-04)")
         else:
             slot = ct_half_segment(units, winner=b.track == "winner")
-            tick, at = (rnd, phase, slot, 0), self._at_hs(rnd, phase, slot, b.track)
+            tick, at, release = self._release(rnd, phase, slot, b.track, d)
             why = (f"{b.casting_terms} begun in {began}, three units a phase: the last {units} on this phase's "
-                   f"{b.track} track, half-segment {slot} (P2-04, P1-05)")
+                   f"{b.track} track, half-segment {slot} (P2-04, P1-05){release}")
         b.completes = tick
         fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
                         note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
@@ -262,7 +279,7 @@ class Combat2Phase2(Combat2Phase1):
                         f"it ends with {self._phase_name(end)}, after its movement and combat (P2-05)", spell=spell,
                         target=step.target))
 
-    def resolve(self, fight: Fight, step: Step) -> None:
+    def resolve_own(self, fight: Fight, step: Step) -> None:
         """An effect's end comes even if its caster has fallen."""
         fight.emit("expire", step.tick, step.at, step.actor.name, spell=step.spell.name if step.spell else None,
                    target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'the effect'} ends")

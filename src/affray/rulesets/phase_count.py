@@ -502,7 +502,7 @@ class PhaseCount(Ruleset):
                        "this casting")
 
     # -- resolution hooks ------------------------------------------------------------------------------
-    def resolve(self, fight: Fight, step: Step) -> None:
+    def resolve_own(self, fight: Fight, step: Step) -> None:
         f = step.actor
         phase = step.tick[0]
         if step.kind == "expire":

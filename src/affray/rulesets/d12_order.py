@@ -1,0 +1,130 @@
+"""The order within a count of d12-procedure (seed 004): the closing rule (D12-06) and the tie-breaking
+options (D12-07). A combatant's doings at one count are an ``Act``; ``close`` moves the longer weapon's
+strike (or the armed against the unarmed) to the other's count, ``ties`` ranks acts within each count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from affray.engine.ruleset import Step
+
+if TYPE_CHECKING:
+    from affray.engine.state import Fighter
+
+__all__ = ["Act", "close", "compare", "ties", "unarmed"]
+
+_ATTACKS = ("melee", "missile")
+
+
+@dataclass
+class Act:
+    """One combatant's doings at one count, before its ticks are settled (D12-06, D12-07)."""
+
+    f: Fighter
+    count: int | None  # None: last in the round
+    kind: str  # melee, missile, spell (a spell taking effect), other
+    result: int  # the combatant's initiative count
+    key: int = 0  # SF of a melee weapon, CT of a spell (D12-07)
+    attacks: int = 0
+    target: str | None = None
+    reach: int = 5
+    closing: bool = False
+    steps: list[tuple[int, Step]] = field(default_factory=list)
+    before: dict[str, str] = field(default_factory=dict)  # who it strikes before, and why (D12-06)
+    sub: int = 0
+    tie: str = ""
+
+
+def close(acts: list[Act]) -> None:
+    """D12-06: closing into melee, the longer weapon strikes first whatever the counts; a weapon beats unarmed."""
+    melee = {a.f.name: a for a in acts if a.kind == "melee"}
+    for a in melee.values():
+        b = melee.get(a.target or "")
+        if b is None or b.target != a.f.name or a.f.name in b.before or b.f.name in a.before:
+            continue
+        first = second = None
+        why = ""
+        ua, ub = unarmed(a.f), unarmed(b.f)
+        if ua != ub:
+            first, second = (b, a) if ua else (a, b)
+            why = (f"a weapon always wins against unarmed {second.f.name} (monks are never unarmed) "
+                   "(D12-06)")
+        elif (a.closing or b.closing) and a.reach != b.reach:
+            first, second = (a, b) if a.reach > b.reach else (b, a)
+            why = (f"closing into melee, the longer weapon ({first.reach} ft against {second.reach} ft) "
+                   f"strikes first whatever the initiative (D12-06)")
+        if first is None or second is None:
+            continue
+        first.before[second.f.name] = why
+        first.steps = [(1 if part == 2 else part, s) for part, s in first.steps]  # strikes before the rest
+        if second.count is not None and (first.count is None or second.count < first.count):
+            first.tie = f"; moved to count {second.count}: {why}"
+            first.count = second.count
+        else:
+            first.tie = f"; before {second.f.name}: {why}"
+
+def compare(x: Act, y: Act, o: Mapping[str, Any]) -> tuple[int, str]:
+    """-1 if ``x`` goes before ``y`` at their common count, 1 if after, 0 if simultaneous; with the reason."""
+    if y.f.name in x.before or x.f.name in y.before or x.f.side == y.f.side:
+        return 0, ""  # D12-06 orders the pair by part: the first strike lands between move and blow
+        return 0, ""
+    kinds = {x.kind, y.kind}
+    if o["tie_attacks"] and x.kind in _ATTACKS and y.kind in _ATTACKS and x.attacks != y.attacks:
+        return (-1 if x.attacks > y.attacks else 1), (f"more attacks go first ({max(x.attacks, y.attacks)} "
+                                                      f"against {min(x.attacks, y.attacks)}, D12-07)")
+    if o["tie_wsf"] and x.kind == y.kind == "melee" and x.key != y.key:
+        return (-1 if x.key < y.key else 1), f"the lower speed factor goes first ({x.key} and {y.key}, D12-07)"
+    if o["tie_spell_melee"] and kinds == {"melee", "spell"} and x.key != y.key:
+        return (-1 if x.key < y.key else 1), ("the lower of casting time and speed factor goes first "
+                                              f"({x.key} and {y.key}, D12-07)")
+    if o["tie_missile_spell"] and kinds == {"missile", "spell"}:
+        spell = x if x.kind == "spell" else y
+        if spell.key > spell.result:
+            return (-1 if x.kind == "missile" else 1), (f"the missile goes first: CT {spell.key} is higher "
+                                                        f"than the caster's initiative result {spell.result} "
+                                                        "(D12-07)")
+    return 0, ""
+
+def ties(acts: list[Act], opt: Mapping[str, Any]) -> None:
+    """D12-07: ties are simultaneous; each option breaks some; ``sub`` is the act's rank within its count."""
+    groups: dict[int | None, list[Act]] = {}
+    for a in acts:
+        groups.setdefault(a.count, []).append(a)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        preds: dict[int, list[tuple[int, str]]] = {id(a): [] for a in group}
+        for i, x in enumerate(group):
+            for y in group[i + 1:]:
+                sign, why = compare(x, y, opt)
+                if sign < 0:
+                    preds[id(y)].append((id(x), why))
+                elif sign > 0:
+                    preds[id(x)].append((id(y), why))
+        by_id = {id(a): a for a in group}
+        done: dict[int, int] = {}
+        for a in group:
+            a.sub = _rank(id(a), preds, done, frozenset())
+            if a.tie:
+                continue  # the closing rule already says it
+            after = [f"{by_id[p].f.name}: {why}" for p, why in preds[id(a)]]
+            before = [f"{b.f.name}: {why}" for b in group for p, why in preds[id(b)] if p == id(a)]
+            if after:
+                a.tie = f"; a tie at this count broken, after {'; '.join(after)}"
+            elif before:
+                a.tie = f"; a tie at this count broken, before {'; '.join(before)}"
+
+
+def _rank(k: int, preds: dict[int, list[tuple[int, str]]], done: dict[int, int], seen: frozenset[int]) -> int:
+    """The length of the longest chain of acts that must go before act ``k`` (a cycle is cut where it closes)."""
+    if k not in done:
+        done[k] = 1 + max((_rank(p, preds, done, seen | {k}) for p, _ in preds[k] if p not in seen), default=-1)
+    return done[k]
+
+
+def unarmed(f: Fighter) -> bool:
+    """D12-06: no weapon listed, and not a monk (monks are never unarmed)."""
+    return not f.spec.weapons and f.spec.klass != "monk"

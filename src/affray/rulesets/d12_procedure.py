@@ -1,0 +1,610 @@
+"""d12-procedure: seed 004 (Combat Procedure), a d12 per side adjusted by DEX, the lowest acts first.
+
+Read it beside ``../shared/seeds/004_*.txt`` and RULES.md D12-01 to D12-22. Each round:
+
+1. surprise, first round only: a d12 per side, surprised on 1-4 as widened or narrowed by the side's
+   abilities (D12-01, D12-02); the surprised do nothing in round 1;
+2. morale, only where the referee rolls it (the file's ``rolls.morale``); PCs never check (D12-22);
+3. declarations; a missile readied with a target in sight (``ready: true``) fires now, before
+   initiative (D12-08);
+4. initiative: a d12 per side minus the 1st-edition DEX reaction adjustment; the counts run from the
+   lowest result to the highest, equal counts simultaneous (D12-04, D12-07);
+5. each combatant acts on its count: all its attacks (D12-10), moving its standard rate before and
+   after (D12-12); a spell starts on the count and takes effect CT counts later, a full-round spell
+   last in the round (D12-05), as does a disengage (D12-18).
+
+A tick is ``(round, phase, count, sub, part)``: phase 0 the start of the round (surprise, expiries,
+morale, declarations), 1 readied missiles, 2 initiative, 3 the counts, 4 the end of the round.
+``count`` is the initiative count (it may fall below 1 or above 12 with DEX, or with a casting time);
+``sub`` orders a tie the options of D12-07 break; ``part`` orders a move before the action (0), the
+strike of the longer weapon on closing or of a weapon against the unarmed (1, D12-06), the action (2)
+and a move after it (3).
+
+In the surprise round (D12-01, "resolve actions in order of highest surprise die roll first") an
+unsurprised side acts on count 13 - its surprise die, so the highest die comes first on the same
+scale the casting times count on; a surprise the referee rules has every unsurprised side on count 1.
+
+Movement is counted in the seed's 5-ft squares (D12-15: 12" = six squares = 30 ft a round; option
+``move_scale``). A plain move may run up to twice the standard rate, giving up any other action (D12-12
+"faster movement than that"); a flight runs as far (D12-19).
+
+The encounter file carries (README, "d12-procedure"): a combatant's ``on_point``, ``surprise_odds``
+(1/8, 1/10) and ``load`` (lb), a side's ``surprise_adjust`` (the referee's, for alertness), a spell's
+``duration``; declaration keys ``ready`` (and ``drop``, the referee granting an additional attack on its count),
+``step``, ``after``, ``fall_back``, ``parry``; a
+declaration's ``roll`` is the combatant's own d12 with ``individual_rolls``.
+
+Not implemented: individual surprise rolls (the individual option covers initiative only); a failed saving throw
+disrupting a spell (D12-09: no saves are modelled); dwarves' and strength's shifts of the load
+table (D12-15: the seed gives no figures); the opponent's choice not to follow a fall back or a
+disengage (they always follow: the engagement stays for a fall back, ends for a disengage); the
+encounter distance (D12-03) is the referee's ``distance``, never rolled; NPCs dropping weapon or
+shield as they flee (D12-19); a parry does nothing but give up the attack (D12-17: the seed gives it
+no mechanics); the referee's warning before an action provokes an attack of opportunity (D12-11) is
+table talk. Tie order among several acts at one count comes from ``d12_order``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
+from affray.errors import Problem
+from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
+from affray.model.encounter import Declaration, Weapon
+from affray.rulesets.d12_order import Act, close, ties
+from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
+
+if TYPE_CHECKING:
+    from affray.engine.engine import Fight
+    from affray.engine.state import Fighter
+    from affray.io.load import Loaded
+
+__all__ = ["D12Procedure"]
+
+@dataclass
+class D12Memo:
+    """What the ruleset remembers of one fight (``Fight.memo``)."""
+
+    hp_start: dict[str, int] = field(default_factory=dict)  # hp at the round's start (D12-09)
+    busy: dict[str, int] = field(default_factory=dict)  # caster -> last round of a casting longer than a round
+    expiries: dict[int, list[tuple[str, str, int]]] = field(default_factory=dict)  # round -> (caster, spell, cast)
+    surprise_counts: dict[str, int] = field(default_factory=dict)
+    surprise_round: bool = False
+    fresh: set[str] = field(default_factory=set)
+
+
+class D12Procedure(Ruleset):
+    """Seed 004: side d12 adjusted by DEX, lowest first; casting timed from the count (D12-*)."""
+
+    id = "d12-procedure"
+    title = "Combat Procedure: side d12 adjusted by DEX, low acts first"
+    seed = "004"
+    rules = "D12"
+    options = (
+        Option("morale_dice", "2d6", "G-07", "dice rolled against the morale score; above it fails",
+               ("2d6", "2d10")),
+        Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one"),
+        Option("surprise_stack", "stack", "D12-02", "different surprise modifiers stack, or only the largest "
+               "widening and the largest narrowing count", ("stack", "best")),
+        Option("side_dex", "leader", "D12-04", "whose DEX adjusts the side's d12: the first the file lists "
+               "for the side, nobody's, or each member's own (the seed's individual adjustments)",
+               ("leader", "none", "individual")),
+        Option("individual_rolls", False, "D12-04", "the PCs each roll their own d12 (a declaration's roll), "
+               "adjusted by their own DEX; the others roll as a side"),
+        Option("three_halves", "1-then-2", "D12-14", "3/2 attacks: 1 in odd rounds and 2 in even, or the "
+               "reverse", ("1-then-2", "2-then-1")),
+        Option("tie_wsf", False, "D12-07", "a tie between melee weapons goes to the lower speed factor"),
+        Option("tie_attacks", False, "D12-07", "a tie between attackers goes to whoever has more attacks "
+               "(missiles too)"),
+        Option("tie_spell_melee", False, "D12-07", "a tie between a spell taking effect and a melee strike goes "
+               "to the lower of the casting time and the speed factor"),
+        Option("tie_missile_spell", False, "D12-07", "a tie between missile fire and a spell taking effect goes "
+               "to the missile if the casting time is higher than the caster's initiative result"),
+        Option("turn_rounds", 10, "D12-21", "rounds in a turn of spell duration during combat"),
+        Option("move_scale", "squares", "D12-15", "a round's move: the seed's 5-ft squares (12\" = 6 squares "
+               "= 30 ft) or 10 ft an inch", ("squares", "inches")),
+    )
+    declaration_keys: ClassVar[dict[str, str]] = {
+        "ready": "missile: the weapon is ready with the target in sight: fires before initiative (D12-08)",
+        "drop": "with ready: the referee grants the drop, an additional attack on its count (D12-08)",
+        "step": "a 5-foot step before the action, provoking nothing (D12-16)",
+        "after": "melee, missile or cast: feet moved after the action, within the standard rate (D12-12)",
+        "fall_back": "melee: feet (up to 10) stepped back after the attacks, front kept (D12-17)",
+        "parry": "move with mode withdraw: parries instead of attacking while falling back (D12-17)",
+    }
+    initiative_die = 12
+    surprise_die = 12
+    action_die = 12  # a declaration's roll: the combatant's own d12 with individual_rolls (D12-04)
+    attack_scheme = "1e"  # D12-14
+
+    def new_memo(self) -> D12Memo:
+        return D12Memo()
+
+    @staticmethod
+    def _m(fight: Fight) -> D12Memo:
+        memo: D12Memo = fight.memo
+        return memo
+
+    # -- load-time checks ------------------------------------------------------------------------------
+    @classmethod
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+        enc = loaded.encounter
+        for actor, decls in enc.plan.items():
+            for i, d in enumerate(decls):
+                loc = ("plan", actor, i)
+                x = d.extra
+                for key in ("ready", "drop", "step", "parry"):
+                    if key in x and not isinstance(x[key], bool):
+                        yield loaded.problem(loc + (key,), f"{key} takes true or false")
+                for key in ("after", "fall_back"):
+                    if key in x and (isinstance(x[key], bool) or not isinstance(x[key], int) or x[key] < 0):
+                        yield loaded.problem(loc + (key,), f"{key} takes feet, a whole number >= 0")
+                if x.get("ready") is True and d.action != "missile":
+                    yield loaded.problem(loc + ("ready",), "only a missile weapon is readied to fire before "
+                                         "initiative (D12-08)")
+                if x.get("drop") is True and x.get("ready") is not True:
+                    yield loaded.problem(loc + ("drop",), "drop goes with ready: true, the prepared shot (D12-08)")
+                if "after" in x and d.action not in ("melee", "missile", "cast"):
+                    yield loaded.problem(loc + ("after",), "after is the move after an attack or a spell "
+                                         "(D12-12); for a plain move use move")
+                fb = x.get("fall_back")
+                if fb is not None and (d.action != "melee" or (isinstance(fb, int) and fb > 10)):
+                    yield loaded.problem(loc + ("fall_back",), "fall_back goes with a melee declaration and "
+                                         "is at most 10 ft (D12-17)")
+                if x.get("step") is True and (d.distance or x.get("after") or fb or d.action == "move"):
+                    yield loaded.problem(loc + ("step",), "a 5-foot step must be the only movement of the round "
+                                         "(D12-16): drop distance, after, fall_back or the move")
+                if "parry" in x and not (d.action == "move" and d.mode == "withdraw"):
+                    yield loaded.problem(loc + ("parry",), "parry goes with move, mode withdraw (D12-17)")
+                if d.action == "move" and d.mode == "withdraw" and (d.move or 0) > 10:
+                    yield loaded.problem(loc + ("move",), f"a fall back is at most 10 ft (D12-17); got {d.move}")
+                if d.action == "move" and d.mode == "step" and (d.move or 0) > 5:
+                    yield loaded.problem(loc + ("move",), f"a 5-foot step is 5 ft (D12-16); got {d.move}")
+
+    # -- movement --------------------------------------------------------------------------------------
+    def rate(self, f: Fighter) -> tuple[int, str]:
+        """D12-15: the standard move in feet a round, and how it was found."""
+        inches, how = f.spec.mv, f"MV {f.spec.mv}\""
+        if f.spec.load is not None:
+            inches, how = rate_by_load(f.spec.load, f.spec.race)
+        if self.opt["move_scale"] == "inches":
+            return inches * 10, f"{how} = {inches * 10} ft"
+        sq = move_squares(inches)
+        return sq * 5, f"{how} = {sq} squares = {sq * 5} ft (D12-15)"
+
+    # -- the round -------------------------------------------------------------------------------------
+    def begin(self, fight: Fight, rnd: int) -> None:
+        state = fight.state
+        if rnd == 1:
+            self._surprise(fight)
+        self._m(fight).hp_start = {n: f.hp for n, f in state.fighters.items()}
+        self._expire(fight, rnd)
+        self._morale(fight, rnd)
+        surprised = state.surprised if rnd == 1 and self._m(fight).surprise_round else frozenset()
+        at = f"round {rnd}, start (declarations)"
+        declaring = [f for f in state.pcs_first if f.active and f.side not in surprised
+                     and self._m(fight).busy.get(f.name, 0) < rnd]
+        # a declaration's roll is its own round's d12 (individual_rolls): not reused while it continues
+        self._m(fight).fresh = {f.name for f in declaring if not (f.current is not None and f.remaining > 0)}
+        declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 2, 0, 0), at)) is not None]
+        if not declared:
+            return
+        ready = [(f, d) for f, d in declared if d.action == "missile" and d.extra.get("ready") is True]
+        if ready:
+            steps = []
+            for f, d in ready:
+                steps += [s for _, s in self._missile(fight, f, d, rnd, 0, "").steps]
+            for s in steps:
+                s.tick = (rnd, 1, 0, 0, 2)
+                s.at = f"round {rnd}, readied missiles (before initiative)"
+                s.why = ("began the round with the missile ready and the target in sight: fires before "
+                         "initiative is rolled, and must (D12-08)")
+            fight.resolve_now(steps)
+        # "having the drop": the referee may grant the readied shooter its turn as well (D12-08, key drop)
+        readied = {f.name for f, d in ready if d.extra.get("drop") is not True}
+        rest = [(f, d) for f, d in declared if f.name not in readied and f.active]
+        counts = self._initiative(fight, rnd, rest)
+        acts: list[Act] = []
+        for f, d in rest:
+            count, why = counts[f.name]
+            acts += self._acts(fight, f, d, rnd, count, why)
+        close(acts)
+        ties(acts, self.opt)
+        for act in acts:
+            for part, s in act.steps:
+                phase, count = (4, 0) if act.count is None else (3, act.count)
+                s.tick = (rnd, phase, count, act.sub, part)
+                if fight.explain:
+                    s.at = f"round {rnd}, " + ("end of the round" if act.count is None else f"count {act.count}")
+                    s.why += act.tie
+                fight.push(s)
+
+    def _surprise(self, fight: Fight) -> None:
+        """D12-01, D12-02: the referee may rule it; otherwise a d12 per side, surprised on 1 to its range."""
+        enc = fight.encounter
+        sides = list(enc.sides)
+        tick, at = (1, 0, 0, 0, 0), "round 1, surprise"
+        self._m(fight).surprise_counts = {}
+        if enc.surprise == "none":
+            surprised: set[str] = set()
+            detail = "no surprise: every side is aware (the file says none)"
+            dice: dict[str, int] = {}
+        elif isinstance(enc.surprise, dict):
+            surprised = {s for s in sides if enc.surprise.get(s)}
+            detail = f"the referee rules it (D12-01): {', '.join(sorted(surprised)) or 'nobody'} surprised"
+            dice = {}
+        else:
+            dice, parts, surprised = {}, [], set()
+            from affray.io.load import expand
+
+            members = [(side, c) for _n, side, c, _l in expand(enc)]
+            for s in sides:
+                own = [c for side, c in members if side == s]
+                foes = [c for side, c in members if side != s]
+                rng, notes = surprise_range(own, foes, enc.sides[s].surprise_adjust,
+                                            stack=self.opt["surprise_stack"] == "stack")
+                dice[s] = fight.roller.die(12, "surprise", s, enc.rolls.surprise.get(s))
+                if dice[s] <= rng:
+                    surprised.add(s)
+                span = f"1-{rng}" if rng else "never"
+                parts.append(f"{s} d12={dice[s]} vs {span}" + (f" ({'; '.join(notes)})" if notes else "")
+                             + (": surprised" if dice[s] <= rng else ""))
+            detail = ", ".join(parts)
+        self._m(fight).surprise_round = 0 < len(surprised) < len(sides)
+        if surprised and not self._m(fight).surprise_round:
+            detail += ": every side surprised, so nobody is (D12-01)"
+        if self._m(fight).surprise_round:
+            for s in sides:
+                if s not in surprised:
+                    self._m(fight).surprise_counts[s] = 13 - dice[s] if s in dice else 1
+            detail += f": {', '.join(s for s in sides if s in surprised)} do nothing in round 1"
+        memo = self._m(fight)
+        fight.emit("surprise", tick, at, why="d12 per side, surprised on 1-4 as the side's abilities move the "
+                   "range; one round, the surprised doing nothing (D12-01, D12-02)", detail=detail,
+                   data={"surprised": tuple(s for s in sides if s in surprised) if memo.surprise_round else (),
+                         "surprisers": tuple(memo.surprise_counts)})
+
+    def _expire(self, fight: Fight, rnd: int) -> None:
+        """D12-21: a duration of N rounds (a turn = ``turn_rounds`` rounds) ends at the start of round r + N."""
+        for caster, spell, cast in self._m(fight).expiries.pop(rnd, []):
+            fight.emit("expire", (rnd, 0, 0, 1, 0), f"round {rnd}, start", caster, spell=spell,
+                       why=f"{spell} took effect in round {cast}; its duration of {rnd - cast} rounds is over "
+                       "(D12-21)")
+
+    def took_effect(self, fight: Fight, step: Step) -> None:
+        spell = step.spell
+        if spell is None or spell.duration is None:
+            return
+        n, unit = spell.duration.split()
+        rounds = int(n) * (int(self.opt["turn_rounds"]) if unit.startswith("turn") else 1)
+        rnd = step.tick[0]
+        self._m(fight).expiries.setdefault(rnd + rounds, []).append((step.actor.name, spell.name, rnd))
+
+    def _morale(self, fight: Fight, rnd: int) -> None:
+        """D12-22, G-07: the referee checks as he sees fit (a roll entered for the round); PCs never check."""
+        state = fight.state
+        enc = fight.encounter
+        for k, side in enumerate(enc.rolls.morale.get(rnd, {})):  # the engine reads the entered total
+            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
+            if not members:
+                continue
+            score = enc.sides[side].morale
+            if score is None:
+                given = [f.spec.morale for f in members if f.spec.morale is not None]
+                score = min(given) if given else int(self.opt["default_morale"])
+            pcs = [f.name for f in state.sides[side] if f.pc and f.active]
+            why = (f"the referee checks {side}'s morale this round (G-07)" +
+                   (f"; player characters never check ({', '.join(pcs)}, D12-22)" if pcs else ""))
+            fight.morale_check(side, members, score, (rnd, 0, 1, k, 0), f"round {rnd}, start (morale)",
+                               ("referee",), why)
+
+    def _initiative(self, fight: Fight, rnd: int,
+                    declared: list[tuple[Fighter, Declaration]]) -> dict[str, tuple[int, str]]:
+        """D12-04: a d12 per side minus the DEX reaction adjustment; the lowest count acts first."""
+        state = fight.state
+        tick, at = (rnd, 2, 0, 0, 0), f"round {rnd}, initiative"
+        sides = [s for s in state.sides if any(f.side == s and d.action != "none" for f, d in declared)]
+        counts: dict[str, tuple[int, str]] = {}
+        if len(sides) <= 1 and not (rnd == 1 and self._m(fight).surprise_round):
+            for f, _ in declared:
+                counts[f.name] = (1, f"only {f.side} acts this round: no initiative needed, count 1 (D12-04)")
+            fight.emit("initiative", tick, at, detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
+                       data={"ranks": {s: 1 for s in sides}})
+            return counts
+        if rnd == 1 and self._m(fight).surprise_round:
+            for f, _ in declared:
+                c = self._m(fight).surprise_counts.get(f.side, 1)
+                counts[f.name] = (c, f"surprise round: {f.side} acts on count {c} (13 - its surprise d12), highest "
+                                  "surprise die first (D12-01)")
+            fight.emit("initiative", tick, at, detail="surprise round: no initiative; the unsurprised act, highest "
+                       "surprise die first (D12-01)", data={"ranks": {s: 1 for s in sides}})
+            return counts
+        given = fight.encounter.rolls.initiative.get(rnd, {})
+        mode = self.opt["side_dex"]
+        individual = self.opt["individual_rolls"]
+        rolls: dict[str, int] = {}
+        results: dict[str, int] = {}
+        texts: list[str] = []
+        for s in sides:
+            members = [(f, d) for f, d in declared if f.side == s]
+            alone = individual and fight.encounter.sides[s].pc
+            if not alone:
+                rolls[s] = fight.roller.die(12, "initiative", s, given.get(s))
+            leader = state.sides[s][0]  # the Decision: the first the file lists, standing or not
+            lead_adj = dex_reaction_adjustment(leader.spec.dex, edition="1e")
+            for f, d in members:
+                if alone:
+                    die = fight.roller.die(12, "initiative", f.name, d.roll if f.name in self._m(fight).fresh else None)
+                    adj = dex_reaction_adjustment(f.spec.dex, edition="1e")
+                    how = f"{f.name}'s own d12 {die}"
+                    texts.append(f"{f.name} d12={die}")
+                    who = f"its DEX {f.spec.dex}"
+                elif mode == "individual":
+                    die, adj, how, who = rolls[s], dex_reaction_adjustment(f.spec.dex, edition="1e"), \
+                        f"{s} d12 {rolls[s]}", f"its own DEX {f.spec.dex}"
+                elif mode == "leader":
+                    die, adj, how, who = rolls[s], lead_adj, f"{s} d12 {rolls[s]}", \
+                        f"{leader.name}'s DEX {leader.spec.dex}"
+                else:
+                    die, adj, how, who = rolls[s], 0, f"{s} d12 {rolls[s]}", "no DEX"
+                c = die - adj
+                counts[f.name] = (c, f"{how} - {who} ({adj:+d}) = count {c}, lowest first (D12-04)" if adj else
+                                  f"{how} = count {c}, lowest first (D12-04)")
+            if not alone:
+                results[s] = rolls[s] - (lead_adj if mode == "leader" else 0)
+                adj_text = f" - DEX {leader.spec.dex} of {leader.name} ({lead_adj:+d})" if (
+                    mode == "leader" and lead_adj) else " (each member adjusts by its own DEX)" if (
+                    mode == "individual") else ""
+                texts.append(f"{s} d12={rolls[s]}{adj_text} = {results[s]}")
+        order = sorted(results.values())
+        ranks = {s: sorted(set(order)).index(v) + 1 for s, v in results.items()}
+        detail = ", ".join(texts) + ": lowest acts first, equal counts together (D12-04)"
+        fight.emit("initiative", tick, at, detail=detail, data={"ranks": ranks, "results": results})
+        return counts
+
+    # -- one declaration to acts --------------------------------------------------------------------------
+    def _acts(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
+        action = d.action
+        if action == "melee":
+            return [self._melee(fight, f, d, rnd, count, base)]
+        if action == "missile":
+            return [self._missile(fight, f, d, rnd, count, base)]
+        if action == "cast":
+            return self._cast(fight, f, d, rnd, count, base)
+        if action == "move":
+            return [self._move(fight, f, d, count, base)]
+        act = Act(f, count, "other", count)
+        if action == "misc" and (d.misc or "").strip().lower() == "surrender":
+            act.steps.append((2, Step((), f, "surrender", "", f"{base}; throws down its arms (D12-20)", decl=d,
+                                      note="surrenders")))
+        elif action in ("misc", "wait"):
+            what = d.misc if action == "misc" else (d.wait if isinstance(d.wait, str) else "")
+            act.steps.append((2, Step((), f, action, "", f"{base}; all its actions on its turn (D12-10)", decl=d,
+                                      note=str(what or ""))))
+        return [act]
+
+    def _step5(self, act: Act, d: Declaration, base: str, limited: bool) -> None:
+        """D12-16: the 5-foot step, before the action, provoking nothing; after it and unprotected if limited."""
+        if d.extra.get("step") is not True:
+            return
+        f = act.f
+        if limited:
+            act.steps.append((3, Step((), f, "move", "", f"{base}; limited to 5 ft or less this round, so the 5 ft "
+                                      "comes after its other actions and is no protected step (D12-16)", decl=d,
+                                      feet=5, mode="shift", note="moves 5 ft")))
+        else:
+            act.steps.append((0, Step((), f, "move", "", f"{base}; a 5-foot step before its action, drawing no "
+                                      "attack of opportunity (D12-16)", decl=d, feet=5, mode="step",
+                                      note="5-foot step")))
+
+    def _after(self, act: Act, d: Declaration, base: str, used: int, rate: int) -> None:
+        """D12-12: the rest of the standard rate after the action; D12-17: a fall back of up to 10 ft."""
+        f = act.f
+        after = d.extra.get("after")
+        if isinstance(after, int) and after > 0:
+            feet = max(0, min(after, rate - used))
+            act.steps.append((3, Step((), f, "move", "", f"{base}; movement split before and after the action, "
+                                      f"{used} + {feet} ft within the standard {rate} ft (D12-12)", decl=d,
+                                      feet=feet, mode="half", note=f"moves {feet} ft after")))
+        fb = d.extra.get("fall_back")
+        if isinstance(fb, int) and fb > 0:
+            act.steps.append((3, Step((), f, "move", "", f"{base}; falls back {fb} ft fighting, front to the enemy "
+                                      "(D12-17)", decl=d, feet=fb, mode="withdraw", note=f"falls back {fb} ft")))
+
+    def _melee(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
+        """D12-10 all attacks on its turn; D12-12 closing at the standard rate and still attacking."""
+        weapon = f.weapon(d.weapon)
+        n = self._attacks(f, rnd)
+        act = Act(f, count, "melee", count, key=weapon.sf or 0, attacks=n, target=d.melee, reach=weapon.reach)
+        rate, how = self.rate(f)
+        remaining = f.remaining
+        self._step5(act, d, base, rate <= 5)
+        if remaining > rate:
+            act.kind = "other"
+            act.steps.append((0, Step((), f, "move", "", f"{base}; {remaining} ft to close is more than the standard "
+                                      f"move ({how}): it closes {rate} ft and cannot strike this round (D12-12)",
+                                      decl=d, feet=rate, mode="full", target=d.melee,
+                                      note=f"moves {rate} ft towards {d.melee}")))
+            return act
+        moved = ""
+        if remaining > 0:
+            act.closing = True
+            moved = f", after closing {remaining} ft within its standard move ({how})"
+            act.steps.append((0, Step((), f, "move", "", f"{base}; closes {remaining} ft at its standard rate and "
+                                      f"still attacks ({how}, D12-12)", decl=d, feet=remaining,
+                                      mode="charge" if d.charge else "half", target=d.melee,
+                                      note=f"closes {remaining} ft to {d.melee}")))
+        elif d.charge:
+            act.closing = True
+        for i in range(n):
+            nth = f" (attack {i + 1} of {n}: all on its turn, D12-10, D12-14)" if n > 1 else ""
+            act.steps.append((2, Step((), f, "melee", "", f"{base}{moved}{nth}", decl=d, target=d.melee,
+                                      weapon=weapon, index=i)))
+        self._after(act, d, base, remaining, rate)
+        return act
+
+    def _missile(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
+        weapon = f.weapon(d.weapon, missile=True)
+        shots = attacks_in_round(weapon.rate, rnd)
+        act = Act(f, count, "missile", count, key=weapon.sf or 0, attacks=shots, target=d.missile)
+        rate, _ = self.rate(f)
+        self._step5(act, d, base, rate <= 5)
+        for i in range(shots):
+            nth = f" (shot {i + 1} of {shots}, fire rate {weapon.rate}: all on its turn, D12-10)" if shots > 1 else ""
+            act.steps.append((2, Step((), f, "missile", "", f"{base}{nth}", decl=d, target=d.missile, weapon=weapon,
+                                      index=i)))
+        self._after(act, d, base, 0, rate)
+        return act
+
+    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
+        """D12-05: chosen on the count, cast for CT counts, then the effect; a full round resolves last."""
+        spell = f.spells[d.cast or ""]
+        ct = spell.ct
+        start = Act(f, count, "other", count)
+        rate, _ = self.rate(f)
+        self._step5(start, d, base, rate <= 5 or ct >= 10)
+        start.steps.append((2, Step((), f, "cast-start", "", f"{base}; chooses and begins {spell.name} on its count "
+                                    "(D12-05)", decl=d, spell=spell, target=d.at)))
+        if ct < 10:
+            done = Act(f, count + ct, "spell", count, key=ct)
+            why = f"{base}; {spell.name} takes effect at count {count} + CT {ct} = {count + ct} (D12-05)"
+        else:
+            rounds = ct // 10
+            done = Act(f, None, "spell", count, key=ct)
+            if rounds > 1:
+                self._m(fight).busy[f.name] = rnd + rounds - 1
+            why = (f"{base}; {spell.name} needs a full round to cast and resolves last in the round (D12-05)" if
+                   rounds == 1 else f"{base}; {spell.name} takes {rounds} rounds to cast and resolves last in "
+                   f"the last of them (D12-05)")
+        step = Step((), f, "cast", "", why, decl=d, spell=spell, target=d.at)
+        if ct >= 20:  # rounds later: placed now, resolved when its round comes
+            last = rnd + ct // 10 - 1
+            step.tick = (last, 4, 0, 0, 2)
+            step.at = f"round {last}, end of the round"
+            fight.push(step)
+            return [start]
+        done.steps.append((2, step))
+        self._after(done, d, base, 0, rate)
+        return [start, done]
+
+    def _move(self, fight: Fight, f: Fighter, d: Declaration, count: int, base: str) -> Act:
+        """D12-12 running, D12-16 step, D12-17 fall back, D12-18 disengage (last), D12-19 flee."""
+        rate, how = self.rate(f)
+        mode = d.mode or "full"
+        feet = d.move or 0
+        act = Act(f, count, "other", count)
+        tags: frozenset[str] = frozenset()
+        if mode == "withdraw":
+            feet = min(feet, 10)
+            parry = "; parries instead of attacking" if d.extra.get("parry") is True else ""
+            why = f"{base}; falls back {feet} ft fighting, front kept{parry} (D12-17)"
+        elif mode == "retreat":
+            act.count = None
+            feet = min(feet, rate)
+            tags = frozenset({"disengage"})
+            why = (f"disengaging gives up all initiative advantage: acts last in the round, fighting no more, "
+                   f"moving up to its standard {rate} ft ({how}) (D12-18)")
+        elif mode == "flee":
+            feet = min(feet, 2 * rate)
+            tags = frozenset({"disengage", "leaves"})
+            why = (f"{base}; flees in panic as fast as it can run, up to twice its standard {rate} ft; foes may take "
+                   "an attack of opportunity at its back (D12-19)")
+        elif mode == "step":
+            feet = min(feet, 5)
+            why = f"{base}; a 5-foot step, drawing no attack of opportunity (D12-16)"
+        elif feet > rate:
+            feet = min(feet, 2 * rate)
+            why = (f"{base}; {feet} ft is faster than the standard {rate} ft ({how}): runs, giving up any attack "
+                   "or casting (D12-12)")
+        else:
+            why = f"{base}; moves within its standard {rate} ft ({how}) (D12-12)"
+        act.steps.append((2, Step((), f, "move", "", why, decl=d, feet=feet, mode=mode, tags=tags,
+                                  note=f"{mode} {feet} ft")))
+        return act
+
+    def _attacks(self, f: Fighter, rnd: int) -> int:
+        """D12-14: 3/2 is 1 then 2 (or the reverse with option three_halves)."""
+        shift = 1 if self.opt["three_halves"] == "2-then-1" and f.attacks.denominator == 2 else 0
+        return attacks_in_round(f.attacks, rnd + shift)
+
+    # -- resolution hooks ---------------------------------------------------------------------------------
+    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
+        mods = super().attack_mods(fight, step, target)
+        if target.casting is not None:
+            d = dex_defense_adjustment(target.spec.dex)
+            if d < 0:
+                mods.add("ac", -d, f"{target.name} casting: no DEX bonus to AC, D12-13")
+        return mods
+
+    def refuse(self, fight: Fight, step: Step) -> str | None:
+        a = step.actor
+        start = self._m(fight).hp_start.get(a.name, a.hp)
+        if step.kind == "cast-start" and a.hp < start:
+            return (f"{a.name} took damage earlier this round ({start} -> {a.hp} hp): no casting "
+                    "for the rest of the round (D12-09)")
+        if step.kind == "melee" and a.remaining > 0:
+            return f"{a.name} is still {a.remaining} ft short of {step.target}"
+        return None
+
+    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+        """D12-09: struck while actually casting, the spell is lost from memory."""
+        return "spell-lost"
+
+    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """D12-11 moving more than 5 ft in reach; D12-16 the 5-foot step and D12-17 the first 5 ft back provoke
+        nothing; D12-18 a disengage is let go; D12-19 a flight gives every engaged foe one at its back."""
+        mover = step.actor
+        mode = step.mode
+        if mode in ("step", "retreat") or not mover.engaged:
+            return []
+        out = []
+        for foe in self._foes_in_reach(fight, mover):
+            weapon = _best(foe)
+            if foe.name == step.target:
+                continue  # closing on it is entering its reach, not moving within it
+            if mode == "flee":
+                out.append((foe, weapon, f"{mover.name} flees in panic: an attack of opportunity at its back "
+                                         "(D12-19)"))
+            elif mode == "withdraw":
+                if step.feet > 5 and weapon.reach >= 10:
+                    out.append((foe, weapon, f"{mover.name} falls back {step.feet} ft, still within the "
+                                             f"{weapon.reach} ft reach of {foe.name}'s {weapon.name} after the "
+                                             "first 5 ft (D12-17, D12-11)"))
+            elif step.feet > 5:
+                out.append((foe, weapon, f"{mover.name} moves {step.feet} ft (more than 5 ft) within melee range: "
+                                         "an attack of opportunity at the attacker's best (D12-11)"))
+        return out
+
+    def provoked(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+        """D12-11: missile fire against an adjacent melee attacker; casting within melee range."""
+        a = step.actor
+        if step.kind not in ("missile", "cast-start") or not a.engaged:
+            return []
+        out = []
+        for foe in self._foes_in_reach(fight, a):
+            if step.kind == "missile":
+                d = foe.declared
+                if d is None or d.melee != a.name:
+                    continue
+                out.append((foe, foe.weapon(d.weapon), f"{a.name} fires a missile while {foe.name} attacks it in "
+                            "melee: an attack of opportunity (D12-11)"))
+            else:
+                out.append((foe, _best(foe), f"{a.name} casts within {foe.name}'s melee range: an attack of "
+                            "opportunity (D12-11)"))
+        return out
+
+    def _foes_in_reach(self, fight: Fight, f: Fighter) -> list[Fighter]:
+        """Engaged, standing foes that have not yet used this round's attack of opportunity (D12-11)."""
+        rnd = fight.period
+        fs = fight.state.fighters
+        return [fs[n] for n in sorted(f.engaged, key=fight.order)
+                if fs[n].active and fs[n].aoo_round != rnd and fs[n].side != f.side]
+
+
+def _best(f: Fighter) -> Weapon:
+    """D12-11 "at their best possible bonus": the melee weapon with the highest magic bonus."""
+    melee = [w for w in f.weapons if w.kind != "missile"] or list(f.weapons)
+    return max(melee, key=lambda w: w.magic)

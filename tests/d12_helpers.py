@@ -1,0 +1,108 @@
+"""Builders for the d12-procedure rule tests (D12-01 to D12-22): small encounters with every die pinned.
+
+Defaults worked out once (RULES.md G-04 and the tables the digest defers to):
+- ``pc(...)``: a level-1 fighter, THAC0 21 - 1 = 20, AC 5, 10 hp, MV 12" = 6 squares = 30 ft (D12-15),
+  DEX 10 (reaction adjustment 0), one attack a round (D12-14, fighter 1-6: 1/1).
+- ``orc(...)``: a 1 HD monster, THAC0 19, AC 6, 5 hp, MV 12" = 30 ft.
+So a PC needs d20 >= 20 - 6 = 14 against an orc, and an orc 19 - 5 = 14 against a PC.
+Ticks are (round, phase, count, sub, part): phase 3 holds the counts, 4 the end of the round.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from affray import load_text, prepare, timeline_dict
+from side_d6_helpers import AXE, MISS, NONE, SHORT_BOW, SPEAR, SWORD, attacks, events, hp, melee, miss_on, missile, one
+
+__all__ = [
+    "AXE",
+    "MISS",
+    "NONE",
+    "SHORT_BOW",
+    "SPEAR",
+    "SWORD",
+    "attacks",
+    "count_of",
+    "encounter",
+    "events",
+    "hp",
+    "mage",
+    "melee",
+    "miss_on",
+    "missile",
+    "one",
+    "orc",
+    "pc",
+    "play",
+    "rounds",
+    "run_doc",
+]
+
+
+def pc(name: str, **kw: Any) -> dict[str, Any]:
+    """A level-1 fighter: THAC0 20, AC 5, 10 hp, a 1d8 sword (SF 5, reach 5)."""
+    return {"name": name, "class": "fighter", "level": 1, "hp": 10, "ac": 5, "weapons": [SWORD], **kw}
+
+
+def orc(name: str, **kw: Any) -> dict[str, Any]:
+    """A 1 HD monster: THAC0 19, AC 6, 5 hp, a 1d8 axe (SF 7, reach 5)."""
+    return {"name": name, "hp": 5, "ac": 6, "hd": 1, "weapons": [AXE], **kw}
+
+
+def mage(name: str, *spells: dict[str, Any], **kw: Any) -> dict[str, Any]:
+    """A level-1 wizard (AC 10, 4 hp) with the spells given."""
+    return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10, "spells": list(spells), **kw}
+
+
+def encounter(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
+              initiative: dict[int, dict[str, int]] | None = None, surprise: Any = "none",
+              surprise_rolls: dict[str, int] | None = None, morale: dict[int, dict[str, int]] | None = None,
+              options: dict[str, Any] | None = None) -> str:
+    out: dict[str, Any] = {}
+    for name, side in sides.items():
+        side = {"combatants": side} if isinstance(side, list) else dict(side)
+        side.setdefault("pc", name == "party")
+        out[name] = side
+    doc: dict[str, Any] = {"seed": 1, "surprise": surprise, "sides": out, "plan": plan,
+                           "rolls": {"initiative": initiative or {}, "surprise": surprise_rolls or {},
+                                     "morale": morale or {}}}
+    if options:
+        doc["options"] = options
+    return json.dumps(doc)
+
+
+def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
+         referee: dict[tuple[str, str], list[int]] | None = None, options: dict[str, Any] | None = None,
+         max_rounds: int = 20, **kw: Any) -> dict[str, Any]:
+    """Run under d12-procedure and return the timeline document. ``referee`` gives dice the file cannot
+    (attacks of opportunity): {(purpose, actor): [values in order]}. No die may come from the RNG."""
+    return run_doc(encounter(sides, plan, **kw), referee=referee, options=options, max_rounds=max_rounds)
+
+
+def run_doc(text: str, *, referee: dict[tuple[str, str], list[int]] | None = None,
+            options: dict[str, Any] | None = None, max_rounds: int = 20) -> dict[str, Any]:
+    queue = {k: list(v) for k, v in (referee or {}).items()}
+
+    def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
+        values = queue.get((purpose, actor or ""))
+        return values.pop(0) if values else None
+
+    prepared = prepare(load_text(text), ruleset="d12-procedure", options=options)
+    doc = timeline_dict(prepared.fight(provider=provider, max_rounds=max_rounds).run())
+    loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
+             if d["source"] == "rng"]
+    assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
+    return doc
+
+
+def count_of(event: dict[str, Any]) -> tuple[int, int, int]:
+    """(round, phase, count) of a tick."""
+    r, phase, count = event["tick"][:3]
+    return r, phase, count
+
+
+def rounds(n: int, party: int, foes: int, foes_side: str = "orcs") -> dict[int, dict[str, int]]:
+    return {r: {"party": party, foes_side: foes} for r in range(1, n + 1)}
+
