@@ -138,3 +138,16 @@ def test_c2x_01_agi_gives_the_ac_bonus_lost_on_a_critical_miss(options: dict[str
                brom=brom, orc_plan=[{"none": True}, {"melee": "Brom", "dice": {"attack": 10, "damage": 1}}])
     detail = events(doc, "melee", "Orc")[0]["detail"]
     assert (term in detail) if term else ("loses its" not in detail)
+
+
+@pytest.mark.parametrize("ruleset", ["combat2-phase1", "d12-procedure"])
+def test_c2x_01_agi_adjusts_the_initiative_roll(ruleset: str) -> None:
+    # C2X-01: "AGI ... is also used to modify the party initiative roll (using the Reaction Adjustment)": Brom's
+    # AGI 18 replaces his DEX 10 in the initiative text of the rulesets that adjust the roll by DEX
+    plan = [{"melee": "Orc", "dice": {"attack": 3}}]
+    orc = [{"melee": "Brom", "dice": {"attack": 3}}]
+    doc = duel(ruleset, {"agility": True}, plan, brom={"agi": 18}, orc_plan=orc)
+    text = " ".join(f"{e.get('detail', '')} {e.get('why', '')}" for e in doc["events"])
+    assert "AGI 18" in text
+    plain = duel(ruleset, {}, plan, brom={"agi": 18}, orc_plan=orc)
+    assert "AGI 18" not in " ".join(f"{e.get('detail', '')} {e.get('why', '')}" for e in plain["events"])

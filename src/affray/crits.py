@@ -117,9 +117,7 @@ def blocked(fight: Fight, step: Step) -> str | None:
 
 def agi_score(fight: Fight, f: Fighter) -> tuple[int, str]:
     """The score of an "AGI check" and of AGI's defensive bonus: AGI under option ``agility``, else DEX (C2X-01)."""
-    if fight.ruleset.opt["agility"] and f.spec.agi is not None:
-        return f.spec.agi, "AGI"
-    return f.spec.dex, "DEX"
+    return fight.ruleset.agility(f)
 
 
 def condition_mods(fight: Fight, step: Step, target: Fighter, mods: AttackMods) -> None:

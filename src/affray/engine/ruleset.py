@@ -400,6 +400,13 @@ class Ruleset:
         return decl
 
     # -- shared helpers ---------------------------------------------------------------------------------
+    def agility(self, f: Fighter) -> tuple[int, str]:
+        """The score for quickness (initiative reaction adjustment, AC bonus, "AGI checks"): AGI under option
+        ``agility`` when the combatant has one, else DEX (C2X-01)."""
+        if self.opt["agility"] and f.spec.agi is not None:
+            return f.spec.agi, "AGI"
+        return f.spec.dex, "DEX"
+
     def casualty_morale(self, fight: Fight, tick: Tick, at: str, when: str, rule: str) -> None:
         """G-07: each side not of PCs checks once after its first casualty and once at half down, the
         monsters' sides first; the morale event of the k-th check gets ``tick + (k,)``."""
@@ -431,14 +438,15 @@ class Ruleset:
             fight.morale_check(side, members, score, (*tick, k), at, tuple(triggers), why)
             k += 1
 
-    @staticmethod
-    def unshielded_ac(f: Fighter, *, dex: bool) -> tuple[int, str]:
-        """AC worsening when shield (and DEX bonus if ``dex``) do not count: (+n, reason)."""
+    def unshielded_ac(self, f: Fighter, *, dex: bool) -> tuple[int, str]:
+        """AC worsening when shield (and DEX bonus, AGI's with the Agility option, if ``dex``) do not count:
+        (+n, reason)."""
         worse = 1 if f.shield is not None else 0
         parts = ["shield"] if worse else []
         if dex:
-            d = dex_defense_adjustment(f.spec.dex)
+            score, ability = self.agility(f)
+            d = dex_defense_adjustment(score)
             if d < 0:
                 worse -= d
-                parts.append("DEX")
+                parts.append(ability)
         return worse, " and ".join(parts)

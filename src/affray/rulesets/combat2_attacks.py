@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from affray.crits import agi_score, strike_penalty
+from affray.crits import strike_penalty
 from affray.engine.ruleset import AttackMods, Step
 from affray.model.derive import (
     attacks_in_round,
@@ -253,7 +253,7 @@ class Combat2Attacks(Combat2Base):
         if "polearm" in step.tags:
             mods.dice_times = 2
         tdecl = target.declared
-        dex = dex_defense_adjustment(agi_score(fight, target)[0])  # C2X-01: AGI gives the AC bonus
+        dex = dex_defense_adjustment(self.agility(target)[0])  # C2X-01: AGI gives the AC bonus
         if self._defenseless(fight, target, period):
             mods.add("ac", 4, f"{target.name} stationary and defenseless, C2-08")
             if dex < 0:

@@ -235,9 +235,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                 continue
             others = [rolls[s] for s in sides if s != f.side]
             lowest = min(others) if others else rolls[f.side] + 1
-            score, ability = f.spec.dex, "DEX"
-            if self.opt["agility"] and f.spec.agi is not None:
-                score, ability = f.spec.agi, "AGI"
+            score, ability = self.agility(f)  # C2X-01: AGI's reaction adjustment with the Agility option
             adj = dex_reaction_adjustment(score)
             mine = rolls[f.side] - adj
             win = mine < lowest or (self.opt["tie_track"] == "winner" and mine == lowest)
