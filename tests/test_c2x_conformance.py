@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from affray import RULESETS, load_encounter, prepare, timeline_json
+from affray import RULESETS, EncounterError, load_encounter, load_text, prepare, timeline_json
 from affray.engine.state import FightState
+from test_conformance import encounters
 
 IDS = [r.id for r in RULESETS]
 OPTION_SETS: list[dict[str, Any]] = [
@@ -56,3 +59,38 @@ def test_crits_happen_in_a_long_fight(ruleset: str, skirmish_path: Path) -> None
         _, result = _fight(skirmish_path, ruleset, seed, {"crits": "c2-tables"})
         kinds |= {e.get("condition", "").split(":")[0] for e in result.events if e.kind == "condition"}
     assert kinds & {"dazed", "stunned", "lost-sequence"}
+
+
+# -- hypothesis: random encounters under random C2X options, with casters and table dice ------------------
+
+_options = st.fixed_dictionaries({}, optional={
+    "crits": st.sampled_from(["none", "c2-tables", "c2-severity"]), "crit_phase": st.sampled_from(["phase", "round"]),
+    "agility": st.booleans(), "strength": st.sampled_from(["file", "2e", "c2"]),
+    "creature_bonus": st.sampled_from(["full", "split"]), "spells": st.sampled_from(["memorized", "mana", "slots"]),
+    "starting_mana": st.sampled_from(["base", "con", "con-added", "prime", "prime-added"])})
+_extras = st.fixed_dictionaries({}, optional={"agi": st.integers(3, 19), "str": st.sampled_from([3, 12, 17, "18/50",
+                                                                                                  "18/00", 19]),
+                                              "damage_bonus": st.integers(0, 6), "con": st.integers(3, 18),
+                                              "spells": st.just([{"name": "bolt", "level": 2, "ct": 2,
+                                                                  "damage": "2d4", "count": 2}])})
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=encounters(), options=_options, extras=_extras)
+def test_random_encounters_under_random_c2x_options(ruleset: str, doc: dict[str, Any], options: dict[str, Any],
+                                                    extras: dict[str, Any]) -> None:
+    doc["sides"]["party"]["combatants"][0].update(extras)
+    doc["options"] = options
+    try:
+        loaded = load_text(json.dumps(doc))
+    except EncounterError:
+        return  # the strategy may name two combatants alike after count expansion
+    fight = prepare(loaded, ruleset=ruleset).fight(auto=True, max_rounds=8)
+    result = fight.run()
+    ticks = [e.tick for e in result.events]
+    assert ticks == sorted(ticks)
+    folded = FightState.fold(fight.encounter, fight.ruleset.attack_scheme, result.events,
+                             spells=fight.ruleset.opt["spells"], mana_table=fight.ruleset.opt["mana_table"],
+                             starting_mana=fight.ruleset.opt["starting_mana"])
+    assert folded.final() == result.final
