@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+from c2x_helpers import IDS, duel, events
 
 from affray.abilities import c2_strength, perception, strength, thief_skill_adjustment
 from affray.model.encounter import Combatant
-from c2x_helpers import IDS, duel, events
+
+AFFRAY = str(Path(sys.executable).parent / "affray")
 
 
 def test_c2x_04_fighter_18_99_gets_plus_2_plus_3() -> None:
@@ -151,3 +157,29 @@ def test_c2x_01_agi_adjusts_the_initiative_roll(ruleset: str) -> None:
     assert "AGI 18" in text
     plain = duel(ruleset, {}, plan, brom={"agi": 18}, orc_plan=orc)
     assert "AGI 18" not in " ".join(f"{e.get('detail', '')} {e.get('why', '')}" for e in plain["events"])
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_c2x_09_innate_spells_pooled_as_mana_or_slots(ruleset: str) -> None:
+    # a monster's innate list pooled (C2X-09): 2 x level 2 + 1 x level 1 = 5 points, or slots {1: 1, 2: 2};
+    # one bolt (level 2) later: 3 points, or {1: 1, 2: 1}
+    innate = {"class": "monster", "level": None, "spells": [
+        {"name": "bolt", "level": 2, "ct": 1, "count": 2}, {"name": "spark", "level": 1, "ct": 1}]}
+    plan = [{"cast": "bolt", "at": "Orc"}]
+    assert duel(ruleset, {"spells": "mana"}, plan, brom=innate)["combatants"]["Brom"]["mana"] == 3
+    assert duel(ruleset, {"spells": "slots"}, plan, brom=innate)["combatants"]["Brom"]["slots"] == {"1": 1, "2": 1}
+
+
+def test_bad_c2x_fields_exit_2_naming_each(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("""\
+options: {crits: maybe}
+sides:
+  a: {combatants: [{name: A, hp: 5, str: 17/50, slots: {12: 1}, mana: -1}]}
+  b: {combatants: [{name: B, hp: 5}]}
+""", encoding="utf-8")
+    done = subprocess.run([AFFRAY, "check", str(path), "--ruleset", "side-d6"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    for field in ("combatants[0].str: '17/50'", "combatants[0].slots", "combatants[0].mana"):
+        assert field in done.stderr, done.stderr

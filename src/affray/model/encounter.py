@@ -227,10 +227,16 @@ class Combatant(_Frozen):
         """``str: 18/99`` is STR 18 with exceptional strength 99 (18/00 is 100)."""
         if isinstance(data, dict) and isinstance(data.get("str"), str):
             m = re.fullmatch(r"\s*18\s*/\s*(\d\d)\s*", data["str"])
-            if m is None:
-                raise ValueError(f"str {data['str']!r}: a score 1-25, or 18/01 to 18/00 for exceptional strength")
-            data = {**data, "str": 18, "exceptional": int(m.group(1)) or 100}
+            if m is not None:  # anything else is left for the field to refuse, naming ``str``
+                data = {**data, "str": 18, "exceptional": int(m.group(1)) or 100}
         return data
+
+    @field_validator("str_", mode="before")
+    @classmethod
+    def _strength(cls, v: object) -> object:
+        if isinstance(v, str) and "/" in v:
+            raise ValueError(f"{v!r}: a score 1-25, or 18/01 to 18/00 for exceptional strength")
+        return v
 
     @field_validator("spell_slots")
     @classmethod
