@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from c2x_helpers import IDS, duel, events
 
 from affray.abilities import c2_strength, perception, strength, thief_skill_adjustment
 from affray.model.encounter import Combatant
+from c2x_helpers import IDS, duel, events
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 
