@@ -180,11 +180,11 @@ def down(doc: dict[str, Any], name: str) -> bool:
 
 def half_segment(event: dict[str, Any]) -> int | None:
     """The absolute half-segment (1-20) of an event's tick, None outside the half-segment slots."""
-    _r, phase, slot = event["tick"][:3]
+    phase, slot = int(event["tick"][1]), int(event["tick"][2])
     if 1 <= phase <= 3 and 1 <= slot <= 6:
-        return 6 * (phase - 1) + int(slot)
+        return 6 * (phase - 1) + slot
     if phase == 4 and slot in (1, 2):
-        return 18 + int(slot)
+        return 18 + slot
     return None
 
 
@@ -196,3 +196,15 @@ def when(event: dict[str, Any]) -> tuple[int, int | None]:
 def phase_of(event: dict[str, Any]) -> tuple[int, int]:
     """(round, phase) of an event."""
     return event["tick"][0], event["tick"][1]
+
+
+def refused(doc: dict[str, Any], actor: str) -> list[tuple[int, int]]:
+    """(round, phase) of each declared action of ``actor`` the ruleset would not carry out then: `impossible`
+    (the spec's word) or `delay` (CONTRACT.md: a forbidden action waits for the first moment that allows it)."""
+    return [phase_of(e) for e in events(doc, ("impossible", "delay"), actor)]
+
+
+def checks(doc: dict[str, Any], actor: str, ability: str) -> list[int]:
+    """The d20s ``actor`` rolled for an ``ability`` check (STR, DEX, CON): dice whose purpose names it (G-06)."""
+    return [d["value"] for e in doc["events"] for d in e.get("dice", ())
+            if d["actor"] == actor and ability.lower() in d["purpose"].lower()]
