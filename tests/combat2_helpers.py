@@ -15,10 +15,14 @@ half-segment s (absolute half-segment H = 6 (phase - 1) + s), slot 7 the movemen
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import Any
 
 from affray import load_text, prepare, run, timeline_dict
+from side_d6_helpers import assert_pinned
+from side_d6_helpers import attacks as attacks  # re-exported for the combat2 tests
+from side_d6_helpers import events as events
+from side_d6_helpers import hp as hp
+from side_d6_helpers import one as one
 
 RULESET = "combat2-phase1"
 
@@ -143,35 +147,8 @@ def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
         result = prepared.fight(provider=provider, max_rounds=max_rounds).run()
     doc = timeline_dict(result)
     if pinned:
-        loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
-                 if d["source"] == "rng"]
-        assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
+        assert_pinned(doc)
     return doc
-
-
-def events(doc: dict[str, Any], kind: str | Iterable[str] | None = None, actor: str | None = None,
-           **match: Any) -> list[dict[str, Any]]:
-    """Events of ``kind`` (one or several) by ``actor`` whose fields equal ``match``."""
-    kinds = {kind} if isinstance(kind, str) else set(kind) if kind is not None else None
-    return [e for e in doc["events"]
-            if (kinds is None or e["kind"] in kinds) and (actor is None or e["actor"] == actor)
-            and all(e.get(k) == v for k, v in match.items())]
-
-
-def one(doc: dict[str, Any], kind: str | Iterable[str] | None = None, actor: str | None = None,
-        **match: Any) -> dict[str, Any]:
-    """The single event matching; fails listing the candidates otherwise."""
-    found = events(doc, kind, actor, **match)
-    assert len(found) == 1, f"expected one {kind} event by {actor} {match}, found {len(found)}: {found}"
-    return found[0]
-
-
-def attacks(doc: dict[str, Any], actor: str, **match: Any) -> list[dict[str, Any]]:
-    return events(doc, ("melee", "missile"), actor, **match)
-
-
-def hp(doc: dict[str, Any], name: str) -> int:
-    return int(doc["combatants"][name]["hp"])
 
 
 def down(doc: dict[str, Any], name: str) -> bool:
@@ -180,11 +157,11 @@ def down(doc: dict[str, Any], name: str) -> bool:
 
 def half_segment(event: dict[str, Any]) -> int | None:
     """The absolute half-segment (1-20) of an event's tick, None outside the half-segment slots."""
-    _r, phase, slot = event["tick"][:3]
+    phase, slot = int(event["tick"][1]), int(event["tick"][2])
     if 1 <= phase <= 3 and 1 <= slot <= 6:
-        return 6 * (phase - 1) + int(slot)
+        return 6 * (phase - 1) + slot
     if phase == 4 and slot in (1, 2):
-        return 18 + int(slot)
+        return 18 + slot
     return None
 
 
@@ -196,3 +173,15 @@ def when(event: dict[str, Any]) -> tuple[int, int | None]:
 def phase_of(event: dict[str, Any]) -> tuple[int, int]:
     """(round, phase) of an event."""
     return event["tick"][0], event["tick"][1]
+
+
+def refused(doc: dict[str, Any], actor: str) -> list[tuple[int, int]]:
+    """(round, phase) of each declared action of ``actor`` the ruleset would not carry out then: `impossible`
+    (the spec's word) or `delay` (CONTRACT.md: a forbidden action waits for the first moment that allows it)."""
+    return [phase_of(e) for e in events(doc, ("impossible", "delay"), actor)]
+
+
+def checks(doc: dict[str, Any], actor: str, ability: str) -> list[int]:
+    """The d20s ``actor`` rolled for an ``ability`` check (STR, DEX, CON): dice whose purpose names it (G-06)."""
+    return [d["value"] for e in doc["events"] for d in e.get("dice", ())
+            if d["actor"] == actor and ability.lower() in d["purpose"].lower()]

@@ -111,10 +111,15 @@ def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
         result = prepared.fight(provider=provider, max_rounds=max_rounds).run()
     doc = timeline_dict(result)
     if pinned:
-        loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
-                 if d["source"] == "rng"]
-        assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
+        assert_pinned(doc)
     return doc
+
+
+def assert_pinned(doc: dict[str, Any]) -> None:
+    """Fail if the engine rolled any die itself: a test's expectations rest on the dice it gives."""
+    loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
+             if d["source"] == "rng"]
+    assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
 
 
 def events(doc: dict[str, Any], kind: str | Iterable[str] | None = None, actor: str | None = None,

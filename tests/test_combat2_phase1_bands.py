@@ -167,6 +167,14 @@ def test_c2_02_size_adjusts_a_monsters_weapon_sf(size: str, sf: int, half_segmen
     assert when(one(doc, "melee", "Beast")) == (1, half_segment)
 
 
+def test_c2_02_an_enlarged_pc_takes_the_weapon_size_adjustment_too() -> None:
+    """Seed: "I recommend these size adjustments affect PC's as well when they use weapons while ENLARGED"; RULES
+    C2-02: "Applies to enlarged/diminished PCs too": a large Brom's club SF 6 + 1 = 7 -> winner band 7-9 -> 4."""
+    doc = play({"party": [pc("Brom", size="large", weapons=[weapon("club", 6, "1d6")])],
+                "orcs": [orc("Orc", hp=30)]}, {"Brom": [miss_on("Orc")]}, initiative=PARTY_WINS)
+    assert when(one(doc, "melee", "Brom")) == (1, 4)
+
+
 # -- C2-03 (P1-15): repositioning before an attack ---------------------------------------------------------
 
 
@@ -287,7 +295,8 @@ def _retarget(decl: dict[str, Any]) -> dict[str, Any]:
     """Brom's dagger (winner SF 2 -> half-segment 2) kills Orc 1 (4 hp: d20 14 >= 14, 1d4 4); Cid's long sword
     (SF 5 -> 3) was declared on Orc 1."""
     return play({"party": [pc("Brom", weapons=[DAGGER]), pc("Cid")], "orcs": [orc("Orc", count=2, hp=4)]},
-                {"Brom": [melee("Orc 1", 14, 4)], "Cid": [decl, melee("Orc 2", 14, 3)]}, initiative=PARTY_WINS)
+                {"Brom": [melee("Orc 1", 14, 4)], "Cid": [decl, melee("Orc 2", 14, 3)]}, initiative=PARTY_WINS,
+                max_rounds=1)
 
 
 def test_c2_04_a_new_target_in_the_same_phase_costs_3_sf() -> None:
@@ -297,6 +306,7 @@ def test_c2_04_a_new_target_in_the_same_phase_costs_3_sf() -> None:
     blow = attacks(doc, "Cid")[0]
     assert (blow["tick"], blow["target"], blow["hit"], blow["damage"]) == ([1, 1, 4, 0], "Orc 2", True, 3)
     assert hp(doc, "Orc 2") == 1
+    assert "+3" in blow["why"] and "C2-04" in blow["why"]
 
 
 def test_c2_04_without_a_new_target_the_attack_is_not_made_and_not_spent() -> None:
@@ -309,3 +319,16 @@ def test_c2_04_without_a_new_target_the_attack_is_not_made_and_not_spent() -> No
     (blow,) = attacks(doc, "Cid")
     assert (when(blow), blow["target"], blow["hit"]) == ((1, 9), "Orc 2", True)
     assert down(doc, "Orc 1") and hp(doc, "Orc 2") == 1
+
+
+def test_c2_04_a_retarget_is_only_used_when_the_target_has_fallen() -> None:
+    """Seed C: the new target applies "If an intended target falls in melee during a half segment PRIOR to the
+    attacker's hit attempt": Brom misses Orc 1 (d20 2), so Cid strikes Orc 1 as declared at SF 5 (half-segment 3)."""
+    doc = _retarget_with_brom(miss_on("Orc 1"), melee("Orc 1", 14, 3, retarget="Orc 2"))
+    blow = attacks(doc, "Cid")[0]
+    assert (blow["tick"], blow["target"]) == ([1, 1, 3, 0], "Orc 1")
+
+
+def _retarget_with_brom(brom: dict[str, Any], cid: dict[str, Any]) -> dict[str, Any]:
+    return play({"party": [pc("Brom", weapons=[DAGGER]), pc("Cid")], "orcs": [orc("Orc", count=2, hp=4)]},
+                {"Brom": [brom], "Cid": [cid]}, initiative=PARTY_WINS)

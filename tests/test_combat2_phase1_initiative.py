@@ -117,6 +117,23 @@ def test_p1_02_low_dex_puts_a_winner_onto_the_losers_track() -> None:
     assert one(doc, "initiative")["tracks"] == {"Brom": "winner", "Cid": "loser", "Dan": "loser", "Orc": "loser"}
 
 
+@pytest.mark.parametrize(("rolls", "dex", "track"), [
+    ((5, 3), 18, "loser"),  # +2: 5 - 2 = 3, not < 3
+    ((5, 3), 19, "winner"),  # +3: 2 < 3
+    ((3, 5), 5, "winner"),  # -1: 4 < 5
+    ((3, 5), 4, "loser"),  # -2: 5, not < 5
+    ((3, 5), 3, "loser"),  # -3: 6
+    ((8, 5), 21, "winner"),  # +4: 4 < 5
+    ((8, 5), 20, "loser"),  # +3: 5, not < 5
+])
+def test_p1_02_reaction_adjustment_table(rolls: tuple[int, int], dex: int, track: str) -> None:
+    """RULES P1-02 (2nd-edition PH Table 2): 3: -3, 4: -2, 5: -1, 16: +1, 17-18: +2, 19-20: +3, 21-23: +4; a
+    positive adjustment subtracts from the d10; winner only below the lowest opposing roll."""
+    doc = play({"party": [pc("Brom", dex=dex)], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [NONE], "Orc": [NONE]}, initiative=init(rolls))
+    assert one(doc, "initiative")["tracks"]["Brom"] == track
+
+
 @pytest.mark.parametrize(("tie_track", "track"), [("loser", "loser"), ("winner", "winner")])
 def test_p1_02_a_modified_roll_equal_to_the_lowest_opposing_roll(tie_track: str, track: str) -> None:
     """RULES P1-02 Decision: winner only if LOWER than the lowest opposing roll; option tie_track=winner counts
@@ -183,6 +200,16 @@ def test_p1_12_each_round_rolls_initiative_again() -> None:
     assert attacks(doc, "Brom")[1]["at"] == "round 2, phase 1, half-segment 4 (loser)"
 
 
+def test_p1_12_max_rounds_counts_rounds_not_phases() -> None:
+    """Spec "The clock": a declaration point is a phase, `--max-rounds N` counts rounds: with max_rounds 1 the three
+    phases of round 1 are played (Brom's swings on 3, 9, 15 with 3 attacks) and round 2 never starts (no second
+    initiative roll)."""
+    doc = play({"party": [pc("Brom", attacks=3)], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [miss_on("Orc")] * 6}, initiative=PARTY_WINS, max_rounds=1)
+    assert [when(e) for e in attacks(doc, "Brom")] == [(1, 3), (1, 9), (1, 15)]
+    assert [e["round"] for e in events(doc, "initiative")] == [1]
+
+
 # -- C2-27: surprise ----------------------------------------------------------------------------------------
 
 
@@ -208,6 +235,16 @@ def test_c2_27_a_d10_of_4_does_not_surprise() -> None:
     assert [phase_of(e) for e in events(doc, "declare")] == [(1, 1), (1, 1)]
 
 
+def test_c2_27_both_sides_surprised_both_lose_phase_1() -> None:
+    """Seed F: "a surprised individual loses one full phase": d10 2 and 3 surprise both sides; everyone states
+    the first intention in phase 2 (Brom winner SF 5 -> 6 + 3 = 9; the orc loser SF 3 -> 6 + 3 = 9)."""
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=30)]},
+               {"Brom": [miss_on("Orc")], "Orc": [miss_on("Brom")]}, initiative=PARTY_WINS,
+               surprise="check", surprise_rolls={"party": 2, "orcs": 3})
+    assert [phase_of(e) for e in events(doc, "declare")] == [(1, 2), (1, 2)]
+    assert [when(e) for e in events(doc, "melee")] == [(1, 9), (1, 9)]
+
+
 def test_c2_27_closing_on_a_surprised_foe_attacks_at_the_end_of_the_move() -> None:
     """Seed F: "combatants moving up to a surprised individual may attack at the completion of their movement,
     rather than leading off the phase with an attack". Brom closes 40 ft (MV 12: 120 / 3 = 40 per phase) and
@@ -222,23 +259,25 @@ def test_c2_27_closing_on_a_surprised_foe_attacks_at_the_end_of_the_move() -> No
 
 def test_c2_27_closing_on_an_aware_foe_attacks_only_next_phase() -> None:
     """Without surprise the closer waits for the next phase's attack portion (seed's orc): Brom's SF 5 falls on
-    winner half-segment 6 + 3 = 9."""
+    winner half-segment 6 + 3 = 9 (the orc idles)."""
     doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=30)]},
-               {"Brom": [melee("Orc", 14, 4, distance=40)]}, initiative=PARTY_WINS)
+               {"Brom": [melee("Orc", 14, 4, distance=40)], "Orc": [NONE, NONE]}, initiative=PARTY_WINS)
     assert when(one(doc, "melee", "Brom")) == (1, 9)
 
 
 # -- C2-22: ambush ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("ambush", "half_segment"), [(True, 1), (False, 4)])
-def test_c2_22_an_ambush_opening_the_battle_strikes_at_sf_1(ambush: bool, half_segment: int) -> None:
+@pytest.mark.parametrize(("ambush", "initiative", "half_segment"), [
+    (True, PARTY_WINS, 1), (False, PARTY_WINS, 4), (True, ORCS_WIN, 2), (False, ORCS_WIN, 5)])
+def test_c2_22_an_ambush_opening_the_battle_strikes_at_sf_1(ambush: bool, initiative: dict[int, dict[str, int]],
+                                                             half_segment: int) -> None:
     """Seed D (ambush preparation): "the ambush is then considered as occurring in the attack portion of the
     first combat phase with all ambushing weapons striking with an SF 1". The archer's long bow SF 8 -> SF 1:
-    winner band <2 -> half-segment 1; without ambush band 7-9 -> 4."""
+    winner band <2 -> half-segment 1 (loser: 2); without ambush band 7-9 -> 4 (loser: 5)."""
     decl = missile("Orc", 2, ambush=True) if ambush else missile("Orc", 2)
     doc = play({"party": [pc("Ari", weapons=[LONG_BOW])], "orcs": [orc("Orc", hp=30)]},
-               {"Ari": [decl]}, initiative=PARTY_WINS, surprise={"orcs": True})
+               {"Ari": [decl]}, initiative=initiative, surprise={"orcs": True})
     assert when(one(doc, "missile", "Ari")) == (1, half_segment)
 
 
@@ -249,3 +288,25 @@ def test_c2_27_surprised_side_loses_phase_1_even_when_it_wins_initiative() -> No
                {"Brom": [miss_on("Orc")], "Orc": [miss_on("Brom")]}, initiative=ORCS_WIN, surprise={"orcs": True})
     assert when(one(doc, "melee", "Orc")) == (1, 8)
     assert when(one(doc, "melee", "Brom")) == (1, 4)  # loser band 4-6
+
+
+# -- bad input: values outside the domains the spec gives ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("who", "decl", "where"), [
+    ("Mina", {"cast": "web", "at": "orcs", "hold": 7}, "plan.Mina[0].hold"),  # C2-14: hold 1-6
+    ("Mina", {"cast": "web", "at": "orcs", "dice": {"con": 21}}, "plan.Mina[0].dice.con"),  # C2-13: a d20
+    ("Brom", {"move": 40, "pace": 6}, "plan.Brom[0].pace"),  # C2-19: pace 1..5
+    ("Brom", {"melee": "Orc", "charge": True, "distance": 30, "pace": 1}, "plan.Brom[0].pace"),  # C2-20: pace >= 2
+    ("Brom", {"melee": "Orc", "situation": ["flying"]}, "plan.Brom[0].situation"),  # C2-29: the listed ones
+    ("Mina", {"melee": "Orc", "touch": "web"}, "plan.Mina[0].touch"),  # C2-10: a touch spell she knows
+    ("Brom", {"melee": "Orc", "routine": ["long sword", "axe"]}, "plan.Brom[0].routine"),  # C2-07: her weapons
+])
+def test_bad_input_outside_the_specs_domains_names_the_field(who: str, decl: dict[str, object], where: str) -> None:
+    """Spec domains: hold 1-6, d20 checks, pace 1..5 (a charge >= 2), the C2-29 situation names, a touch spell
+    (`touch: true`), routine parts among the combatant's weapons: anything else is bad input naming its field."""
+    sides = {"party": [pc("Brom"), {"name": "Mina", "class": "wizard", "level": 1, "hp": 4,
+                                    "spells": [{"name": "web", "ct": 1}]}], "orcs": [orc("Orc")]}
+    with pytest.raises(EncounterError) as err:
+        check(sides, {who: [decl]}, initiative=PARTY_WINS)
+    assert where in str(err.value)

@@ -407,35 +407,51 @@ class Ruleset:
             return f.spec.agi, "AGI"
         return f.spec.dex, "DEX"
 
+    def morale_due(self, fight: Fight, side: str, *, anyone: bool = False) -> tuple[list[Fighter], tuple[str, ...]]:
+        """G-07: who of ``side`` would check (neither PCs nor the routed) and the triggers due: its first casualty
+        (``anyone``: the first of any side) and half of it down, each once."""
+        state = fight.state
+        members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
+        if not members:
+            return [], ()
+        total = len(state.sides[side])
+        lost = total - state.active_left[side]
+        triggers = []
+        if (anyone or lost >= 1) and (side, "first casualty") not in state.morale_done:
+            triggers.append("first casualty")
+        if 2 * lost >= total and (side, "half down") not in state.morale_done:
+            triggers.append("half down")
+        return members, tuple(triggers)
+
+    def morale_score(self, fight: Fight, side: str, members: list[Fighter]) -> int:
+        """G-07: the side's morale, else its members' lowest, else the ruleset's default."""
+        score = fight.encounter.sides[side].morale
+        if score is None:
+            given = [f.spec.morale for f in members if f.spec.morale is not None]
+            score = min(given) if given else int(self.opt["default_morale"])
+        return score
+
+    @staticmethod
+    def losses(fight: Fight, side: str) -> str:
+        total = len(fight.state.sides[side])
+        return f"{total - fight.state.active_left[side]} of {total} out"
+
     def casualty_morale(self, fight: Fight, tick: Tick, at: str, when: str, rule: str) -> None:
         """G-07: each side not of PCs checks once after its first casualty and once at half down, the
         monsters' sides first; the morale event of the k-th check gets ``tick + (k,)``."""
         state = fight.state
         enc = fight.encounter
         order = [s for s in enc.sides if not enc.sides[s].pc] + [s for s in enc.sides if enc.sides[s].pc]
-        lost = {s: len(state.sides[s]) - state.active_left[s] for s in enc.sides}
-        anyone = any(lost.values())
+        anyone = self.opt.get("morale_first_casualty", "own") == "any" and any(
+            len(state.sides[s]) > state.active_left[s] for s in enc.sides)
         k = 0
         for side in order:
-            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
-            if not members:
-                continue
-            total = len(state.sides[side])
-            first = lost[side] >= 1 if self.opt.get("morale_first_casualty", "own") == "own" else anyone
-            triggers = []
-            if first and (side, "first casualty") not in state.morale_done:
-                triggers.append("first casualty")
-            if 2 * lost[side] >= total and (side, "half down") not in state.morale_done:
-                triggers.append("half down")
+            members, triggers = self.morale_due(fight, side, anyone=anyone)
             if not triggers:
                 continue
-            score = enc.sides[side].morale
-            if score is None:
-                given = [f.spec.morale for f in members if f.spec.morale is not None]
-                score = min(given) if given else int(self.opt["default_morale"])
-            why = (f"{when}: {side} checks morale after its {' and '.join(triggers)} "
-                   f"({lost[side]} of {total} out); PCs never check ({rule}, G-07)")
-            fight.morale_check(side, members, score, (*tick, k), at, tuple(triggers), why)
+            why = (f"{when}: {side} checks morale after its {' and '.join(triggers)} ({self.losses(fight, side)}); "
+                   f"PCs never check ({rule}, G-07)")
+            fight.morale_check(side, members, self.morale_score(fight, side, members), (*tick, k), at, triggers, why)
             k += 1
 
     def unshielded_ac(self, f: Fighter, *, dex: bool) -> tuple[int, str]:

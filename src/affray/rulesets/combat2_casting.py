@@ -28,11 +28,7 @@ class Combat2Casting(Combat2Base):
         """P1-05 the caster's track; C2-09 one casting a round; C2-11, C2-13, C2-14."""
         b = self.book(fight, f)
         spell = f.spells[d.cast or ""]
-        blocked = self._cast_blocked(fight, f, b, rnd, period)
-        if blocked is not None:
-            self._delay(fight, f, d, rnd, phase, *blocked)
-            return
-        if not self._ready_to_cast(fight, f, b, d, spell, rnd, phase):
+        if not self._may_begin(fight, f, b, d, spell, rnd, phase, period):
             return
         ex = fight.explain
         units, terms = self._units(d, spell, self.opt["hold_spells"])
@@ -109,9 +105,14 @@ class Combat2Casting(Combat2Base):
             return "it attacked physically this round, so it cannot cast in it (C2-09)", "until the next round"
         return None
 
-    def _ready_to_cast(self, fight: Fight, f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int,
-                       phase: int) -> bool:
-        """C2-13 the CON check of a caster hit in the phase before; C2-11 readying components. False: delayed."""
+    def _may_begin(self, fight: Fight, f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int, phase: int,
+                   period: int) -> bool:
+        """Whether the spell begins now; else a forced delay was emitted: what the ruleset forbids now
+        (``_cast_blocked``), C2-13 the CON check of a caster hit in the phase before, C2-11 readying components."""
+        blocked = self._cast_blocked(fight, f, b, rnd, period)
+        if blocked is not None:
+            self._delay(fight, f, d, rnd, phase, *blocked)
+            return False
         if b.hit_last_phase and not b.con_checked:
             b.con_checked = True
             given = d.dice_given[0].other("con") if d.dice_given else None

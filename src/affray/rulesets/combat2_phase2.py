@@ -209,11 +209,7 @@ class Combat2Phase2(Combat2Phase1):
     def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         b = self.book(fight, f)
         spell = f.spells[d.cast or ""]
-        blocked = self._cast_blocked(fight, f, b, rnd, period)
-        if blocked is not None:
-            self._delay(fight, f, d, rnd, phase, *blocked)
-            return
-        if not self._ready_to_cast(fight, f, b, d, spell, rnd, phase):
+        if not self._may_begin(fight, f, b, d, spell, rnd, phase, period):
             return
         units, terms = self._units(d, spell, self.opt["hold_spells"])
         if spell.ct >= ROUND_CT:

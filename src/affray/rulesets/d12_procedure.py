@@ -291,10 +291,7 @@ class D12Procedure(Ruleset):
             members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
             if not members:
                 continue
-            score = enc.sides[side].morale
-            if score is None:
-                given = [f.spec.morale for f in members if f.spec.morale is not None]
-                score = min(given) if given else int(self.opt["default_morale"])
+            score = self.morale_score(fight, side, members)
             pcs = [f.name for f in state.sides[side] if f.pc and f.active]
             why = (f"the referee checks {side}'s morale this round (G-07)" +
                    (f"; player characters never check ({', '.join(pcs)}, D12-22)" if pcs else ""))

@@ -462,28 +462,14 @@ class PhaseCount(Ruleset):
 
     def _morale(self, fight: Fight, tick: Tick) -> None:
         """PC-11: morale is rolled the moment it is due: a side's first casualty, then half of it down."""
-        state = fight.state
-        enc = fight.encounter
-        for side in enc.sides:
-            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
-            if not members:
-                continue
-            total = len(state.sides[side])
-            lost = total - state.active_left[side]
-            triggers = []
-            if lost >= 1 and (side, "first casualty") not in state.morale_done:
-                triggers.append("first casualty")
-            if 2 * lost >= total and (side, "half down") not in state.morale_done:
-                triggers.append("half down")
+        for side in fight.encounter.sides:
+            members, triggers = self.morale_due(fight, side)
             if not triggers:
                 continue
-            score = enc.sides[side].morale
-            if score is None:
-                given = [f.spec.morale for f in members if f.spec.morale is not None]
-                score = min(given) if given else int(self.opt["default_morale"])
-            why = (f"{side} checks morale at once after its {' and '.join(triggers)} ({lost} of {total} out), "
+            why = (f"{side} checks morale at once after its {' and '.join(triggers)} ({self.losses(fight, side)}), "
                    "not at a round's end; PCs never check (PC-11, G-07)")
-            if not fight.morale_check(side, members, score, tick, f"phase {tick[0]}", tuple(triggers), why):
+            score = self.morale_score(fight, side, members)
+            if not fight.morale_check(side, members, score, tick, f"phase {tick[0]}", triggers, why):
                 for f in members:  # routed: drop the action in hand and flee from this phase (PC-09)
                     self._drop(fight, f, tick, "routed")
                     self._declare(fight, f, tick[0], tick)

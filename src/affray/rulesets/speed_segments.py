@@ -309,39 +309,22 @@ class SpeedSegments(Ruleset):
 
     def _morale(self, fight: Fight, rnd: int) -> None:
         """SEG-20 at step E: a side checks after its first casualty and after half or more are down."""
-        state = fight.state
         enc = fight.encounter
         k = 0
         for side in enc.sides:
-            members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
-            if not members:
-                continue
-            total = len(state.sides[side])
-            lost = total - state.active_left[side]
-            triggers = []
-            if lost >= 1 and (side, "first casualty") not in state.morale_done:
-                triggers.append("first casualty")
-            if 2 * lost >= total and (side, "half down") not in state.morale_done:
-                triggers.append("half down")
+            members, triggers = self.morale_due(fight, side)
             if triggers:
-                why = (f"step E: {side} checks morale after its {' and '.join(triggers)} ({lost} of {total} "
-                       "out); PCs never check (SEG-20, G-07)")
+                why = (f"step E: {side} checks morale after its {' and '.join(triggers)} "
+                       f"({self.losses(fight, side)}); PCs never check (SEG-20, G-07)")
                 self.morale(fight, side, members, enc.rolls.morale.get(rnd, {}).get(side),
-                            (rnd, END, 0, 5, k), f"round {rnd}, E (morale)", tuple(triggers), why)
+                            (rnd, END, 0, 5, k), f"round {rnd}, E (morale)", triggers, why)
                 k += 1
-
-    def score(self, fight: Fight, side: str, members: list[Fighter]) -> int:
-        score = fight.encounter.sides[side].morale
-        if score is None:
-            given = [f.spec.morale for f in members if f.spec.morale is not None]
-            score = min(given) if given else int(self.opt["default_morale"])
-        return score
 
     def morale(self, fight: Fight, side: str, members: list[Fighter], given: int | None, tick: Tick, at: str,
                triggers: tuple[str, ...], why: str, *, rally: bool = False) -> bool:
         """Roll the morale dice against the side's score: above it fails (G-07); a rally passing restores."""
         dice = parse_dice(self.opt["morale_dice"])
-        score = self.score(fight, side, members)
+        score = self.morale_score(fight, side, members)
         roll = fight.roller.dice(dice, "morale", side, given=given) + dice.bonus
         passed = roll <= score
         surrender = not passed and not rally and self.opt["morale_failure"] == "surrender"
