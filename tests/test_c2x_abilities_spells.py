@@ -183,3 +183,17 @@ sides:
     assert done.returncode == 2 and "Traceback" not in done.stderr
     for field in ("combatants[0].str: '17/50'", "combatants[0].slots", "combatants[0].mana"):
         assert field in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("spells", ["mana", "slots"])
+def test_c2x_06_a_touch_spell_paid_from_the_pool_is_still_charged(spells: str) -> None:
+    # combat2-phase1 (C2-10): shocking grasp (level 1) cast in phase 1 is delivered by a touch in phase 2 whatever
+    # paid for it (a level-1 wizard's 1 point or slot); the touch d20 14 vs THAC0 15 - AC 1 = 14 hits, 1d8 2 + 3 = 5
+    grasp = {"name": "shocking grasp", "level": 1, "ct": 1, "components": "VS", "damage": "1d8+3", "touch": True}
+    mage = {"class": "wizard", "level": 1, "spells": [grasp]}
+    plan = [{"cast": "shocking grasp", "at": "Orc"},
+            {"melee": "Orc", "touch": "shocking grasp", "dice": {"attack": 14, "damage": 2}}]
+    doc = duel("combat2-phase1", {"spells": spells}, plan, brom=mage)
+    touch = events(doc, "melee", "Brom")[0]
+    assert (touch["hit"], touch["damage"]) == (True, 5)
+    assert doc["combatants"]["Brom"].get("mana", 0) == 0

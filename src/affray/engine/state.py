@@ -35,10 +35,10 @@ UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
 class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
-    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "conditions", "current", "declared", "down",
-                 "engaged", "fled", "highest", "hp", "index", "mana", "memorized", "name", "pc", "plan", "plan_pos",
-                 "remaining", "routed", "shield", "side", "slots", "spec", "spells", "subdual", "thac0", "unconscious",
-                 "weapons")
+    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
+                 "down", "engaged", "fled", "highest", "hp", "index", "mana", "memorized", "name", "pc", "plan",
+                 "plan_pos", "remaining", "routed", "shield", "side", "slots", "spec", "spells", "subdual", "thac0",
+                 "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Declaration, ...], attack_scheme: str | None, spells: str = "memorized",
@@ -61,6 +61,7 @@ class Fighter:
         self.weapons: tuple[Weapon, ...] = spec.weapons or (UNARMED,)
         self.spells: dict[str, Spell] = {s.name: s for s in spec.spells}
         self.memorized: dict[str, int] = {s.name: s.count for s in spec.spells}
+        self.casts: dict[str, int] = {}  # spells that took effect, by name, whatever paid for them
         #: C2X-06/08: spell points or slots by spell level left (option ``spells``), None when memorised
         self.mana: int | None = None
         self.slots: dict[int, int] | None = None
@@ -226,6 +227,7 @@ class FightState:
             f.casting = None
             if e.spell is not None:
                 f.pay(f.spells[e.spell])
+                f.casts[e.spell] = f.casts.get(e.spell, 0) + 1
             for name, dmg in e.get("effects", {}).items():
                 fs[name].hp -= dmg
             for name in e.get("splinter", ()):

@@ -288,9 +288,10 @@ class PhaseCount(Ruleset):
             return True
         if action == "cast":
             spell = f.spells[decl.cast or ""]
-            if f.memorized.get(spell.name, 0) <= 0:
-                fight.emit("impossible", tick, f"phase {phase}", f.name, spell=spell.name,
-                           why=f"{spell.name} is no longer memorised", detail="cast cancelled")
+            cannot = f.can_cast(spell)  # a memorised copy, or mana or a slot (C2X-06/08)
+            if cannot is not None:
+                fight.emit("impossible", tick, f"phase {phase}", f.name, spell=spell.name, why=cannot,
+                           detail="cast cancelled")
                 return False
         if free:
             at, why = phase, "surprise: a free action at initiative 0, before anyone else (PC-08)"
