@@ -126,6 +126,82 @@ def run(
     _guard(body)
 
 
+def _hours(minutes: int | None) -> str:
+    if minutes is None:
+        return "none (under 4 hours' rest)"
+    h, m = divmod(minutes, 60)
+    return f"{minutes} min ({h} h{f' {m} min' if m else ''})"
+
+
+@app.command()
+def mana(
+    klass: Annotated[str, typer.Option("--class", help="cleric, druid, wizard, magic-user, illusionist, "
+                                       "ranger or paladin")],
+    level: Annotated[int, typer.Option(help="caster level, 1-20")],
+    con: Annotated[int, typer.Option(help="Constitution (starting-mana options)")] = 10,
+    wis: Annotated[int, typer.Option(help="Wisdom (a priest's bonus spells)")] = 10,
+    prime: Annotated[int | None, typer.Option(help="prime requisite (option 2; default WIS for priests, "
+                                              "10 for wizards)")] = None,
+    option: Annotated[str, typer.Option(help="starting mana: base, con, con-added, prime or "
+                                        "prime-added")] = "base",
+    table: Annotated[str, typer.Option(help="seed (the table as printed) or formula (the PH "
+                                       "progression)")] = "seed",
+    bonus: Annotated[str, typer.Option(help="Wisdom's bonus spells: points (added) or boxes (free "
+                                       "spells)")] = "points",
+    rest: Annotated[int, typer.Option(help="hours of rest before recovering")] = 8,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+) -> None:
+    """A caster's mana pool, highest spell level and recovery time (seed 000 section 5, C2X-06/07)."""
+
+    def body() -> None:
+        from affray.mana import pool, recovery_minutes
+
+        p = pool(klass, level, con=con, wis=wis, prime=prime, option=option, table=table, bonus=bonus)
+        recovery = recovery_minutes(p.mana - p.bonus_points, p.highest, rest)  # bonus points return daily
+        if as_json:
+            doc = {"class": klass, "level": level, "column": p.column, "mana": p.mana, "base": p.base,
+                   "starting_mana": p.starting, "option": p.option, "bonus_spells": list(p.bonus_spells),
+                   "bonus": p.bonus, "bonus_points": p.bonus_points, "highest_spell_level": p.highest,
+                   "slots": {str(k): v for k, v in p.slots.items()}, "rest_hours": rest,
+                   "recovery_minutes": recovery}
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+            return
+        lines = [f"{klass} level {level} ({p.column} column): {p.mana} mana points; highest spell level "
+                 f"{p.highest} (C2X-06)",
+                 "  starting mana: " + ", ".join(f"{k} {v}" + (" *" if k == p.option else "")
+                                                 for k, v in p.starting.items())]
+        if p.bonus_spells:
+            spent = "added to the pool" if p.bonus == "points" else "free spells spent first"
+            lines.append(f"  Wisdom bonus spells of level {', '.join(map(str, p.bonus_spells))}: {spent}")
+        lines.append("  slots (C2X-08): " + (", ".join(f"level {k}: {v}" for k, v in p.slots.items()) or "none"))
+        lines.append(f"  recovery after {rest} h rest (C2X-07): 10 min a point: {_hours(recovery['flat'])}; "
+                     f"(13 - {p.highest}) + {max(0, 8 - rest)} min a point: {_hours(recovery['by_level'])}")
+        typer.echo("\n".join(lines))
+
+    _guard(body)
+
+
+@app.command()
+def learn(
+    level: Annotated[int, typer.Option(help="spell level, 1-9")],
+    library: Annotated[bool, typer.Option("--library", help="an arcane library and workshop at hand")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+) -> None:
+    """Research time to add a spell to the list (C2X-09)."""
+
+    def body() -> None:
+        from affray.mana import research_days
+
+        days = research_days(level, library=library)
+        if as_json:
+            sys.stdout.write(json.dumps({"level": level, "library": library, "days": days}) + "\n")
+            return
+        per = "1/2 day a level with a library" if library else "1 day a level without a library"
+        typer.echo(f"a level {level} spell: {days:g} days of research ({per}, C2X-09)")
+
+    _guard(body)
+
+
 def main() -> None:
     app(prog_name="affray")
 

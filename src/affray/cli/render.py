@@ -49,12 +49,17 @@ def render_result(result: Result, console: Console) -> None:
             last_round = e.round
         console.print(event_line(e, seq), soft_wrap=False)
     table = Table(title="Final state")
-    for col in ("combatant", "side", "hp", "state"):
+    pools = any("mana" in c or "slots" in c for c in result.final.combatants.values())
+    for col in ("combatant", "side", "hp", "state") + (("spells left",) if pools else ()):
         table.add_column(col)
     for name, c in result.final.combatants.items():
         state = ("unconscious" if c.get("unconscious") else "down") if c["down"] else (
             "fled" if c.get("fled") else "standing")
-        table.add_row(name, c["side"], str(c["hp"]), state)
+        row = [name, c["side"], str(c["hp"]), state]
+        if pools:  # C2X-06/08: what each caster has left
+            row.append(f"{c['mana']} mana" if "mana" in c else ", ".join(f"L{k}: {v}" for k, v in c["slots"].items())
+                       if "slots" in c else "")
+        table.add_row(*row)
     console.print(table)
     console.print(Text(f"Winner: {result.final.winner}" if result.final.winner else "No winner yet: "
                        "more than one side stands (try --auto)", style="bold"))

@@ -52,7 +52,8 @@ class Fight:
         self.explain = explain
         self.keep = keep
         self.on_event = on_event
-        self.state = FightState(encounter, ruleset.attack_scheme)
+        self.state = FightState(encounter, ruleset.attack_scheme, spells=ruleset.opt["spells"],
+                                mana_table=ruleset.opt["mana_table"], starting_mana=ruleset.opt["starting_mana"])
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
         self._heap: list[tuple[Tick, int, Step]] = []

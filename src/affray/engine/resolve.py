@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from affray.crits import aftermath, blocked, follow_up, hit_damage, miss
 from affray.engine.events import Event
 from affray.engine.ruleset import Step
 
@@ -42,7 +43,9 @@ def _resolve(fight: Fight, step: Step) -> None:
                    why=f"{counter.actor.name}'s readied strike hit first and stops it ({counter.note})",
                    detail=f"{step.kind} cancelled")
         return
-    refusal = fight.ruleset.refuse(fight, step)
+    refusal = blocked(fight, step) if a.conditions else None
+    if refusal is None:
+        refusal = fight.ruleset.refuse(fight, step)
     if refusal is not None:
         fight.emit("impossible", step.tick, step.at, a.name, why=refusal,
                    detail=f"{step.kind} cancelled" if fight.explain else None)
@@ -65,9 +68,10 @@ def _resolve(fight: Fight, step: Step) -> None:
     elif kind == "cast-start":
         spell = step.spell
         assert spell is not None
-        if a.memorized.get(spell.name, 0) <= 0:
-            fight.emit("impossible", step.tick, step.at, a.name, spell=spell.name,
-                       why=f"{spell.name} is no longer memorised", detail="cast cancelled")
+        cannot = a.can_cast(spell)
+        if cannot is not None:
+            fight.emit("impossible", step.tick, step.at, a.name, spell=spell.name, why=cannot,
+                       detail="cast cancelled")
             return
         fight.emit("cast-start", step.tick, step.at, a.name, spell=spell.name, target=step.target,
                    why=step.why)
@@ -87,6 +91,7 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     mods = ruleset.attack_mods(fight, step, target)
     decl = step.decl
     outcome = None
+    critical = None
     given_attack = given_damage = None
     if decl is not None and not opportunity:
         outcomes = decl.outcomes
@@ -111,19 +116,30 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
         natural = ruleset.opt["natural_20"]
         hit = d == 20 if natural and d in (1, 20) else total >= need
         damage = 0
+        crits = ruleset.opt["crits"] != "none"
+        critical_text = ""
         if hit:
             expr = weapon.damage
             if weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
                 expr = weapon.damage_large
-            rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
-            damage = max(1, rolled + expr.bonus + mods.damage)
+            if crits:  # C2X-03/04: the damage follows the margin and the natural roll
+                damage, critical_text, critical = hit_damage(fight, step, expr, mods, d, total, need, given_damage)
+            else:
+                rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
+                damage = max(1, rolled + expr.bonus + mods.damage)
+        elif crits:
+            critical_text, critical = miss(fight, step, d, total, need)
         if explain:
             hits = mods.text("hit")
             acs = mods.text("ac")
             nat = " (natural 20)" if natural and d == 20 else " (natural 1)" if natural and d == 1 else ""
             detail = (f"d20 {d}{hits} = {total} vs THAC0 {a.thac0} - AC {target.ac}{acs} = {need}{nat}: "
                       f"{'hit' if hit else 'miss'}")
-            if hit:
+            if hit and crits:
+                detail += f"; {critical_text}"
+            elif crits:
+                detail += critical_text
+            elif hit:
                 times = f" x{mods.dice_times} dice" if mods.dice_times > 1 else ""
                 bonus = f" {expr.bonus:+d}" if expr.bonus else ""
                 dm = mods.text("damage")
@@ -163,6 +179,10 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
             fight.emit(ruin, step.tick, step.at, struck.name, spell=casting,
                        why=f"{struck.name} took {damage} damage while casting {casting}" if explain else None,
                        detail=_RUIN.get(ruin))
+    if critical is not None:
+        aftermath(fight, step, struck, critical)
+    if a.conditions and not opportunity:
+        follow_up(fight, step, struck)
     return event
 
 
@@ -214,6 +234,11 @@ def _cast(fight: Fight, step: Step) -> None:
     assert spell is not None
     if a.casting != spell.name:
         return  # ruined earlier: the spell-ruined or spell-lost event already said so
+    cannot = a.can_cast(spell)
+    if cannot is not None:  # a ruleset that starts casting itself: the pool is checked when the spell completes
+        fight.emit("spell-ruined", step.tick, step.at, a.name, spell=spell.name, why=cannot,
+                   detail="the spell cannot be paid for")
+        return
     state = fight.state
     targets: list[Fighter] = []
     if step.target in state.fighters:

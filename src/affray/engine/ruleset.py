@@ -9,6 +9,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from affray.abilities import strength_mods
+from affray.crits import check_dice, condition_mods
 from affray.engine.events import Tick
 from affray.errors import OptionError, Problem
 from affray.model.derive import dex_defense_adjustment
@@ -120,6 +122,26 @@ class Ruleset:
     options: ClassVar[tuple[Option, ...]] = (
         Option("natural_20", True, "G-04", "a natural 20 always hits and a natural 1 always misses"),
         Option("morale_failure", "flee", "G-07", "what a failed morale check does", ("flee", "surrender")),
+        # Combat II's supplemental rules, options under every ruleset (seed 000 sections 4-5)
+        Option("crits", "none", "C2X-03", "critical hits and misses: none, the d10 tables (C2X-03) or the severity "
+               "rules (C2X-04)", ("none", "c2-tables", "c2-severity")),
+        Option("crit_phase", "phase", "C2X-03", "the \"phase\" the critical tables' timed effects count: the "
+               "ruleset's phase (phase_end; a round where it has no phases) or whole rounds", ("phase", "round")),
+        Option("agility", False, "C2X-01", "AGI split from DEX: AGI gives the AC bonus and the initiative "
+               "adjustment, DEX the missile adjustment and (Combat II) lowers weapon SF; AGI checks use AGI"),
+        Option("strength", "file", "C2X-04", "to-hit and damage from STR, specialization slots and DEX for "
+               "missiles: file (already in the file's THAC0 and damage), 2e (PH tables) or c2 (under II: "
+               "STR damage less its to-hit, +1 to hit a slot, C2X-05)", ("file", "2e", "c2")),
+        Option("creature_bonus", "full", "C2X-04", "a creature's listed damage bonus: full on every hit, or half "
+               "(down) to hit and the rest as damage", ("full", "split")),
+        Option("spells", "memorized", "C2X-06", "how casters pay for spells: memorized (a cast or lost spell is "
+               "gone), mana (points from the table, a spell costs its level, C2X-06) or slots (per spell level, "
+               "any known spell, C2X-08)", ("memorized", "mana", "slots")),
+        Option("mana_table", "seed", "C2X-06", "the mana of rangers and paladins: the table as printed (seed) or "
+               "the sum of the PH progression (formula)", ("seed", "formula")),
+        Option("starting_mana", "base", "C2X-06", "a low-level caster's pool: the table (base), CON/3 up when "
+               "larger (con), CON/3 added (con-added), or the same with the average of CON and the prime "
+               "requisite (prime, prime-added)", ("base", "con", "con-added", "prime", "prime-added")),
     )
     #: Declaration keys this ruleset reads beyond CONTRACT.md's, with what they mean.
     declaration_keys: ClassVar[dict[str, str]] = {}
@@ -214,6 +236,7 @@ class Ruleset:
                     times = cls.dice_times(d)
                     for k, given in enumerate(d.dice_given):
                         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
+                        yield from check_dice(loaded, where, given, expr, times)
                         if given.attack is not None and not 1 <= given.attack <= 20:
                             yield loaded.problem(where + ("attack",), f"{given.attack} is not a d20 result (1-20)")
                         if given.damage is not None:
@@ -274,6 +297,12 @@ class Ruleset:
     def end(self, fight: Fight, period: int) -> None:
         """After the period's steps: bookkeeping (morale at step E, durations...)."""
 
+    def phase_end(self, fight: Fight, tick: Tick, later: int = 0) -> Tick:
+        """The end of the phase holding ``tick``, ``later`` phases on: timed effects of the critical tables
+        (C2X-03/04) last until then. By default a ruleset's period (its declaration point) is its phase:
+        Combat II's phases, and a whole round in the rulesets that have no phases."""
+        return self.period_end(fight.period + later)
+
     # -- resolution -------------------------------------------------------------------------------------
     def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
         """G-04: the weapon's magic bonus; rulesets add their seed's modifiers."""
@@ -282,6 +311,10 @@ class Ruleset:
         if weapon is not None and weapon.magic:
             mods.add("hit", weapon.magic, "magic weapon")
             mods.add("damage", weapon.magic, "magic weapon")
+        if self.opt["strength"] != "file" or step.actor.spec.damage_bonus:
+            strength_mods(self.opt, step.actor, weapon if weapon is not None else step.actor.weapons[0], mods)
+        if step.actor.conditions or target.conditions:
+            condition_mods(fight, step, target, mods)
         return mods
 
     def resolve_own(self, fight: Fight, step: Step) -> None:
@@ -314,6 +347,10 @@ class Ruleset:
     def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
         """Who gets an attack of opportunity on ``step`` (a move), with what weapon, and why."""
         return []
+
+    def lose_sequence(self, fight: Fight, step: Step) -> None:
+        """A critical miss loses the rest of the attack sequence (C2X-03). The ``lost-sequence`` condition
+        refuses attacks to the end of the phase; a ruleset whose sequence runs on past it cancels the rest."""
 
     def provoked(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
         """Who gets an attack of opportunity on a step other than a move (firing or casting in reach), with
@@ -363,6 +400,13 @@ class Ruleset:
         return decl
 
     # -- shared helpers ---------------------------------------------------------------------------------
+    def agility(self, f: Fighter) -> tuple[int, str]:
+        """The score for quickness (initiative reaction adjustment, AC bonus, "AGI checks"): AGI under option
+        ``agility`` when the combatant has one, else DEX (C2X-01)."""
+        if self.opt["agility"] and f.spec.agi is not None:
+            return f.spec.agi, "AGI"
+        return f.spec.dex, "DEX"
+
     def morale_due(self, fight: Fight, side: str, *, anyone: bool = False) -> tuple[list[Fighter], tuple[str, ...]]:
         """G-07: who of ``side`` would check (neither PCs nor the routed) and the triggers due: its first casualty
         (``anyone``: the first of any side) and half of it down, each once."""
@@ -410,14 +454,15 @@ class Ruleset:
             fight.morale_check(side, members, self.morale_score(fight, side, members), (*tick, k), at, triggers, why)
             k += 1
 
-    @staticmethod
-    def unshielded_ac(f: Fighter, *, dex: bool) -> tuple[int, str]:
-        """AC worsening when shield (and DEX bonus if ``dex``) do not count: (+n, reason)."""
+    def unshielded_ac(self, f: Fighter, *, dex: bool) -> tuple[int, str]:
+        """AC worsening when shield (and DEX bonus, AGI's with the Agility option, if ``dex``) do not count:
+        (+n, reason)."""
         worse = 1 if f.shield is not None else 0
         parts = ["shield"] if worse else []
         if dex:
-            d = dex_defense_adjustment(f.spec.dex)
+            score, ability = self.agility(f)
+            d = dex_defense_adjustment(score)
             if d < 0:
                 worse -= d
-                parts.append("DEX")
+                parts.append(ability)
         return worse, " and ".join(parts)

@@ -5,13 +5,28 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
-from affray.engine.events import Event
+from affray.engine.events import Event, Tick
+from affray.mana import starting_pool
 from affray.model.derive import attacks_per_round, thac0_for
 from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon
 
-__all__ = ["UNARMED", "FightState", "Fighter", "FinalState"]
+__all__ = ["NEXT_STRIKE", "UNARMED", "Condition", "FightState", "Fighter", "FinalState"]
+
+#: Conditions that end with the bearer's next attack (C2X-04 severe and critical misses).
+NEXT_STRIKE = ("slowed", "off-balance")
+
+
+class Condition(NamedTuple):
+    """A timed condition (C2X-03/04) from its ``condition`` event: held from ``since`` to before ``until``;
+    ``amount`` (an SF penalty); ``attack``/``damage``: the dice entered for a free attack it grants."""
+
+    since: Tick
+    until: Tick
+    amount: int = 0
+    attack: int | None = None
+    damage: int | None = None
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
 UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
@@ -20,12 +35,14 @@ UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
 class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
-    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "current", "declared", "down", "engaged", "fled",
-                 "hp", "index", "memorized", "name", "pc", "plan", "plan_pos", "remaining",
-                 "routed", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
+                 "down", "engaged", "fled", "highest", "hp", "index", "mana", "memorized", "name", "pc", "plan",
+                 "plan_pos", "remaining", "routed", "shield", "side", "slots", "spec", "spells", "subdual", "thac0",
+                 "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
-                 plan: tuple[Declaration, ...], attack_scheme: str | None) -> None:
+                 plan: tuple[Declaration, ...], attack_scheme: str | None, spells: str = "memorized",
+                 mana_table: str = "seed", starting_mana: str = "base") -> None:
         self.name = name
         self.side = side
         self.index = index
@@ -44,6 +61,13 @@ class Fighter:
         self.weapons: tuple[Weapon, ...] = spec.weapons or (UNARMED,)
         self.spells: dict[str, Spell] = {s.name: s for s in spec.spells}
         self.memorized: dict[str, int] = {s.name: s.count for s in spec.spells}
+        self.casts: dict[str, int] = {}  # spells that took effect, by name, whatever paid for them
+        #: C2X-06/08: spell points or slots by spell level left (option ``spells``), None when memorised
+        self.mana: int | None = None
+        self.slots: dict[int, int] | None = None
+        self.highest = 9  # the highest spell level castable from the pool (C2X-06)
+        if spells != "memorized" and spec.spells:
+            self.mana, self.slots, self.highest = starting_pool(spec, spells, mana_table, starting_mana)
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
         self.plan = plan
@@ -60,6 +84,9 @@ class Fighter:
         self.engaged: set[str] = set()
         self.casting: str | None = None
         self.aoo_round = -1
+        #: Timed conditions (C2X-03/04: dazed, stunned, prone, slowed...) by name. A condition holds at ticks
+        #: from its ``since`` to before its ``until``; "next strike" ones also end with the next attack.
+        self.conditions: dict[str, Condition] = {}
 
     def weapon(self, name: str | None, missile: bool = False) -> Weapon:
         """The named weapon, else the first of the right kind, else the first."""
@@ -75,7 +102,33 @@ class Fighter:
     def snapshot(self) -> dict[str, Any]:
         return {"side": self.side, "hp": self.hp, "down": self.down, "fled": self.fled,
                 "unconscious": self.unconscious, "engaged": sorted(self.engaged), "casting": self.casting,
-                "memorized": dict(self.memorized), "shield": self.shield}
+                "memorized": dict(self.memorized), "shield": self.shield, "mana": self.mana,
+                "slots": dict(self.slots) if self.slots is not None else None, "conditions": dict(self.conditions)}
+
+    def can_cast(self, spell: Spell) -> str | None:
+        """Why ``spell`` cannot be paid for now (memorised copy, mana, slot: C2X-06/08), or None."""
+        if self.mana is not None:
+            if spell.level > self.highest:
+                return (f"{spell.name} (level {spell.level}) is above the highest level castable, {self.highest} "
+                        "(C2X-06)")
+            if self.mana < spell.level:
+                return f"{self.mana} mana left, {spell.name} costs {spell.level} (C2X-06)"
+            return None
+        if self.slots is not None:
+            if spell.level and self.slots.get(spell.level, 0) <= 0:
+                return f"no level {spell.level} slot left for {spell.name} (C2X-08)"
+            return None
+        return None if self.memorized.get(spell.name, 0) > 0 else f"{spell.name} is no longer memorised"
+
+    def pay(self, spell: Spell) -> None:
+        """A spell cast or lost: its copy, its points or its slot is gone."""
+        if self.mana is not None:
+            self.mana -= spell.level
+        elif self.slots is not None:
+            if spell.level:
+                self.slots[spell.level] -= 1
+        else:
+            self.memorized[spell.name] -= 1
 
     def __repr__(self) -> str:
         return f"Fighter({self.name!r}, hp={self.hp})"
@@ -90,7 +143,8 @@ class FinalState:
 class FightState:
     """Every fighter, in file order, and the morale checks made; ``apply`` is the only mutator."""
 
-    def __init__(self, encounter: Encounter, attack_scheme: str | None) -> None:
+    def __init__(self, encounter: Encounter, attack_scheme: str | None, *, spells: str = "memorized",
+                 mana_table: str = "seed", starting_mana: str = "base") -> None:
         from affray.io.load import expand
 
         self.fighters: dict[str, Fighter] = {}
@@ -98,7 +152,8 @@ class FightState:
         for i, (name, side, spec, _loc) in enumerate(expand(encounter)):
             # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
             pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
-            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme)
+            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme, spells, mana_table,
+                        starting_mana)
             self.fighters[name] = f
             self.sides[side].append(f)
         pc_sides = [s for s, side in encounter.sides.items() if side.pc]
@@ -143,6 +198,19 @@ class FightState:
                     target.engaged.add(e.actor)
             if e.opportunity and e.actor is not None:
                 fs[e.actor].aoo_round = e.round if e.round is not None else e.tick[0]
+            if e.actor is not None and fs[e.actor].conditions:
+                for name in NEXT_STRIKE:  # C2X-04: these last only until the next attack
+                    fs[e.actor].conditions.pop(name, None)
+        elif kind == "condition":  # C2X-03/04: a timed condition starts (or, with until null, ends)
+            f = fs[e.actor]  # type: ignore[index]
+            until = e.get("until")
+            if until is None:
+                f.conditions.pop(e.get("condition"), None)
+            else:
+                since = e.get("since")
+                f.conditions[e.get("condition")] = Condition(tuple(since) if since is not None else e.tick,
+                                                             tuple(until), int(e.get("amount", 0)),
+                                                             e.get("attack"), e.get("damage"))
         elif kind == "down":
             f = fs[e.actor]  # type: ignore[index]
             if f.active:
@@ -158,7 +226,8 @@ class FightState:
             f = fs[e.actor]  # type: ignore[index]
             f.casting = None
             if e.spell is not None:
-                f.memorized[e.spell] -= 1
+                f.pay(f.spells[e.spell])
+                f.casts[e.spell] = f.casts.get(e.spell, 0) + 1
             for name, dmg in e.get("effects", {}).items():
                 fs[name].hp -= dmg
             for name in e.get("splinter", ()):
@@ -170,7 +239,7 @@ class FightState:
             f = fs[e.actor]  # type: ignore[index]
             f.casting = None
             if kind == "spell-lost" and e.spell is not None:
-                f.memorized[e.spell] -= 1
+                f.pay(f.spells[e.spell])
         elif kind == "move":
             f = fs[e.actor]  # type: ignore[index]
             if not e.get("stopped"):
@@ -231,13 +300,18 @@ class FightState:
                 entry["fled"] = True
             if f.unconscious:
                 entry["unconscious"] = True
+            if f.mana is not None:
+                entry["mana"] = f.mana
+            if f.slots is not None:
+                entry["slots"] = {str(k): v for k, v in f.slots.items()}
             combatants[f.name] = entry
         return FinalState(combatants, standing[0] if len(standing) == 1 else None)
 
     @classmethod
-    def fold(cls, encounter: Encounter, attack_scheme: str | None, events: Iterable[Event]) -> FightState:
+    def fold(cls, encounter: Encounter, attack_scheme: str | None, events: Iterable[Event], *,
+             spells: str = "memorized", mana_table: str = "seed", starting_mana: str = "base") -> FightState:
         """The state reached by applying ``events`` to the encounter's start."""
-        state = cls(encounter, attack_scheme)
+        state = cls(encounter, attack_scheme, spells=spells, mana_table=mana_table, starting_mana=starting_mana)
         for e in events:
             state.apply(e)
         return state

@@ -103,6 +103,10 @@ class Weapon(_Frozen):
     set: bool | None = Field(None, description="can be set against a charge (spear, pole arm)")
     lance: bool | None = None
     style: int = Field(0, ge=0, le=5, description="style specialisation: SF bonus (C2-01)")
+    slots: int = Field(0, ge=0, le=5, description="weapon proficiency slots spent beyond the first "
+                       "(specialization; option strength, C2X-05)")
+    strength: bool | None = Field(None, description="a missile weapon that takes the STR bonus (a custom bow); "
+                                  "thrown weapons always do (C2X-05)")
 
     @property
     def is_missile(self) -> bool:
@@ -184,6 +188,14 @@ class Combatant(_Frozen):
     int_: int = Field(10, alias="int", ge=1, le=25)
     wis: int = Field(10, ge=1, le=25)
     agi: int | None = Field(None, ge=1, le=25)
+    exceptional: int | None = Field(None, ge=1, le=100, description="18/NN strength's percentile (00 = 100); "
+                                    "written str: 18/99")
+    apr: int | None = Field(None, ge=1, le=25, description="Appearance (C2X-02), for the character record")
+    damage_bonus: int = Field(0, ge=0, le=30, description="a creature's listed damage bonus (C2X-04)")
+    mana: int | None = Field(None, ge=0, le=1000, description="spell points left (option spells: mana, "
+                             "C2X-06); default the table's for class and level")
+    spell_slots: dict[int, int] | None = Field(None, alias="slots", description="slots left by spell level "
+                                               "(option spells: slots, C2X-08); default the PH progression")
     mv: int = Field(12, ge=0, le=240)
     attacks: Rate | None = None
     size: Literal[SIZES] = "medium"  # type: ignore[valid-type]
@@ -207,6 +219,31 @@ class Combatant(_Frozen):
         m = _ODDS_RE.match(str(v)) if v is not None else None
         if v is not None and (m is None or int(m.group(1)) < 1):
             raise ValueError(f"surprise_odds {v!r}: write the monster's listed odds as 1/N (e.g. 1/8, 1/10)")
+        return v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _exceptional_strength(cls, data: Any) -> Any:
+        """``str: 18/99`` is STR 18 with exceptional strength 99 (18/00 is 100)."""
+        if isinstance(data, dict) and isinstance(data.get("str"), str):
+            m = re.fullmatch(r"\s*18\s*/\s*(\d\d)\s*", data["str"])
+            if m is not None:  # anything else is left for the field to refuse, naming ``str``
+                data = {**data, "str": 18, "exceptional": int(m.group(1)) or 100}
+        return data
+
+    @field_validator("str_", mode="before")
+    @classmethod
+    def _strength(cls, v: object) -> object:
+        if isinstance(v, str) and "/" in v:
+            raise ValueError(f"{v!r}: a score 1-25, or 18/01 to 18/00 for exceptional strength")
+        return v
+
+    @field_validator("spell_slots")
+    @classmethod
+    def _slots(cls, v: dict[int, int] | None) -> dict[int, int] | None:
+        for level, n in (v or {}).items():
+            if not 1 <= level <= 9 or n < 0:
+                raise ValueError(f"slots {{{level}: {n}}}: spell levels 1-9, each a count of 0 or more")
         return v
 
     @field_validator("hd")

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from affray.crits import strike_penalty
 from affray.engine.ruleset import AttackMods, Step
-from affray.model.derive import attacks_in_round, attacks_per_round, dex_defense_adjustment, hd_value
+from affray.model.derive import (
+    attacks_in_round,
+    attacks_per_round,
+    dex_defense_adjustment,
+    dex_reaction_adjustment,
+    hd_value,
+)
 from affray.model.encounter import Declaration, Weapon
 from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
 from affray.rulesets.combat2_base import Book, Combat2Base
@@ -187,6 +194,13 @@ class Combat2Attacks(Combat2Base):
         situation = d.extra.get("situation")
         for s in situation if isinstance(situation, list) else ():
             extra.append((SITUATIONS[str(s)], f"{s} (C2-29)"))
+        if self.opt["agility"]:  # C2-01, C2X-01: DEX's reaction adjustment brings the weapon to bear faster
+            adj = dex_reaction_adjustment(f.spec.dex)
+            if adj:
+                extra.append((-adj, f"DEX {f.spec.dex} reaction (C2X-01)"))
+        slowed, why = strike_penalty(fight, f, (rnd, phase, 0, 0))
+        if slowed:
+            extra.append((slowed, why))
         return extra
 
     def _defenseless(self, fight: Fight, target: Fighter, period: int) -> bool:
@@ -239,7 +253,7 @@ class Combat2Attacks(Combat2Base):
         if "polearm" in step.tags:
             mods.dice_times = 2
         tdecl = target.declared
-        dex = dex_defense_adjustment(target.spec.dex)
+        dex = dex_defense_adjustment(self.agility(target)[0])  # C2X-01: AGI gives the AC bonus
         if self._defenseless(fight, target, period):
             mods.add("ac", 4, f"{target.name} stationary and defenseless, C2-08")
             if dex < 0:

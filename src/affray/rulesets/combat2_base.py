@@ -100,8 +100,8 @@ class Combat2Base(Ruleset):
         return f.spec.mv * 10 * pace // 3
 
     def _charged(self, f: Fighter, b: Book, spell: str) -> bool:
-        """C2-10: a touch spell is charged once its casting completed (a copy left memory) and not delivered."""
-        return b.charged is not None and b.charged[0] == spell and f.memorized.get(spell, 0) < b.charged[1]
+        """C2-10: a touch spell is charged once its casting completed (one more cast of it) and not delivered."""
+        return b.charged is not None and b.charged[0] == spell and f.casts.get(spell, 0) > b.charged[1]
 
     def _at(self, rnd: int, phase: int, what: str) -> str:
         """The ruleset's words for a moment: "round 2, phase 1, stating intentions" (phase 0: the round's start)."""

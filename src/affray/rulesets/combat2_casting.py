@@ -156,7 +156,7 @@ class Combat2Casting(Combat2Base):
         if "M" in spell.components:
             b.used_m = True
         if spell.touch:
-            b.charged = (spell.name, f.memorized.get(spell.name, 0))
+            b.charged = (spell.name, f.casts.get(spell.name, 0))
         fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self._at(rnd, phase, "stating intentions"),
                         f"begins {spell.name} at the start of {self._phase_name(3 * (rnd - 1) + phase)} (P1-07)",
                         decl=d, spell=spell, target=d.at))

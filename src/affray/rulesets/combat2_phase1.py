@@ -74,8 +74,6 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one"),
         Option("tie_track", "loser", "P1-01", "sides tied for the lowest roll: everyone on the loser track, or "
                "a modified roll equal to the lowest opposing one counts as winning", ("loser", "winner")),
-        Option("agility", False, "P1-02", "use AGI instead of DEX for the initiative adjustment when given "
-               "(C2X-01)"),
         Option("split_forms", False, "C2-07", "separate attack forms: one form per phase (two with more than "
                "three forms)"),
         Option("hold_spells", True, "C2-14", "casters may hold a cast spell up to 6 CT units (`hold: N`)"),
@@ -237,9 +235,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                 continue
             others = [rolls[s] for s in sides if s != f.side]
             lowest = min(others) if others else rolls[f.side] + 1
-            score, ability = f.spec.dex, "DEX"
-            if self.opt["agility"] and f.spec.agi is not None:
-                score, ability = f.spec.agi, "AGI"
+            score, ability = self.agility(f)  # C2X-01: AGI's reaction adjustment with the Agility option
             adj = dex_reaction_adjustment(score)
             mine = rolls[f.side] - adj
             win = mine < lowest or (self.opt["tie_track"] == "winner" and mine == lowest)

@@ -331,20 +331,23 @@ class D12Procedure(Ruleset):
             if not alone:
                 rolls[s] = fight.roller.die(12, "initiative", s, given.get(s))
             leader = state.sides[s][0]  # the Decision: the first the file lists, standing or not
-            lead_adj = dex_reaction_adjustment(leader.spec.dex, edition="1e")
+            lead_score, lead_ability = self.agility(leader)  # C2X-01: AGI with the Agility option
+            lead_adj = dex_reaction_adjustment(lead_score, edition="1e")
             for f, d in members:
                 if alone:
                     die = fight.roller.die(12, "initiative", f.name, d.roll if f.name in self._m(fight).fresh else None)
-                    adj = dex_reaction_adjustment(f.spec.dex, edition="1e")
+                    score, ability = self.agility(f)
+                    adj = dex_reaction_adjustment(score, edition="1e")
                     how = f"{f.name}'s own d12 {die}"
                     texts.append(f"{f.name} d12={die}")
-                    who = f"its DEX {f.spec.dex}"
+                    who = f"its {ability} {score}"
                 elif mode == "individual":
-                    die, adj, how, who = rolls[s], dex_reaction_adjustment(f.spec.dex, edition="1e"), \
-                        f"{s} d12 {rolls[s]}", f"its own DEX {f.spec.dex}"
+                    score, ability = self.agility(f)
+                    die, adj, how, who = rolls[s], dex_reaction_adjustment(score, edition="1e"), \
+                        f"{s} d12 {rolls[s]}", f"its own {ability} {score}"
                 elif mode == "leader":
                     die, adj, how, who = rolls[s], lead_adj, f"{s} d12 {rolls[s]}", \
-                        f"{leader.name}'s DEX {leader.spec.dex}"
+                        f"{leader.name}'s {lead_ability} {lead_score}"
                 else:
                     die, adj, how, who = rolls[s], 0, f"{s} d12 {rolls[s]}", "no DEX"
                 c = die - adj
@@ -352,7 +355,7 @@ class D12Procedure(Ruleset):
                                   f"{how} = count {c}, lowest first (D12-04)")
             if not alone:
                 results[s] = rolls[s] - (lead_adj if mode == "leader" else 0)
-                adj_text = f" - DEX {leader.spec.dex} of {leader.name} ({lead_adj:+d})" if (
+                adj_text = f" - {lead_ability} {lead_score} of {leader.name} ({lead_adj:+d})" if (
                     mode == "leader" and lead_adj) else " (each member adjusts by its own DEX)" if (
                     mode == "individual") else ""
                 texts.append(f"{s} d12={rolls[s]}{adj_text} = {results[s]}")
@@ -531,9 +534,10 @@ class D12Procedure(Ruleset):
     def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
         mods = super().attack_mods(fight, step, target)
         if target.casting is not None:
-            d = dex_defense_adjustment(target.spec.dex)
+            score, ability = self.agility(target)  # C2X-01: AGI gives the AC bonus with the Agility option
+            d = dex_defense_adjustment(score)
             if d < 0:
-                mods.add("ac", -d, f"{target.name} casting: no DEX bonus to AC, D12-13")
+                mods.add("ac", -d, f"{target.name} casting: no {ability} bonus to AC, D12-13")
         return mods
 
     def refuse(self, fight: Fight, step: Step) -> str | None:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
+from affray.crits import strike_penalty
 from affray.engine.events import Tick
 from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
 from affray.errors import Problem
@@ -144,6 +145,10 @@ class PhaseCount(Ruleset):
     def period_end(self, period: int) -> Tick:
         return (self.opt["start_phase"] + self.phases_per_period * period,)
 
+    def phase_end(self, fight: Fight, tick: Tick, later: int = 0) -> Tick:
+        """C2X-03/04: phase-count's phases are its ticks' first element."""
+        return (tick[0] + later + 1,)
+
     def roll_period(self, fight: Fight, tick: Tick) -> int:
         """``rolls.morale`` is keyed by the phase of the check."""
         return tick[0]
@@ -230,7 +235,7 @@ class PhaseCount(Ruleset):
             fight.push(Step((when, EXPIRY, 0), f, "abort", f"phase {when}", "", note="abort"))
         return True
 
-    def _pm(self, f: Fighter, decl: Declaration) -> tuple[int, str]:
+    def _pm(self, fight: Fight, f: Fighter, decl: Declaration, phase: int) -> tuple[int, str]:
         """PC-03: the action's phase modifier and its reason."""
         if decl.speed is not None:
             pm, why = phase_modifier(decl.speed)
@@ -243,7 +248,12 @@ class PhaseCount(Ruleset):
             cat = ct_category(spell.ct)
             return CATEGORY_PM[cat], f"{spell.name}, CT {spell.ct}: {cat}"
         if action in ("melee", "missile"):
-            return self._weapon_pm(f.weapon(decl.weapon, missile=action == "missile"))
+            w = f.weapon(decl.weapon, missile=action == "missile")
+            slowed, why = strike_penalty(fight, f, (phase,)) if f.conditions else (0, "")
+            if slowed and w.speed is None and w.sf is not None:  # C2X-04: a slowed strike's SF, then its PM
+                pm, text = phase_modifier(w.sf + slowed)
+                return pm, f"{w.name} SF {w.sf} + {slowed} ({why}) = {w.sf + slowed}, {text}"
+            return self._weapon_pm(w)
         if action == "move" and f.spec.weapons:
             pm, why = self._weapon_pm(f.spec.weapons[0])
             return pm, f"moving: {why}"
@@ -278,9 +288,10 @@ class PhaseCount(Ruleset):
             return True
         if action == "cast":
             spell = f.spells[decl.cast or ""]
-            if f.memorized.get(spell.name, 0) <= 0:
-                fight.emit("impossible", tick, f"phase {phase}", f.name, spell=spell.name,
-                           why=f"{spell.name} is no longer memorised", detail="cast cancelled")
+            cannot = f.can_cast(spell)  # a memorised copy, or mana or a slot (C2X-06/08)
+            if cannot is not None:
+                fight.emit("impossible", tick, f"phase {phase}", f.name, spell=spell.name, why=cannot,
+                           detail="cast cancelled")
                 return False
         if free:
             at, why = phase, "surprise: a free action at initiative 0, before anyone else (PC-08)"
@@ -309,7 +320,7 @@ class PhaseCount(Ruleset):
         else:
             die, source = fight.roller.die(6, "initiative", f.name), "d6"
         b.first.discard(f.name)
-        pm, label = self._pm(f, decl)
+        pm, label = self._pm(fight, f, decl, phase)
         base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase
         at = base + die + pm
         why = f"declared at phase {base} + {source} {die} + PM {pm} ({label}) = phase {at}"
@@ -550,14 +561,22 @@ class PhaseCount(Ruleset):
                     step.target = other.name
                     return None
             if not target.active:
-                act = self._of(fight).actions.get(a.name)
-                if act is not None and step in act.steps:  # the action ends here: the next is declared now
-                    k = act.steps.index(step)
-                    for s in act.steps[k + 1:]:
-                        s.cancelled = True
-                    del act.steps[k + 1:]
+                self._end_action_at(fight, step)
                 return f"the target {target.name} is {'down' if target.down else 'gone'}: the action ends (G-05)"
         return None
+
+    def _end_action_at(self, fight: Fight, step: Step) -> None:
+        """The action ends with ``step``: its later steps are cancelled and the next is declared now."""
+        act = self._of(fight).actions.get(step.actor.name)
+        if act is not None and step in act.steps:
+            k = act.steps.index(step)
+            for s in act.steps[k + 1:]:
+                s.cancelled = True
+            del act.steps[k + 1:]
+
+    def lose_sequence(self, fight: Fight, step: Step) -> None:
+        """C2X-03: a critical miss ends the action: its attacks in the following phases (PC-04) are lost."""
+        self._end_action_at(fight, step)
 
     @staticmethod
     def _other_target(fight: Fight, step: Step) -> Fighter | None:
