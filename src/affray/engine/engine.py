@@ -87,6 +87,10 @@ class Fight:
     def order(self, name: str) -> int:
         return self.state.fighters[name].index
 
+    def upcoming(self, n: int = 3) -> list[Step]:
+        """The next ``n`` steps to resolve, in order (what a referee's console shows as coming next)."""
+        return [item[2] for item in heapq.nsmallest(n, self._heap) if not item[2].cancelled]
+
     @property
     def over(self) -> bool:
         return sum(1 for n in self.state.active_left.values() if n > 0) <= 1

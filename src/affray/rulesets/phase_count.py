@@ -164,6 +164,14 @@ class PhaseCount(Ruleset):
             b.first.add(f.name)  # a surpriser's free action rolls nothing: the opening die serves its next
             self._declare(fight, f, start, tick, free=f.side in surprisers)
 
+    def ready(self, fight: Fight, f: Fighter) -> None:
+        """PC-02: a combatant idle mid-battle (one who joined, or was given new declarations) declares now."""
+        b = self._of(fight)
+        if fight.period < 1 or not f.active or f.name in b.actions or f.name in b.aborts or not fight.events:
+            return  # before the opening everyone declares anyway; a busy one declares when its action ends
+        tick = fight.events[-1].tick
+        self._declare(fight, f, tick[0], tick)
+
     def _surprise(self, fight: Fight, tick: Tick) -> set[str]:
         """PC-08: the standard rule, d10 per side, surprised on 1-3; the others get one free action."""
         enc = fight.encounter
