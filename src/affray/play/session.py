@@ -100,6 +100,7 @@ class Session:
         self.fight: Fight = self._new_fight()
         self.calls = 0
         self._last_round: int | None = None
+        self._busy = False
 
     # -- building the fight ---------------------------------------------------------------------------
     def _new_fight(self) -> Fight:
@@ -176,11 +177,12 @@ class Session:
 
     def _reached(self) -> None:
         """The fight has ``len(events)`` events: replay the command entered here, or pause for one."""
+        if self._busy:
+            return  # a command's own events: no pause between them
         at = len(self.fight.events)
-        command = self.journal.commands.get(at)
-        if command is not None:
+        while (command := self.journal.commands.get(at)) is not None:
             self._execute(parse_fight_command(command, self.fight))
-            return
+            at = len(self.fight.events)
         if at < len(self.journal.events):
             return
         if self.silent:
@@ -245,12 +247,15 @@ class Session:
                     self.store.append(self.game.id, "command", at, {"text": line.strip()})
                     self.journal.add("command", at, {"text": line.strip()})
                     self._execute(command)
-                    return
             except CommandError as exc:
                 self.out.print(f"{exc} (type help)", style="yellow", markup=False)
 
     def _execute(self, command: FightCommand) -> None:
-        command(self.fight)
+        self._busy = True
+        try:
+            command(self.fight)
+        finally:
+            self._busy = False
 
     def _undo(self, n: int) -> None:
         have = len(self.journal.events)
