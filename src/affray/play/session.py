@@ -173,6 +173,8 @@ class Session:
             self.store.append(self.game.id, "event", n - 1, d)
             self.journal.add("event", n - 1, d)
             self._show(e, n - 1)
+        elif e.round is not None:
+            self._last_round = e.round
         self._reached()
 
     def _reached(self) -> None:
