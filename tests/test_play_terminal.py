@@ -209,3 +209,57 @@ def _events_in(db: Path) -> int:
     except sqlite3.OperationalError:  # the tables are not there yet
         return 0
     return int(n)
+
+
+def test_outcomes_and_the_d20_entered_at_an_attack(tmp_path: Path) -> None:
+    """side-d6 skirmish: Ash's two arrows at Orc 4 are "hit 6" and "miss" (the referee's outcomes); Brom's blow
+    at Orc 1 is a d20 typed at the attack's prompt, 17 vs THAC0 14 - AC 6 = 8: a hit (G-04), its d8 rolled.
+    Orc 4 (6 hp) takes 6: 6 - 6 = 0, down at the end of the tick (G-05)."""
+    db = tmp_path / "fight.db"
+    child = spawn(SKIRMISH, "--db", db)
+    answers = iter(["hit 6", "miss", "17"])
+    while True:
+        which = child.expect([r"\): d20, 'hit N' or 'miss' " + DIE, DIE, PAUSE])
+        if which == 0:
+            answer = next(answers, None)
+            if answer is None:
+                break
+            child.sendline(answer)
+        elif which == 1:
+            child.sendline("")
+        else:
+            child.sendline("step")
+    child.sendline("")
+    to_pause(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    doc = log_json(db)
+    attacks = [e for e in doc["events"] if e["kind"] in ("melee", "missile")]
+    ash1, ash2, brom = attacks[:3]
+    assert (ash1["actor"], ash1["target"], ash1["hit"], ash1["damage"]) == ("Ash", "Orc 4", True, 6)
+    assert ash1["detail"] == "the referee's outcome: hit, 6 damage" and "dice" not in ash1
+    assert (ash2["hit"], ash2["damage"], ash2["detail"]) == (False, 0, "the referee's outcome: miss")
+    assert (brom["actor"], brom["target"], brom["hit"]) == ("Brom", "Orc 1", True)
+    assert brom["dice"][0] == {"purpose": "attack", "actor": "Brom", "die": "d20", "value": 17, "source": "referee"}
+    assert brom["detail"].startswith("d20 17 = 17 vs THAC0 14 - AC 6 = 8: hit")
+    down = next(e for e in doc["events"] if e["kind"] == "down")
+    assert down["actor"] == "Orc 4" and doc["combatants"]["Orc 4"]["hp"] == 0
+
+
+def test_dice_asked_per_side(tmp_path: Path) -> None:
+    """`dice orcs roll`: side-d6's surprise d6 (MJ-08) is asked for the party only; the orcs' is rolled."""
+    db = tmp_path / "fight.db"
+    child = spawn(SKIRMISH, "--db", db)
+    child.expect("0> ")
+    child.sendline("dice orcs roll")
+    child.expect("dice for orcs: roll")
+    child.sendline("step")
+    child.expect(DIE)
+    assert child.before.splitlines()[-1].strip() == "d6 surprise for party"
+    child.sendline("4")
+    assert child.expect([DIE, PAUSE]) == 1  # nothing more asked before the surprise event
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    dice = log_json(db)["events"][0]["dice"]
+    assert [(d["actor"], d["source"]) for d in dice] == [("party", "referee"), ("orcs", "rng")]
+    assert dice[0]["value"] == 4

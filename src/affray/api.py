@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from affray.dice.roller import DieProvider
-from affray.engine.engine import Fight, Result
+from affray.engine.engine import Fight, OutcomeProvider, Result
 from affray.engine.events import Event
 from affray.engine.ruleset import Ruleset
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
@@ -28,10 +28,11 @@ class Prepared:
     seed: int
 
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
-              provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None) -> Fight:
+              provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None,
+              outcome_provider: OutcomeProvider | None = None) -> Fight:
         return Fight(self.loaded.encounter, self.ruleset, seed=self.seed, auto=auto, max_rounds=max_rounds,
                      explain=explain, keep=keep, provider=provider, on_event=on_event,
-                     encounter_file=self.loaded.file)
+                     encounter_file=self.loaded.file, outcome_provider=outcome_provider)
 
 
 def ruleset_class(loaded: Loaded, override: str | None) -> type[Ruleset] | None:

@@ -16,9 +16,12 @@ from affray.dice.roller import DieProvider, Roller
 from affray.engine.events import Event, Tick
 from affray.engine.ruleset import Ruleset, Step
 from affray.engine.state import Fighter, FightState, FinalState
-from affray.model.encounter import Declaration, Encounter
+from affray.model.encounter import Declaration, Encounter, Outcome
 
-__all__ = ["Fight", "Result"]
+__all__ = ["Fight", "OutcomeProvider", "Result"]
+
+#: (attacker, target, kind) -> the referee's outcome of that attack, or None to roll it.
+OutcomeProvider = Callable[[str, str, str], "Outcome | None"]
 
 _EMPTY: Mapping[str, Any] = {}
 _new_event = tuple.__new__  # Event's fields in order, without NamedTuple's keyword handling (the hot path)
@@ -42,7 +45,8 @@ class Fight:
     def __init__(self, encounter: Encounter, ruleset: Ruleset, *, seed: int, auto: bool = False,
                  max_rounds: int = 50, explain: bool = True, keep: bool = True,
                  provider: DieProvider | None = None,
-                 on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>") -> None:
+                 on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>",
+                 outcome_provider: OutcomeProvider | None = None) -> None:
         self.encounter = encounter
         self.encounter_file = encounter_file  # for errors only a run can find (a die entered out of range)
         self.ruleset = ruleset
@@ -52,6 +56,9 @@ class Fight:
         self.explain = explain
         self.keep = keep
         self.on_event = on_event
+        #: Asked before an attack's d20 that neither the file's plan nor its dice give: the referee's outcome
+        #: (hit and damage, or a miss), or None to roll.
+        self.outcome_provider = outcome_provider
         self.state = FightState(encounter, ruleset.attack_scheme)
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []

@@ -22,6 +22,7 @@ from affray.engine.engine import Fight, Result
 from affray.engine.events import Event
 from affray.io.load import load_text
 from affray.io.timeline import event_dict
+from affray.model.encounter import Outcome
 from affray.play.commands import CommandError, FightCommand, parse_fight_command
 from affray.play.store import Game, Store, StoreError
 from affray.play.view import event_text, show_final, show_status
@@ -105,8 +106,10 @@ class Session:
     # -- building the fight ---------------------------------------------------------------------------
     def _new_fight(self) -> Fight:
         self.calls = 0
+        self.outcome_calls = 0
+        self._next_d20: int | None = None
         return self.prepared.fight(auto=self.game.auto, max_rounds=self.game.max_rounds, provider=self._provider,
-                                   on_event=self._on_event)
+                                   on_event=self._on_event, outcome_provider=self._outcome)
 
     def play(self) -> None:
         """Play until ``quit`` or the end of the input; every event is journalled before it is shown."""
@@ -155,16 +158,58 @@ class Session:
                                  f"{count}d{sides} {purpose}")
             return entered.value
         at = len(self.fight.events)
-        if (at < len(self.journal.events) or self.io is None or not self.io.interactive or self.mode == "run"
-                or self.prefs.get(purpose, self._side_of(actor)) == "roll"):
+        if self._next_d20 is not None and (sides, count, purpose) == (20, 1, "attack"):
+            value: int | None = self._next_d20 or None  # typed at the attack's own prompt (0: Enter, roll it)
+            self._next_d20 = None
+            if value is None:
+                return None
+        elif not self._asking(purpose, actor):
             return None
-        value = self._ask_die(sides, count, purpose, actor)
+        else:
+            value = self._ask_die(sides, count, purpose, actor)
         if value is not None:
             payload = {"call": call, "sides": sides, "count": count, "purpose": purpose, "actor": actor,
                        "value": value}
             self.store.append(self.game.id, "die", at, payload)
             self.journal.add("die", at, payload)
         return value
+
+    def _asking(self, purpose: str, actor: str | None) -> bool:
+        """Whether to ask the referee now: live, at a terminal, stepping, and the referee asks for these."""
+        return not (len(self.fight.events) < len(self.journal.events) or self.io is None or not self.io.interactive
+                    or self.mode == "run" or self.prefs.get(purpose, self._side_of(actor)) == "roll")
+
+    def _outcome(self, actor: str, target: str, kind: str) -> Outcome | None:
+        """Before an attack's d20: the referee may give its outcome ("hit 6", "miss"), the d20, or roll."""
+        call = self.outcome_calls
+        self.outcome_calls += 1
+        entered = self.journal.outcomes.get(call)
+        if entered is not None:
+            return Outcome(hit=entered.hit, damage=entered.damage)
+        if not self._asking("attack", actor):
+            return None
+        assert self.io is not None
+        while True:
+            line = self.io.ask(f"{actor} -> {target} ({kind}): d20, 'hit N' or 'miss' [Enter rolls]: ")
+            if line is None:
+                raise _Quit
+            words = line.lower().split()
+            if not words:
+                self._next_d20 = 0
+                return None
+            if len(words) == 1 and words[0].isdigit() and 1 <= int(words[0]) <= 20:
+                self._next_d20 = int(words[0])
+                return None
+            if words == ["miss"] or (words[0] == "hit" and len(words) == 2 and words[1].isdigit()):
+                hit = words[0] == "hit"
+                payload = {"call": call, "actor": actor, "target": target, "hit": hit,
+                           "damage": int(words[1]) if hit else 0}
+                at = len(self.fight.events)
+                self.store.append(self.game.id, "outcome", at, payload)
+                self.journal.add("outcome", at, payload)
+                return Outcome(hit=hit, damage=payload["damage"])
+            self.out.print(f"{line.strip()!r}: enter the d20 (1-20), 'hit N' (N damage), 'miss', or nothing to "
+                           "roll", style="yellow", markup=False)
 
     def _on_event(self, e: Event) -> None:
         n = len(self.fight.events)

@@ -17,7 +17,7 @@ from typing import Any
 
 from affray.errors import AffrayError
 
-__all__ = ["DieInput", "Game", "Journal", "Store", "StoreError"]
+__all__ = ["DieInput", "Game", "Journal", "OutcomeInput", "Store", "StoreError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS journal (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game INTEGER NOT NULL REFERENCES games(id),
-    kind TEXT NOT NULL CHECK (kind IN ('event', 'die', 'command', 'undo', 'end')),
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'die', 'outcome', 'command', 'undo', 'end')),
     at INTEGER NOT NULL,
     payload TEXT NOT NULL
 );
@@ -80,12 +80,25 @@ class DieInput:
     value: int
 
 
+@dataclass(frozen=True)
+class OutcomeInput:
+    """An attack's outcome the referee entered ("hit 6", "miss"): the ``call``-th outcome the fight asked."""
+
+    call: int
+    at: int
+    actor: str
+    target: str
+    hit: bool
+    damage: int
+
+
 @dataclass
 class Journal:
     """The fold of a game's journal: its current events, the inputs that still count, whether it ended."""
 
     events: list[dict[str, Any]] = field(default_factory=list)
     dice: dict[int, DieInput] = field(default_factory=dict)
+    outcomes: dict[int, OutcomeInput] = field(default_factory=dict)
     commands: dict[int, str] = field(default_factory=dict)  # at -> command text (it emits event ``at``)
     ended: bool = False
 
@@ -96,6 +109,8 @@ class Journal:
             self.events.append(payload)
         elif kind == "die":
             self.dice[payload["call"]] = DieInput(at=at, **payload)
+        elif kind == "outcome":
+            self.outcomes[payload["call"]] = OutcomeInput(at=at, **payload)
         elif kind == "command":
             self.commands[at] = payload["text"]
         elif kind == "undo":
@@ -107,6 +122,7 @@ class Journal:
         """Back to the moment when ``to`` events had happened: later events and their inputs no longer count."""
         del self.events[to:]
         self.dice = {k: d for k, d in self.dice.items() if d.at < to}
+        self.outcomes = {k: o for k, o in self.outcomes.items() if o.at < to}
         self.commands = {a: c for a, c in self.commands.items() if a < to}
         self.ended = False
 
