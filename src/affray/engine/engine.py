@@ -94,9 +94,10 @@ class Fight:
     def order(self, name: str) -> int:
         return self.state.fighters[name].index
 
-    def upcoming(self, n: int = 3) -> list[Step]:
-        """The next ``n`` steps to resolve, in order (what a referee's console shows as coming next)."""
-        return [item[2] for item in heapq.nsmallest(n, self._heap) if not item[2].cancelled]
+    def upcoming(self, n: int | None = 3) -> list[Step]:
+        """The next ``n`` steps to resolve (all with None), in order: what a referee's console shows as coming."""
+        items = sorted(self._heap) if n is None else heapq.nsmallest(n, self._heap)
+        return [item[2] for item in items if not item[2].cancelled]
 
     @property
     def over(self) -> bool:

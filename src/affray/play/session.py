@@ -126,6 +126,10 @@ class Session:
                 continue
             except _Quit:
                 return
+            except KeyboardInterrupt:
+                self.out.print(f"interrupted: the {len(self.journal.events)} events so far are saved; "
+                               f"`affray play --db {self.store.path}` resumes", style="bold")
+                return
 
     def rebuild(self) -> Result:
         """The fight as its journal leaves it, replayed without asking or showing anything."""
@@ -245,10 +249,9 @@ class Session:
         if not self.journal.ended:
             self.store.append(self.game.id, "end", len(self.fight.events), {})
             self.journal.add("end", len(self.fight.events), {})
-            if not self.silent:
-                show_final(self.fight, self.out)
         if self.silent:
             raise _Stop
+        show_final(self.fight, self.out)
         self._pause(over=True)
 
     # -- the referee ----------------------------------------------------------------------------------

@@ -40,10 +40,8 @@ class PromptIo:
     def ask(self, prompt: str) -> str | None:
         try:
             return self.session.prompt(prompt)
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave; everything is saved already
             return None
-        except KeyboardInterrupt:
-            return ""
 
 
 def io_for_stdin() -> PipeIo | PromptIo:

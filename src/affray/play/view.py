@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from affray.cli.render import event_line
@@ -36,7 +35,7 @@ def show_status(fight: Fight, out: Console) -> None:
     state = fight.state
     now = fight.events[-1].at if fight.events else "before the fight"
     out.print(Text(f"now: {now}", style="bold"))
-    upcoming = fight.upcoming(64)
+    upcoming = fight.upcoming(None)
     if upcoming:
         out.print(Text("next: " + _step_text(upcoming[0])))
         for step in upcoming[1:3]:
@@ -45,17 +44,18 @@ def show_status(fight: Fight, out: Console) -> None:
     else:
         out.print(Text("next: the next declaration point (declarations, initiative)"))
     completes = {s.actor.name: s.at for s in upcoming if s.kind == "cast"}
-    table = Table(show_edge=False, pad_edge=False, box=None)
-    for col in ("combatant", "side", "hp", "state", "casting", "engaged with"):
-        table.add_column(col)
+    rows = [("combatant", "side", "hp", "state", "casting", "engaged with")]
     for f in state.fighters.values():
         standing = ("unconscious" if f.unconscious else "down") if f.down else "fled" if f.fled else (
             "routed" if f.routed else "")
         casting = ""
         if f.casting is not None:
             casting = f.casting + (f" (completes {completes[f.name]})" if f.name in completes else "")
-        table.add_row(f.name, f.side, f"{f.hp}/{f.spec.hp}", standing, casting, ", ".join(sorted(f.engaged)))
-    out.print(table)
+        rows.append((f.name, f.side, f"{f.hp}/{f.spec.hp}", standing, casting, ", ".join(sorted(f.engaged))))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    # plain columns, one print: a rich Table costs more than the whole step at 40 combatants
+    out.print(Text("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)),
+              soft_wrap=True)
     pending = [s for s in upcoming if s.kind == "delay" or s.kind in fight.ruleset.own_kinds]
     for s in pending:
         out.print(Text(f"pending: {_step_text(s)}", style="cyan"))
