@@ -12,6 +12,7 @@ at the event index they were entered at.
 from __future__ import annotations
 
 import contextlib
+import json
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -136,7 +137,7 @@ class Session:
         with contextlib.suppress(_Stop):
             self._go()
         f = self.fight
-        events = [event_dict(e, i) for i, e in enumerate(f.events)]
+        events = json.loads(json.dumps([event_dict(e, i) for i, e in enumerate(f.events)], ensure_ascii=False))
         if events != self.journal.events:
             raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to the events stored for "
                              "it (was it played with another version of affray?)")
