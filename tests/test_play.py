@@ -195,3 +195,17 @@ def test_resuming_a_fight_that_is_not_there_exits_2(tmp_path: Path) -> None:
     sqlite3.connect(empty).execute("CREATE TABLE t (x)")
     done = affray("play", "--db", empty)
     assert done.returncode == 2 and "no fight in this database yet" in done.stderr
+
+
+def test_phase_count_a_declaration_changed_mid_action_aborts_it_pc_09(tmp_path: Path) -> None:
+    """PC-09: "at any phase a combatant may abandon its action, declare a new one and roll for it from that
+    phase". Orc 2, busy with its opening melee on Brom (declared at phase 0), is given `abort: 2`: at phase 2
+    it drops that action and declares the new one, melee Sela."""
+    db = tmp_path / "fight.db"
+    play(db, SKIRMISH, "--ruleset", "phase-count", stdin="step 16\nplan Orc 2 [{melee: Sela, abort: 2}]\n"
+         "run\nquit\n")
+    events = log_json(db)["events"]
+    abort = next(e for e in events if e["kind"] == "abort")
+    assert (abort["actor"], abort["tick"][0]) == ("Orc 2", 2)
+    after = next(e for e in events[abort["seq"]:] if e["kind"] == "declare" and e["actor"] == "Orc 2")
+    assert after["declaration"]["melee"] == "Sela"

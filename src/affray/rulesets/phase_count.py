@@ -165,12 +165,16 @@ class PhaseCount(Ruleset):
             self._declare(fight, f, start, tick, free=f.side in surprisers)
 
     def ready(self, fight: Fight, f: Fighter) -> None:
-        """PC-02: a combatant idle mid-battle (one who joined, or was given new declarations) declares now."""
+        """PC-02: a combatant idle mid-battle (one who joined, or was given new declarations) declares now;
+        PC-09: a busy one whose new declaration carries ``abort: N`` drops its action at phase N."""
         b = self._of(fight)
-        if fight.period < 1 or not f.active or f.name in b.actions or f.name in b.aborts or not fight.events:
-            return  # before the opening everyone declares anyway; a busy one declares when its action ends
+        if fight.period < 1 or not f.active or f.name in b.aborts or not fight.events:
+            return  # before the opening everyone declares anyway
         tick = fight.events[-1].tick
-        self._declare(fight, f, tick[0], tick)
+        if f.name in b.actions:
+            self._abort_ahead(fight, f, tick[0])  # busy: declares when its action ends, or aborts it (PC-09)
+        else:
+            self._declare(fight, f, tick[0], tick)
 
     def _surprise(self, fight: Fight, tick: Tick) -> set[str]:
         """PC-08: the standard rule, d10 per side, surprised on 1-3; the others get one free action."""
