@@ -46,7 +46,8 @@ class Fight:
                  max_rounds: int = 50, explain: bool = True, keep: bool = True,
                  provider: DieProvider | None = None,
                  on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>",
-                 outcome_provider: OutcomeProvider | None = None) -> None:
+                 outcome_provider: OutcomeProvider | None = None,
+                 on_step: Callable[[Step], None] | None = None) -> None:
         self.encounter = encounter
         self.encounter_file = encounter_file  # for errors only a run can find (a die entered out of range)
         self.ruleset = ruleset
@@ -59,6 +60,8 @@ class Fight:
         #: Asked before an attack's d20 that neither the file's plan nor its dice give: the referee's outcome
         #: (hit and damage, or a miss), or None to roll.
         self.outcome_provider = outcome_provider
+        #: Called just before each step resolves (a referee's console shows what comes and may pause there).
+        self.on_step = on_step
         self.state = FightState(encounter, ruleset.attack_scheme)
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
@@ -178,6 +181,8 @@ class Fight:
                 while heap and heap[0][0] == tick:
                     group.append(heapq.heappop(heap)[2])
                 for step in group:
+                    if self.on_step is not None:
+                        self.on_step(step)
                     resolve_step(self, step)
                 self._deaths(tick, group[0].at)
                 ruleset.after(self, tick)

@@ -21,12 +21,13 @@ from rich.console import Console
 from affray.api import Prepared, prepare
 from affray.engine.engine import Fight, Result
 from affray.engine.events import Event
+from affray.engine.ruleset import Step
 from affray.io.load import load_text
 from affray.io.timeline import event_dict
 from affray.model.encounter import Outcome
 from affray.play.commands import CommandError, FightCommand, parse_fight_command
 from affray.play.store import Game, Store, StoreError
-from affray.play.view import event_text, show_final, show_status
+from affray.play.view import event_text, show_final, show_status, warn_opportunity
 
 __all__ = ["Io", "Session", "open_game"]
 
@@ -99,18 +100,20 @@ class Session:
         self.show_status = interactive if show_status_at_prompt is None else show_status_at_prompt
         self.mode = "step"
         self.steps_left = 0
-        self.fight: Fight = self._new_fight()
-        self.calls = 0
         self._last_round: int | None = None
-        self._busy = False
+        self._busy = False  # inside a command: its events are not paused between
+        self.fight: Fight = self._new_fight()
 
     # -- building the fight ---------------------------------------------------------------------------
     def _new_fight(self) -> Fight:
-        self.calls = 0
+        """A fresh fight from the game's start; the journal's inputs answer its questions again."""
+        self.calls = 0  # the provider's questions so far: a die entered is journalled by its question's number
         self.outcome_calls = 0
-        self._next_d20: int | None = None
+        self._next_d20: int | None = None  # a d20 typed at an attack's prompt (0: Enter, roll it)
+        self._k = 0  # steps begun since the last event: where a command entered before a step is replayed
+        self._blind = False  # the last pause saw no step ahead (a declaration point was about to push them)
         return self.prepared.fight(auto=self.game.auto, max_rounds=self.game.max_rounds, provider=self._provider,
-                                   on_event=self._on_event, outcome_provider=self._outcome)
+                                   on_event=self._on_event, outcome_provider=self._outcome, on_step=self._on_step)
 
     def play(self) -> None:
         """Play until ``quit`` or the end of the input; every event is journalled before it is shown."""
@@ -216,7 +219,29 @@ class Session:
             self.out.print(f"{line.strip()!r}: enter the d20 (1-20), 'hit N' (N damage), 'miss', or nothing to "
                            "roll", style="yellow", markup=False)
 
+    def _on_step(self, step: Step) -> None:
+        """Before a step resolves: replay a command entered here; at a terminal, pause when the referee has not
+        seen it coming (the steps were placed after the last pause) or when a move provokes a free attack."""
+        self._k += 1
+        if self._busy:
+            return
+        at = self._replay_commands(self._k)
+        if at < len(self.journal.events) or self.silent or self.io is None:
+            return
+        warned = warn_opportunity(self.fight, step, self.out)
+        if self.io.interactive and self.mode == "step" and self.steps_left <= 1 and (warned or self._blind):
+            self._pause(over=False, coming=step)
+
+    def _replay_commands(self, k: int) -> int:
+        """Execute the commands journalled at this point (the first at step ``k``, the next after its events)."""
+        at = len(self.fight.events)
+        while (command := self.journal.commands.get((at, k))) is not None:
+            self._execute(parse_fight_command(command, self.fight))
+            at, k = len(self.fight.events), 0
+        return at
+
     def _on_event(self, e: Event) -> None:
+        self._k = 0
         n = len(self.fight.events)
         if n > len(self.journal.events):  # a new event: journalled first, then shown
             d = event_dict(e, n - 1)
@@ -231,10 +256,7 @@ class Session:
         """The fight has ``len(events)`` events: replay the command entered here, or pause for one."""
         if self._busy:
             return  # a command's own events: no pause between them
-        at = len(self.fight.events)
-        while (command := self.journal.commands.get(at)) is not None:
-            self._execute(parse_fight_command(command, self.fight))
-            at = len(self.fight.events)
+        at = self._replay_commands(0)
         if at < len(self.journal.events):
             return
         if self.silent:
@@ -256,11 +278,12 @@ class Session:
         self._pause(over=True)
 
     # -- the referee ----------------------------------------------------------------------------------
-    def _pause(self, *, over: bool) -> None:
-        """Read commands until one moves the fight on (or back)."""
+    def _pause(self, *, over: bool, coming: Step | None = None) -> None:
+        """Read commands until one moves the fight on (or back); ``coming``: the step about to resolve."""
         assert self.io is not None
         if self.show_status and not over:
-            show_status(self.fight, self.out)
+            show_status(self.fight, self.out, coming)
+        self._blind = not over and coming is None and not self.fight.upcoming(1)
         while True:
             line = self.io.ask("fight over> " if over else f"{len(self.fight.events)}> ")
             if line is None:
@@ -285,7 +308,7 @@ class Session:
                 if verb in ("undo", "u"):
                     self._undo(_count(words, 1))
                 elif verb == "status":
-                    show_status(self.fight, self.out)
+                    show_status(self.fight, self.out, coming)
                 elif verb == "help":
                     self.out.print(HELP, markup=False)
                 elif verb == "dice":
@@ -295,8 +318,11 @@ class Session:
                 else:
                     command = parse_fight_command(line.strip(), self.fight)
                     at = len(self.fight.events)
-                    self.store.append(self.game.id, "command", at, {"text": line.strip()})
-                    self.journal.add("command", at, {"text": line.strip()})
+                    payload: dict[str, object] = {"text": line.strip()}
+                    if self._k:
+                        payload["step"] = self._k  # entered before a step: replayed there
+                    self.store.append(self.game.id, "command", at, payload)
+                    self.journal.add("command", at, payload)
                     self._execute(command)
             except CommandError as exc:
                 self.out.print(f"{exc} (type help)", style="yellow", markup=False)

@@ -99,7 +99,9 @@ class Journal:
     events: list[dict[str, Any]] = field(default_factory=list)
     dice: dict[int, DieInput] = field(default_factory=dict)
     outcomes: dict[int, OutcomeInput] = field(default_factory=dict)
-    commands: dict[int, str] = field(default_factory=dict)  # at -> command text (it emits event ``at``)
+    #: (at, k) -> command text: entered after ``at`` events, at the pause after the last of them (k = 0) or
+    #: before the k-th step resolved since (k >= 1); it emits event ``at`` on.
+    commands: dict[tuple[int, int], str] = field(default_factory=dict)
     ended: bool = False
 
     def add(self, kind: str, at: int, payload: dict[str, Any]) -> None:
@@ -112,7 +114,7 @@ class Journal:
         elif kind == "outcome":
             self.outcomes[payload["call"]] = OutcomeInput(at=at, **payload)
         elif kind == "command":
-            self.commands[at] = payload["text"]
+            self.commands[at, payload.get("step", 0)] = payload["text"]
         elif kind == "undo":
             self.truncate(at)
         elif kind == "end":
@@ -123,7 +125,7 @@ class Journal:
         del self.events[to:]
         self.dice = {k: d for k, d in self.dice.items() if d.at < to}
         self.outcomes = {k: o for k, o in self.outcomes.items() if o.at < to}
-        self.commands = {a: c for a, c in self.commands.items() if a < to}
+        self.commands = {k: c for k, c in self.commands.items() if k[0] < to}
         self.ended = False
 
 

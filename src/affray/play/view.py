@@ -10,7 +10,7 @@ from affray.engine.engine import Fight
 from affray.engine.events import Event
 from affray.engine.ruleset import Step
 
-__all__ = ["event_text", "show_final", "show_status"]
+__all__ = ["event_text", "morale_due", "show_final", "show_status", "warn_opportunity"]
 
 _MOVES = ("move",)
 
@@ -30,17 +30,17 @@ def _step_text(step: Step) -> str:
     return f"{step.actor.name}: {what}{target} at {step.at}"
 
 
-def show_status(fight: Fight, out: Console) -> None:
-    """The current moment, who acts next, hit points, casting, engagements, pending effects, morale due."""
+def show_status(fight: Fight, out: Console, coming: Step | None = None) -> None:
+    """The current moment, who acts next, hit points, casting, engagements, pending effects, morale due.
+    ``coming``: the step about to resolve, already taken from the engine's queue."""
     state = fight.state
     now = fight.events[-1].at if fight.events else "before the fight"
     out.print(Text(f"now: {now}", style="bold"))
-    upcoming = fight.upcoming(None)
+    upcoming = ([coming] if coming is not None else []) + fight.upcoming(None)
     if upcoming:
         out.print(Text("next: " + _step_text(upcoming[0])))
         for step in upcoming[1:3]:
             out.print(Text("then: " + _step_text(step), style="dim"))
-        _warn_opportunity(fight, upcoming[0], out)
     else:
         out.print(Text("next: the next declaration point (declarations, initiative)"))
     completes = {s.actor.name: s.at for s in upcoming if s.kind == "cast"}
@@ -63,13 +63,17 @@ def show_status(fight: Fight, out: Console) -> None:
         out.print(Text(f"morale due: {side} ({' and '.join(triggers)}, G-07)", style="cyan"))
 
 
-def _warn_opportunity(fight: Fight, step: Step, out: Console) -> None:
-    if step.kind not in _MOVES or not step.actor.active:
-        return
+def warn_opportunity(fight: Fight, step: Step, out: Console) -> bool:
+    """Warn when ``step`` is a move that gives foes a free attack (the ruleset's ``opportunity``); whether it is."""
+    if step.kind not in _MOVES or not step.actor.active or step.cancelled:
+        return False
+    warned = False
     for attacker, _weapon, why in fight.ruleset.opportunity(fight, step):
         if attacker.active:
             out.print(Text(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
                            f"{attacker.name} ({why})", style="bold yellow"))
+            warned = True
+    return warned
 
 
 def morale_due(fight: Fight) -> dict[str, list[str]]:
