@@ -209,3 +209,20 @@ def test_phase_count_a_declaration_changed_mid_action_aborts_it_pc_09(tmp_path: 
     assert (abort["actor"], abort["tick"][0]) == ("Orc 2", 2)
     after = next(e for e in events[abort["seq"]:] if e["kind"] == "declare" and e["actor"] == "Orc 2")
     assert after["declaration"]["melee"] == "Sela"
+
+
+def test_a_journal_that_does_not_replay_is_refused(tmp_path: Path) -> None:
+    """A stored event changed behind affray's back (the append-only trigger dropped first): resuming and
+    logging both stop with exit 2 instead of going on from a fight that is not the one journalled."""
+    db = tmp_path / "fight.db"
+    play(db, SKIRMISH, stdin="step 5\nquit\n")
+    con = sqlite3.connect(db)
+    con.execute("DROP TRIGGER journal_append_only_u")
+    con.execute("UPDATE journal SET payload = replace(payload, 'Orc 4', 'Orc 3') "
+                "WHERE id = (SELECT max(id) FROM journal WHERE kind = 'event')")  # Ash's declaration, event 4
+    con.commit()
+    con.close()
+    for args in (("play", "--db", db), ("log", "--db", db)):
+        done = affray(*args, stdin="quit\n")
+        assert done.returncode == 2
+        assert "fight 1 does not replay to its stored event 4" in done.stderr

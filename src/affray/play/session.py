@@ -248,9 +248,18 @@ class Session:
             self.store.append(self.game.id, "event", n - 1, d)
             self.journal.add("event", n - 1, d)
             self._show(e, n - 1)
-        elif e.round is not None:
-            self._last_round = e.round
+        else:
+            if e.round is not None:
+                self._last_round = e.round
+            if n == len(self.journal.events):
+                self._check_replay(e, n - 1)
         self._reached()
+
+    def _check_replay(self, e: Event, seq: int) -> None:
+        """The replay's last event must be the one stored (else the file's fight is not the journal's)."""
+        if json.loads(json.dumps(event_dict(e, seq), ensure_ascii=False)) != self.journal.events[seq]:
+            raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to its stored event {seq} "
+                             "(was it played with another version of affray?)")
 
     def _reached(self) -> None:
         """The fight has ``len(events)`` events: replay the command entered here, or pause for one."""
