@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from affray.dice.roller import DieProvider
-from affray.engine.engine import Fight, Result
-from affray.engine.ruleset import Ruleset
+from affray.engine.engine import Fight, OutcomeProvider, Result
+from affray.engine.events import Event
+from affray.engine.ruleset import Ruleset, Step
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
 from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.rulesets import RULESETS, find_ruleset
@@ -27,9 +28,11 @@ class Prepared:
     seed: int
 
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
-              provider: DieProvider | None = None) -> Fight:
+              provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None,
+              outcome_provider: OutcomeProvider | None = None, on_step: Callable[[Step], None] | None = None) -> Fight:
         return Fight(self.loaded.encounter, self.ruleset, seed=self.seed, auto=auto, max_rounds=max_rounds,
-                     explain=explain, keep=keep, provider=provider, encounter_file=self.loaded.file)
+                     explain=explain, keep=keep, provider=provider, on_event=on_event,
+                     encounter_file=self.loaded.file, outcome_provider=outcome_provider, on_step=on_step)
 
 
 def ruleset_class(loaded: Loaded, override: str | None) -> type[Ruleset] | None:

@@ -7,13 +7,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
 from affray.errors import AffrayError, EncounterError, OptionError, UnknownRulesetError
 from affray.io.load import load_encounter, sort_problems
+
+if TYPE_CHECKING:
+    from affray.play import Store
 
 __all__ = ["app", "main"]
 
@@ -124,6 +127,98 @@ def run(
             render_result(result, Console(highlight=False))
 
     _guard(body)
+
+
+@app.command()
+def play(
+    file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
+    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
+    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    db: Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")] = Path("affray.db"),
+    game: Annotated[int | None, typer.Option(help="the fight to resume (default: the latest)")] = None,
+) -> None:
+    """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
+
+    Piped commands (step, run, undo, quit...) are read from stdin; then nothing is asked."""
+
+    def body() -> None:
+        from affray.api import prepare
+        from affray.play import Session, Store
+        from affray.play.terminal import io_for_stdin
+
+        store = Store(db)
+        if file is not None:
+            if game is not None:
+                raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
+            text = _read_text(file)
+            loaded = load_encounter(file, strict=False)
+            try:
+                options = _parse_sets(set_ or [])
+                prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
+            except (OptionError, UnknownRulesetError) as exc:
+                what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
+                raise OptionError(f"{file}: {what}: {exc}") from None
+            record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, max_rounds)
+        else:
+            record = store.game(game)
+        Session(store, record, io_for_stdin(), Console(highlight=False)).play()
+
+    _guard(body)
+
+
+@app.command()
+def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db")) -> None:
+    """List the fights saved in a database."""
+
+    def body() -> None:
+        store = _existing_store(db)
+        for g in store.games():
+            j = store.journal(g.id)
+            state = "over" if j.ended else "in progress"
+            typer.echo(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events  {state}")
+
+    _guard(body)
+
+
+@app.command()
+def log(
+    db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db"),
+    game: Annotated[int | None, typer.Option(help="the fight (default: the latest)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document, as `run --json`")] = False,
+) -> None:
+    """Print a saved fight's timeline as it stands."""
+
+    def body() -> None:
+        from affray.cli.render import render_result
+        from affray.io.timeline import timeline_json
+        from affray.play import Session
+
+        store = _existing_store(db)
+        result = Session(store, store.game(game), None, Console(highlight=False)).rebuild()
+        if as_json:
+            sys.stdout.write(timeline_json(result))
+        else:
+            render_result(result, Console(highlight=False))
+
+    _guard(body)
+
+
+def _read_text(file: Path) -> str:
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""  # load_encounter reports it
+
+
+def _existing_store(db: Path) -> Store:
+    from affray.play import Store, StoreError
+
+    if not db.exists():
+        raise StoreError(f"{db}: no such database (give --db PATH; `affray play FILE --db PATH` makes one)")
+    return Store(db)
 
 
 def _hours(minutes: int | None) -> str:

@@ -16,9 +16,12 @@ from affray.dice.roller import DieProvider, Roller
 from affray.engine.events import Event, Tick
 from affray.engine.ruleset import Ruleset, Step
 from affray.engine.state import Fighter, FightState, FinalState
-from affray.model.encounter import Declaration, Encounter
+from affray.model.encounter import Declaration, Encounter, Outcome
 
-__all__ = ["Fight", "Result"]
+__all__ = ["Fight", "OutcomeProvider", "Result"]
+
+#: (attacker, target, kind) -> the referee's outcome of that attack, or None to roll it.
+OutcomeProvider = Callable[[str, str, str], "Outcome | None"]
 
 _EMPTY: Mapping[str, Any] = {}
 _new_event = tuple.__new__  # Event's fields in order, without NamedTuple's keyword handling (the hot path)
@@ -42,7 +45,9 @@ class Fight:
     def __init__(self, encounter: Encounter, ruleset: Ruleset, *, seed: int, auto: bool = False,
                  max_rounds: int = 50, explain: bool = True, keep: bool = True,
                  provider: DieProvider | None = None,
-                 on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>") -> None:
+                 on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>",
+                 outcome_provider: OutcomeProvider | None = None,
+                 on_step: Callable[[Step], None] | None = None) -> None:
         self.encounter = encounter
         self.encounter_file = encounter_file  # for errors only a run can find (a die entered out of range)
         self.ruleset = ruleset
@@ -52,6 +57,11 @@ class Fight:
         self.explain = explain
         self.keep = keep
         self.on_event = on_event
+        #: Asked before an attack's d20 that neither the file's plan nor its dice give: the referee's outcome
+        #: (hit and damage, or a miss), or None to roll.
+        self.outcome_provider = outcome_provider
+        #: Called just before each step resolves (a referee's console shows what comes and may pause there).
+        self.on_step = on_step
         self.state = FightState(encounter, ruleset.attack_scheme, spells=ruleset.opt["spells"],
                                 mana_table=ruleset.opt["mana_table"], starting_mana=ruleset.opt["starting_mana"])
         self.roller = Roller(seed, record=explain, provider=provider)
@@ -87,6 +97,11 @@ class Fight:
 
     def order(self, name: str) -> int:
         return self.state.fighters[name].index
+
+    def upcoming(self, n: int | None = 3) -> list[Step]:
+        """The next ``n`` steps to resolve (all with None), in order: what a referee's console shows as coming."""
+        items = sorted(self._heap) if n is None else heapq.nsmallest(n, self._heap)
+        return [item[2] for item in items if not item[2].cancelled]
 
     @property
     def over(self) -> bool:
@@ -179,6 +194,8 @@ class Fight:
                 while heap and heap[0][0] == tick:
                     group.append(heapq.heappop(heap)[2])
                 for step in group:
+                    if self.on_step is not None:
+                        self.on_step(step)
                     resolve_step(self, step)
                 self._deaths(tick, group[0].at)
                 ruleset.after(self, tick)

@@ -102,6 +102,8 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
             given_attack, given_damage = dice[step.index].attack, dice[step.index].damage
     explain = fight.explain
     detail = ""
+    if outcome is None and given_attack is None and fight.outcome_provider is not None:
+        outcome = fight.outcome_provider(a.name, target.name, step.kind)  # the referee's word at the table
     if outcome is not None:
         hit, damage = outcome.hit, outcome.damage if outcome.hit else 0
         if explain:

@@ -375,6 +375,10 @@ class Ruleset:
     def after(self, fight: Fight, tick: Tick) -> None:
         """After the events of one tick and the deaths they caused."""
 
+    def ready(self, fight: Fight, f: Fighter) -> None:
+        """``f`` has something new to do mid-fight (it joined, or the referee gave it declarations): rulesets
+        that ask for declarations at fixed points do nothing; one that asks only as actions resolve places it."""
+
     def default_action(self, fight: Fight, f: Fighter) -> Declaration | None:
         """``--auto``: attack an engaged enemy, else the first living enemy in file order, with the first weapon."""
         fighters = fight.state.fighters

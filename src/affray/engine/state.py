@@ -147,6 +147,7 @@ class FightState:
                  mana_table: str = "seed", starting_mana: str = "base") -> None:
         from affray.io.load import expand
 
+        self.attack_scheme = attack_scheme
         self.fighters: dict[str, Fighter] = {}
         self.sides: dict[str, list[Fighter]] = {s: [] for s in encounter.sides}
         for i, (name, side, spec, _loc) in enumerate(expand(encounter)):
@@ -156,15 +157,19 @@ class FightState:
                         starting_mana)
             self.fighters[name] = f
             self.sides[side].append(f)
-        pc_sides = [s for s, side in encounter.sides.items() if side.pc]
+        self._pc_sides = [s for s, side in encounter.sides.items() if side.pc]
         #: The PCs' sides first, then the others, each in file order (who declares first in MJ-03, SEG-04).
-        self.pcs_first: list[Fighter] = [f for s in pc_sides for f in self.sides[s]] + [
-            f for s in self.sides if s not in pc_sides for f in self.sides[s]]
+        self.pcs_first: list[Fighter] = self._pcs_first()
         self.active_left: dict[str, int] = {s: len(m) for s, m in self.sides.items()}
         self.morale_done: set[tuple[str, str]] = set()
         self.ranks: dict[str, int] = {}  # side -> place in this declaration point's order (1 = first)
         self.surprised: frozenset[str] = frozenset()
         self.surprisers: frozenset[str] = frozenset()
+
+    def _pcs_first(self) -> list[Fighter]:
+        pc_sides = self._pc_sides
+        return [f for s in pc_sides for f in self.sides[s]] + [
+            f for s in self.sides if s not in pc_sides for f in self.sides[s]]
 
     # -- the fold -------------------------------------------------------------------------------------
     def apply(self, e: Event) -> None:
@@ -261,11 +266,29 @@ class FightState:
                         self._leave(fs[name])
             for trigger in e.get("triggers", ()):
                 self.morale_done.add((e.get("side"), trigger))
+        elif kind in ("damage", "heal"):  # the referee's hand (the console): hp changed outside any action
+            f = fs[e.target]  # type: ignore[index]
+            f.hp += -(e.damage or 0) if kind == "damage" else int(e.get("amount", 0))
+        elif kind == "join":  # a combatant the referee adds mid-fight
+            self._join(e.actor, e.get("side"), e.get("spec"), tuple(e.get("plan", ())))  # type: ignore[arg-type]
+        elif kind == "leave":  # the referee takes a combatant out of the fight
+            self._leave(fs[e.actor])  # type: ignore[index]
+        elif kind == "replan":  # the referee replaces a combatant's declarations still to come
+            f = fs[e.actor]  # type: ignore[index]
+            f.plan = f.plan[:f.plan_pos] + tuple(e.get("plan", ()))
         elif kind == "initiative":
             self.ranks = dict(e.get("ranks", {}))
         elif kind == "surprise":
             self.surprised = frozenset(e.get("surprised", ()))
             self.surprisers = frozenset(e.get("surprisers", ()))
+
+    def _join(self, name: str, side: str, spec: Combatant, plan: tuple[Declaration, ...]) -> None:
+        pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
+        f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme)
+        self.fighters[name] = f
+        self.sides[side].append(f)
+        self.active_left[side] += 1
+        self.pcs_first = self._pcs_first()
 
     def _splinter(self, f: Fighter) -> None:
         """MJ-19: a magic shield given up the first time is only non-magical; otherwise it is gone, AC 1 worse."""

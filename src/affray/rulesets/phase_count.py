@@ -169,6 +169,18 @@ class PhaseCount(Ruleset):
             b.first.add(f.name)  # a surpriser's free action rolls nothing: the opening die serves its next
             self._declare(fight, f, start, tick, free=f.side in surprisers)
 
+    def ready(self, fight: Fight, f: Fighter) -> None:
+        """PC-02: a combatant idle mid-battle (one who joined, or was given new declarations) declares now;
+        PC-09: a busy one whose new declaration carries ``abort: N`` drops its action at phase N."""
+        b = self._of(fight)
+        if fight.period < 1 or not f.active or f.name in b.aborts or not fight.events:
+            return  # before the opening everyone declares anyway
+        tick = fight.events[-1].tick
+        if f.name in b.actions:
+            self._abort_ahead(fight, f, tick[0])  # busy: declares when its action ends, or aborts it (PC-09)
+        else:
+            self._declare(fight, f, tick[0], tick)
+
     def _surprise(self, fight: Fight, tick: Tick) -> set[str]:
         """PC-08: the standard rule, d10 per side, surprised on 1-3; the others get one free action."""
         enc = fight.encounter

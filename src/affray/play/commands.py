@@ -1,0 +1,165 @@
+"""The referee's commands that change a fight: each is checked first, then emits events the state folds.
+
+``damage`` and ``heal`` (hp by hand), ``add`` (a combatant joins), ``remove`` (one leaves) and ``plan``
+(the declarations still to come) are journalled as typed and replayed at the same event index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from affray.engine.engine import Fight, describe_declaration
+from affray.engine.events import Tick
+from affray.errors import AffrayError
+from affray.model.encounter import Combatant, Declaration
+
+__all__ = ["CommandError", "FightCommand", "parse_fight_command"]
+
+FightCommand = Callable[[Fight], None]
+
+
+class CommandError(AffrayError):
+    """A command the console cannot carry out, with what would be right."""
+
+
+def parse_fight_command(text: str, fight: Fight) -> FightCommand:
+    """Check ``text`` against the fight as it stands; the returned command emits its events."""
+    verb, _, rest = text.strip().partition(" ")
+    verb = verb.lower()
+    rest = rest.strip()
+    if verb in ("damage", "heal"):
+        return _hp(verb, rest, fight)
+    if verb == "add":
+        return _add(rest, fight)
+    if verb == "remove":
+        name = _fighter(rest, fight, verb)
+        if not fight.state.fighters[name].active:
+            raise CommandError(f"remove: {name} is already out of the fight")
+        return lambda fight: _emit(fight, "leave", name, f"{name} leaves the fight (the referee)")
+    if verb == "plan":
+        return _plan(rest, fight)
+    raise CommandError(f"unknown command {verb!r}")
+
+
+def _moment(fight: Fight) -> tuple[Tick, str]:
+    """Where a referee's change is placed: at the moment of the last event (before the first: the start)."""
+    if fight.events:
+        last = fight.events[-1]
+        return last.tick, last.at
+    return (max(fight.period, 0),), "before the fight"
+
+
+def _emit(fight: Fight, kind: str, actor: str | None, detail: str, **kwargs: Any) -> None:
+    tick, at = _moment(fight)
+    fight.emit(kind, tick, at, actor, detail=detail, **kwargs)
+
+
+def _fighter(name: str, fight: Fight, verb: str) -> str:
+    if name not in fight.state.fighters:
+        names = ", ".join(fight.state.fighters)
+        raise CommandError(f"{verb}: no combatant named {name!r} (combatants: {names})")
+    return name
+
+
+def _hp(verb: str, rest: str, fight: Fight) -> FightCommand:
+    name, _, amount = rest.rpartition(" ")
+    if not amount.isdigit() or int(amount) < 1:
+        raise CommandError(f"{verb}: say `{verb} NAME N` with N a whole number of hit points, e.g. {verb} Orc 1 3")
+    name = _fighter(name.strip(), fight, verb)
+    n = int(amount)
+    if fight.state.fighters[name].down:
+        raise CommandError(f"{verb}: {name} is down; affray does not raise the fallen")
+
+    def damage(fight: Fight) -> None:
+        f = fight.state.fighters[name]
+        _emit(fight, "damage", None, f"the referee deals {n} damage to {name}", target=name, damage=n)
+        if f.hp <= 0 and not f.down:  # G-05: at 0 hp or less, down at once
+            _emit(fight, "down", name, f"{name} at {f.hp} hp: dead", data={"unconscious": False})
+
+    def heal(fight: Fight) -> None:
+        _emit(fight, "heal", None, f"the referee heals {name} of {n} hp", target=name, data={"amount": n})
+
+    return damage if verb == "damage" else heal
+
+
+def _yaml(text: str, verb: str, example: str) -> Any:
+    try:
+        return YAML(typ="safe").load(text)
+    except YAMLError as exc:
+        first = str(exc).splitlines()[0]
+        raise CommandError(f"{verb}: not one line of YAML ({first}); e.g. {example}") from None
+
+
+def _add(rest: str, fight: Fight) -> FightCommand:
+    example = "add orcs {name: Orc 9, hd: 1, hp: 6, weapons: [{name: axe, sf: 7, damage: 1d8}]}"
+    side, _, spec_text = rest.partition(" ")
+    if side not in fight.state.sides:
+        raise CommandError(f"add: no side named {side!r} (sides: {', '.join(fight.state.sides)}); e.g. {example}")
+    data = _yaml(spec_text, "add", example)
+    if not isinstance(data, dict):
+        raise CommandError(f"add: give the combatant as a mapping; e.g. {example}")
+    try:
+        spec = Combatant.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise CommandError(f"add: {where}: {err['msg']}; e.g. {example}") from None
+    if spec.count != 1:
+        raise CommandError("add: one combatant at a time (count: 1)")
+    if spec.name in fight.state.fighters:
+        raise CommandError(f"add: {spec.name!r} is already in the fight; give another name")
+
+    def add(fight: Fight) -> None:
+        _emit(fight, "join", spec.name, f"{spec.name} joins {side} ({spec.hp} hp, AC {spec.ac})",
+              data={"side": side, "spec": spec})
+        fight.ruleset.ready(fight, fight.state.fighters[spec.name])
+
+    return add
+
+
+def _plan(rest: str, fight: Fight) -> FightCommand:
+    example = "plan Brom [{melee: Orc 2}, {melee: Orc Captain}]"
+    names = sorted(fight.state.fighters, key=len, reverse=True)
+    name = next((n for n in names if rest == n or rest.startswith(n + " ")), None)
+    if name is None:
+        raise CommandError(f"plan: no combatant at the start of {rest!r}; e.g. {example}")
+    data = _yaml(rest[len(name):].strip() or "[]", "plan", example)
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        raise CommandError(f"plan: give a list of declarations; e.g. {example}")
+    f = fight.state.fighters[name]
+    decls = []
+    for i, item in enumerate(data):
+        try:
+            decl = Declaration.model_validate(item)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise CommandError(f"plan: declaration {i}: {err['msg']}; e.g. {example}") from None
+        target = decl.melee or decl.missile
+        if target is not None and target not in fight.state.fighters:
+            raise CommandError(f"plan: declaration {i}: no combatant named {target!r}")
+        if decl.cast is not None and decl.cast not in f.spells:
+            raise CommandError(f"plan: declaration {i}: {name} has no spell {decl.cast!r} "
+                               f"(spells: {', '.join(f.spells) or 'none'})")
+        if decl.at is not None and decl.at not in fight.state.fighters and decl.at not in fight.state.sides:
+            raise CommandError(f"plan: declaration {i}: `at` names no combatant or side: {decl.at!r}")
+        if decl.weapon is not None and all(w.name != decl.weapon for w in f.weapons):
+            raise CommandError(f"plan: declaration {i}: {name} carries no weapon {decl.weapon!r}")
+        for key in decl.extra:
+            if key not in fight.ruleset.declaration_keys:
+                raise CommandError(f"plan: declaration {i}: unknown key {key!r} for ruleset {fight.ruleset.id}")
+        decls.append(decl)
+    plan = tuple(decls)
+
+    def replan(fight: Fight) -> None:
+        text = "; ".join(describe_declaration(d, fight.state.fighters[name]) for d in plan) or "nothing"
+        _emit(fight, "replan", name, f"{name}'s declarations to come: {text}", data={"plan": plan})
+        fight.ruleset.ready(fight, fight.state.fighters[name])
+
+    return replan
