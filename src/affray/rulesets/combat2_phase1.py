@@ -23,9 +23,14 @@ weapon's ``style`` SF bonus; a spell's ``touch`` and ``psionic``), and checks ta
 a declaration's ``dice``: ``con``, ``str``, ``dex``, ``prone``, ``surprise``.
 
 Modelled with simplifications (no positions on a map; the referee states who closes on whom):
-- C2-12 a caster's 10-ft shift while casting and the release before/at/after the losers' moves
-  are not modelled beyond the order of the movement portion; C2-23 spreads moves over the
-  half-segments (Table 3) but a move never meets anyone on the way.
+- C2-12 a caster's 10-ft shift while casting is not modelled. The release timing matters only where
+  movement shares the half-segments (C2-23): a loser's spell goes off after that half-segment's
+  movement, a winner's before it (``release: after`` waits); "at the midpoint" is not modelled.
+  C2-23 spreads moves over the half-segments (Table 3), but a move never meets anyone on the way.
+- A forbidden action (the round's attacks spent, a second casting, an attack after casting, a CT
+  too long for its phase) waits with a ``delay`` event and is tried again next phase (CONTRACT).
+- C2-26 the favoured weapon of a two-weapon routine is the first weapon listed; a ``specialist``
+  combatant is specialised in it.
 - C2-17 parallel riders; C2-18 an interposing ally counts when it declared melee on that foe.
 - C2-19 the PH strength chances are a STR check (d20 <= STR) for each rise above base MV; the
   round's CON check is d20 <= CON - (top factor - 1), failure drops to base MV; a combatant that
