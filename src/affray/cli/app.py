@@ -16,6 +16,7 @@ from affray.errors import AffrayError, EncounterError, OptionError, UnknownRules
 from affray.io.load import load_encounter, sort_problems
 
 if TYPE_CHECKING:
+    from affray.api import Prepared
     from affray.play import Store
 
 __all__ = ["app", "main"]
@@ -109,17 +110,10 @@ def run(
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
-        from affray.api import prepare
         from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
 
-        loaded = load_encounter(file, strict=False)
-        try:
-            options = _parse_sets(set_ or [])
-            prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
-        except (OptionError, UnknownRulesetError) as exc:
-            what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
-            raise OptionError(f"{file}: {what}: {exc}") from None
+        prepared, _options = _prepare(file, ruleset, seed, set_)
         result = prepared.fight(auto=auto, max_rounds=max_rounds).run()
         if as_json:
             sys.stdout.write(timeline_json(result))
@@ -145,7 +139,6 @@ def play(
     Piped commands (step, run, undo, quit...) are read from stdin; then nothing is asked."""
 
     def body() -> None:
-        from affray.api import prepare
         from affray.play import Session, Store
         from affray.play.terminal import io_for_stdin
 
@@ -154,13 +147,7 @@ def play(
             if game is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
             text = _read_text(file)
-            loaded = load_encounter(file, strict=False)
-            try:
-                options = _parse_sets(set_ or [])
-                prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
-            except (OptionError, UnknownRulesetError) as exc:
-                what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
-                raise OptionError(f"{file}: {what}: {exc}") from None
+            prepared, options = _prepare(file, ruleset, seed, set_)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, max_rounds)
         else:
             record = store.game(game)
@@ -204,6 +191,20 @@ def log(
             render_result(result, Console(highlight=False))
 
     _guard(body)
+
+
+def _prepare(file: Path, ruleset: str | None, seed: int | None,
+             sets: list[str] | None) -> tuple[Prepared, dict[str, Any]]:
+    """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors."""
+    from affray.api import prepare
+
+    loaded = load_encounter(file, strict=False)
+    try:
+        options = _parse_sets(sets or [])
+        return prepare(loaded, ruleset=ruleset, seed=seed, options=options), options
+    except (OptionError, UnknownRulesetError) as exc:
+        what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
+        raise OptionError(f"{file}: {what}: {exc}") from None
 
 
 def _read_text(file: Path) -> str:

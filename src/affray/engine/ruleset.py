@@ -109,6 +109,9 @@ class AttackMods:
         return "".join(f" {n:+d} ({why})" for w, n, why in self.notes if w == what)
 
 
+#: A declaration of the file's plan: the actor, its combatant, the declaration and its field path.
+Planned = tuple[str, Combatant, Declaration, tuple[Any, ...]]
+
 _DEFAULTS: dict[tuple[str, str, bool], Declaration] = {}
 
 
@@ -255,6 +258,16 @@ class Ruleset:
             return None
         dice = step.decl.dice_given
         return dice[step.index].other(key) if step.index < len(dice) else None
+
+    @staticmethod
+    def planned(loaded: Loaded) -> tuple[dict[str, Combatant], list[Planned]]:
+        """Every combatant of the file by name, and each declaration of a known combatant with its field path."""
+        from affray.io.load import expand
+
+        enc = loaded.encounter
+        specs = {name: c for name, _s, c, _l in expand(enc)}
+        return specs, [(actor, specs[actor], d, ("plan", actor, i)) for actor, decls in enc.plan.items()
+                       if actor in specs for i, d in enumerate(decls)]
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:

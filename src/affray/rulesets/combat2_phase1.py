@@ -344,58 +344,50 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
-        from affray.io.load import expand
-
-        enc = loaded.encounter
-        specs = {name: c for name, _s, c, _l in expand(enc)}
-        for actor, decls in enc.plan.items():
-            spec = specs.get(actor)
-            if spec is None:
-                continue
-            for i, d in enumerate(decls):
-                loc = ("plan", actor, i)
-                for key in ("reposition", "set", "draw", "ambush"):
-                    if key in d.extra and not isinstance(d.extra[key], bool):
-                        yield loaded.problem(loc + (key,), f"{key} takes true or false")
-                pace = d.extra.get("pace")
-                if pace is not None and (not isinstance(pace, int) or isinstance(pace, bool) or not 1 <= pace <= 5):
-                    yield loaded.problem(loc + ("pace",), f"pace is a multiple of base MV from 1 to 5 (C2-19), not "
-                                         f"{pace!r}")
-                hold = d.extra.get("hold")
-                if hold is not None and (not isinstance(hold, int) or isinstance(hold, bool) or not 1 <= hold <= 6):
-                    yield loaded.problem(loc + ("hold",), f"a spell is held 1 to 6 CT units (C2-14), not {hold!r}")
-                if hold is not None and d.action != "cast":
-                    yield loaded.problem(loc + ("hold",), "hold goes with a cast declaration (C2-14)")
-                situation = d.extra.get("situation")
-                if situation is not None and (not isinstance(situation, list)
-                                              or any(s not in SITUATIONS for s in situation)):
-                    yield loaded.problem(loc + ("situation",), "situation lists modifiers among: "
-                                         + ", ".join(SITUATIONS) + " (C2-29)")
-                weapons = {w.name for w in spec.weapons}
-                routine = d.extra.get("routine")
-                if routine is not None and (not isinstance(routine, list) or not routine
-                                            or any(w not in weapons for w in routine)):
-                    yield loaded.problem(loc + ("routine",), "routine lists weapons the combatant carries: "
-                                         + (", ".join(sorted(weapons)) or "none") + " (C2-07)")
-                targets = d.extra.get("targets")
-                if targets is not None and (not isinstance(targets, list) or any(t not in specs for t in targets)):
-                    yield loaded.problem(loc + ("targets",), "targets lists combatants, one per part of the routine")
-                retarget = d.extra.get("retarget")
-                if retarget is not None and retarget not in specs:
-                    yield loaded.problem(loc + ("retarget",), f"{retarget!r} is not a combatant (C2-04)")
-                touch = d.extra.get("touch")
-                if touch is not None:
-                    spell = next((s for s in spec.spells if s.name == touch), None)
-                    if spell is None or not spell.touch:
-                        yield loaded.problem(loc + ("touch",), f"{touch!r} is not a touch spell {actor} knows; "
-                                             "mark the spell touch: true (C2-10)")
-                if d.charge and isinstance(pace, int) and pace < 2:
-                    yield loaded.problem(loc + ("pace",), "a charge runs at least twice base MV: pace 2 or more "
-                                         "(C2-20)")
-                for k, given in enumerate(d.dice_given):
-                    where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
-                    for key, die in (("con", 20), ("str", 20), ("dex", 20), ("prone", 4), ("surprise", 10)):
-                        v = given.other(key)
-                        if v is not None and not 1 <= v <= die:
-                            yield loaded.problem((*where, key), f"{v} is not a d{die} result (1-{die})")
+        specs, planned = cls.planned(loaded)
+        for actor, spec, d, loc in planned:
+            for key in ("reposition", "set", "draw", "ambush"):
+                if key in d.extra and not isinstance(d.extra[key], bool):
+                    yield loaded.problem(loc + (key,), f"{key} takes true or false")
+            pace = d.extra.get("pace")
+            if pace is not None and (not isinstance(pace, int) or isinstance(pace, bool) or not 1 <= pace <= 5):
+                yield loaded.problem(loc + ("pace",), f"pace is a multiple of base MV from 1 to 5 (C2-19), not "
+                                     f"{pace!r}")
+            hold = d.extra.get("hold")
+            if hold is not None and (not isinstance(hold, int) or isinstance(hold, bool) or not 1 <= hold <= 6):
+                yield loaded.problem(loc + ("hold",), f"a spell is held 1 to 6 CT units (C2-14), not {hold!r}")
+            if hold is not None and d.action != "cast":
+                yield loaded.problem(loc + ("hold",), "hold goes with a cast declaration (C2-14)")
+            situation = d.extra.get("situation")
+            if situation is not None and (not isinstance(situation, list)
+                                          or any(s not in SITUATIONS for s in situation)):
+                yield loaded.problem(loc + ("situation",), "situation lists modifiers among: "
+                                     + ", ".join(SITUATIONS) + " (C2-29)")
+            weapons = {w.name for w in spec.weapons}
+            routine = d.extra.get("routine")
+            if routine is not None and (not isinstance(routine, list) or not routine
+                                        or any(w not in weapons for w in routine)):
+                yield loaded.problem(loc + ("routine",), "routine lists weapons the combatant carries: "
+                                     + (", ".join(sorted(weapons)) or "none") + " (C2-07)")
+            targets = d.extra.get("targets")
+            if targets is not None and (not isinstance(targets, list) or any(t not in specs for t in targets)):
+                yield loaded.problem(loc + ("targets",), "targets lists combatants, one per part of the routine")
+            retarget = d.extra.get("retarget")
+            if retarget is not None and retarget not in specs:
+                yield loaded.problem(loc + ("retarget",), f"{retarget!r} is not a combatant (C2-04)")
+            touch = d.extra.get("touch")
+            if touch is not None:
+                spell = next((s for s in spec.spells if s.name == touch), None)
+                if spell is None or not spell.touch:
+                    yield loaded.problem(loc + ("touch",), f"{touch!r} is not a touch spell {actor} knows; "
+                                         "mark the spell touch: true (C2-10)")
+            if d.charge and isinstance(pace, int) and pace < 2:
+                yield loaded.problem(loc + ("pace",), "a charge runs at least twice base MV: pace 2 or more "
+                                     "(C2-20)")
+            for k, given in enumerate(d.dice_given):
+                where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
+                for key, die in (("con", 20), ("str", 20), ("dex", 20), ("prone", 4), ("surprise", 10)):
+                    v = given.other(key)
+                    if v is not None and not 1 <= v <= die:
+                        yield loaded.problem((*where, key), f"{v} is not a d{die} result (1-{die})")
 

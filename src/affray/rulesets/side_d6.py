@@ -85,43 +85,35 @@ class SideD6(Ruleset):
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
-        from affray.io.load import expand
-
-        enc = loaded.encounter
-        specs = {name: c for name, _s, c, _l in expand(enc)}
-        for actor, decls in enc.plan.items():
-            spec = specs.get(actor)
-            if spec is None:
-                continue
-            for i, d in enumerate(decls):
-                loc = ("plan", actor, i)
-                for k, given in enumerate(d.dice_given):
-                    cover = given.other("cover")
-                    if cover is not None and not 1 <= cover <= 6:
-                        where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
-                        yield loaded.problem((*where, "cover"), f"{cover} is not a d6 result (1-6), MJ-15")
-                for key in ("set", "rear", "cover", "subdual"):
-                    if key in d.extra and not isinstance(d.extra[key], bool):
-                        yield loaded.problem(loc + (key,), f"{key} takes true or false")
-                past = d.extra.get("past")
-                if past is not None and (not isinstance(past, list) or any(p not in specs for p in past)):
-                    yield loaded.problem(loc + ("past",), "past takes a list of combatant names")
-                if d.charge:
-                    half = spec.mv * 10 // 2
-                    if d.distance < half:
-                        yield loaded.problem(loc + ("distance",), f"a charge covers at least half the base "
-                                             f"move: {half} ft for MV {spec.mv} (MJ-12); give distance >= {half}")
-                    weapon = spec.weapon_for(d.weapon)
-                    if spec.klass == "monster" and (weapon is None or weapon.charge is not True):
-                        yield loaded.problem(loc + ("charge",), "a monster charges only with a skirmish weapon, "
-                                             "horns or tusks: mark that weapon charge: true (MJ-12)")
-                    elif weapon is not None and weapon.charge is False:
-                        yield loaded.problem(loc + ("charge",), f"{weapon.name} is marked charge: false (MJ-12)")
-                if d.action == "missile" and spec.mounted:
-                    weapon = spec.weapon_for(d.weapon, missile=True)
-                    if weapon is not None and "bow" in weapon.name.lower() and "short" not in weapon.name.lower():
-                        yield loaded.problem(loc + ("weapon",), "only short bows can be used from horseback "
-                                             "(MJ-17)")
+        specs, planned = cls.planned(loaded)
+        for _actor, spec, d, loc in planned:
+            for k, given in enumerate(d.dice_given):
+                cover = given.other("cover")
+                if cover is not None and not 1 <= cover <= 6:
+                    where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
+                    yield loaded.problem((*where, "cover"), f"{cover} is not a d6 result (1-6), MJ-15")
+            for key in ("set", "rear", "cover", "subdual"):
+                if key in d.extra and not isinstance(d.extra[key], bool):
+                    yield loaded.problem(loc + (key,), f"{key} takes true or false")
+            past = d.extra.get("past")
+            if past is not None and (not isinstance(past, list) or any(p not in specs for p in past)):
+                yield loaded.problem(loc + ("past",), "past takes a list of combatant names")
+            if d.charge:
+                half = spec.mv * 10 // 2
+                if d.distance < half:
+                    yield loaded.problem(loc + ("distance",), f"a charge covers at least half the base "
+                                         f"move: {half} ft for MV {spec.mv} (MJ-12); give distance >= {half}")
+                weapon = spec.weapon_for(d.weapon)
+                if spec.klass == "monster" and (weapon is None or weapon.charge is not True):
+                    yield loaded.problem(loc + ("charge",), "a monster charges only with a skirmish weapon, "
+                                         "horns or tusks: mark that weapon charge: true (MJ-12)")
+                elif weapon is not None and weapon.charge is False:
+                    yield loaded.problem(loc + ("charge",), f"{weapon.name} is marked charge: false (MJ-12)")
+            if d.action == "missile" and spec.mounted:
+                weapon = spec.weapon_for(d.weapon, missile=True)
+                if weapon is not None and "bow" in weapon.name.lower() and "short" not in weapon.name.lower():
+                    yield loaded.problem(loc + ("weapon",), "only short bows can be used from horseback "
+                                         "(MJ-17)")
 
     # -- the round -------------------------------------------------------------------------------------
     def begin(self, fight: Fight, rnd: int) -> None:
