@@ -1,4 +1,5 @@
-"""The readable timeline: headings per round, each event with its why, then the final state."""
+"""The readable timeline: headings per round (or the ruleset's own unit), each event with its why, then the
+final state."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rich.text import Text
 
 from affray.engine.engine import Result
 from affray.engine.events import Event
+from affray.rulesets import find_ruleset
 
 __all__ = ["event_line", "render_result"]
 
@@ -42,11 +44,13 @@ def event_line(e: Event, seq: int) -> Text:
 
 def render_result(result: Result, console: Console) -> None:
     console.print(Text(f"affray: ruleset {result.ruleset}, seed {result.seed}", style="bold"))
-    last_round: int | None = None
+    heading = find_ruleset(result.ruleset).heading
+    last: str | None = None
     for seq, e in enumerate(result.events):
-        if e.round is not None and e.round != last_round:
-            console.rule(f"Round {e.round}")
-            last_round = e.round
+        title = heading(e.tick) if e.round is None else f"Round {e.round}"
+        if title is not None and title != last:
+            console.rule(title)
+            last = title
         console.print(event_line(e, seq), soft_wrap=False)
     table = Table(title="Final state")
     pools = any("mana" in c or "slots" in c for c in result.final.combatants.values())

@@ -290,6 +290,11 @@ class Ruleset:
         """Start declaration point ``period``: surprise, morale, declarations, initiative; push the steps."""
         raise NotImplementedError
 
+    @classmethod
+    def heading(cls, tick: Tick) -> str | None:
+        """A heading of the readable timeline for a ruleset without rounds (None: none)."""
+        return None
+
     def new_memo(self) -> Any:
         """The ruleset's own bookkeeping for one fight (``Fight.memo``); None when it needs none."""
         return None

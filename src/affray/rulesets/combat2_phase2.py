@@ -98,6 +98,10 @@ class Combat2Phase2(Combat2Phase1):
     )
 
     # -- the clock -------------------------------------------------------------------------------------
+    @classmethod
+    def heading(cls, tick: Tick) -> str | None:
+        return f"Cycle {tick[0]} (phases A, B, C)"
+
     def _at(self, rnd: int, phase: int, what: str) -> str:
         if phase == 0:
             return f"cycle {rnd}, {what}"

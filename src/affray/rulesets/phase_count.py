@@ -126,6 +126,12 @@ class PhaseCount(Ruleset):
     own_kinds = frozenset({"expire", "effect", "abort"})
     phases_per_period: ClassVar[int] = 5
 
+    @classmethod
+    def heading(cls, tick: Tick) -> str | None:
+        """Every ten phases, so a long count reads in pieces (the seed has no rounds)."""
+        start = tick[0] // 10 * 10
+        return f"Phases {start}-{start + 9}"
+
     def new_memo(self) -> _Battle:
         """Each fight's bookkeeping (``Fight.memo``), so that one prepared ruleset may serve several fights."""
         return _Battle()
