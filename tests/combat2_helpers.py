@@ -14,15 +14,15 @@ half-segment s (absolute half-segment H = 6 (phase - 1) + s), slot 7 the movemen
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from affray import load_text, prepare, run, timeline_dict
-from side_d6_helpers import assert_pinned
+from affray import load_text, prepare
 from side_d6_helpers import attacks as attacks  # re-exported for the combat2 tests
+from side_d6_helpers import encounter as encounter  # re-exported for the combat2 tests
 from side_d6_helpers import events as events
 from side_d6_helpers import hp as hp
 from side_d6_helpers import one as one
+from side_d6_helpers import run_pinned
 
 RULESET = "combat2-phase1"
 
@@ -101,26 +101,6 @@ PARTY_WINS = init((3, 7))  # round 1: party d10 3 < orcs 7: the party is on the 
 ORCS_WIN = init((7, 3))
 
 
-def encounter(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
-              initiative: dict[int, dict[str, int]] | None = None, surprise: Any = "none",
-              surprise_rolls: dict[str, int] | None = None, morale: dict[int, dict[str, int]] | None = None,
-              options: dict[str, Any] | None = None) -> str:
-    """The encounter file as JSON text. A side given as a list is a list of combatants; "party" is the PCs'."""
-    out_sides: dict[str, Any] = {}
-    for name, side in sides.items():
-        if isinstance(side, list):
-            side = {"combatants": side}
-        side = dict(side)
-        side.setdefault("pc", name == "party")
-        out_sides[name] = side
-    doc: dict[str, Any] = {"seed": 1, "surprise": surprise, "sides": out_sides, "plan": plan,
-                           "rolls": {"initiative": initiative or {}, "surprise": surprise_rolls or {},
-                                     "morale": morale or {}}}
-    if options:
-        doc["options"] = options
-    return json.dumps(doc)
-
-
 def check(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], **kw: Any) -> None:
     """Load and prepare under combat2-phase1 (raises EncounterError on bad input)."""
     options = kw.pop("options", None)
@@ -133,22 +113,8 @@ def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
     """Run under combat2-phase1 and return the timeline document. ``referee`` gives dice the file cannot
     (free attacks, counterattacks): {(purpose, actor): [values in order]}. With ``pinned`` no die may come
     from the seed's RNG, so every expectation is worked out by hand."""
-    loaded = load_text(encounter(sides, plan, **kw))
-    if referee is None:
-        result = run(loaded, ruleset=RULESET, options=options, max_rounds=max_rounds)
-    else:
-        queue = {k: list(v) for k, v in referee.items()}
-
-        def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
-            values = queue.get((purpose, actor or ""))
-            return values.pop(0) if values else None
-
-        prepared = prepare(loaded, ruleset=RULESET, options=options)
-        result = prepared.fight(provider=provider, max_rounds=max_rounds).run()
-    doc = timeline_dict(result)
-    if pinned:
-        assert_pinned(doc)
-    return doc
+    return run_pinned(encounter(sides, plan, **kw), RULESET, referee=referee, options=options,
+                      max_rounds=max_rounds, pinned=pinned)
 
 
 def down(doc: dict[str, Any], name: str) -> bool:

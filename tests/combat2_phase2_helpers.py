@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray import load_text, prepare, run, timeline_dict
+from affray import load_text, prepare
 from combat2_helpers import encounter, events
+from side_d6_helpers import run_pinned
 
 RULESET = "combat2-phase2"
 LETTERS = "ABC"
@@ -25,13 +26,7 @@ def play2(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *, optio
           pinned: bool = True, max_rounds: int = 3, **kw: Any) -> dict[str, Any]:
     """Run under combat2-phase2 (``max_rounds`` counts cycles) and return the timeline document. With ``pinned``
     no die may come from the seed's RNG, so every expectation is worked out by hand."""
-    doc = timeline_dict(run(load_text(encounter(sides, plan, **kw)), ruleset=RULESET, options=options,
-                            max_rounds=max_rounds))
-    if pinned:
-        loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
-                 if d["source"] == "rng"]
-        assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
-    return doc
+    return run_pinned(encounter(sides, plan, **kw), RULESET, options=options, max_rounds=max_rounds, pinned=pinned)
 
 
 def check2(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], **kw: Any) -> None:

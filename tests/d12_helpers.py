@@ -10,11 +10,25 @@ Ticks are (round, phase, count, sub, part): phase 3 holds the counts, 4 the end 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from affray import load_text, prepare, timeline_dict
-from side_d6_helpers import AXE, MISS, NONE, SHORT_BOW, SPEAR, SWORD, attacks, events, hp, melee, miss_on, missile, one
+from side_d6_helpers import (
+    AXE,
+    MISS,
+    NONE,
+    SHORT_BOW,
+    SPEAR,
+    SWORD,
+    attacks,
+    encounter,
+    events,
+    hp,
+    melee,
+    miss_on,
+    missile,
+    one,
+    run_pinned,
+)
 
 __all__ = [
     "AXE",
@@ -56,23 +70,6 @@ def mage(name: str, *spells: dict[str, Any], **kw: Any) -> dict[str, Any]:
     return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10, "spells": list(spells), **kw}
 
 
-def encounter(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
-              initiative: dict[int, dict[str, int]] | None = None, surprise: Any = "none",
-              surprise_rolls: dict[str, int] | None = None, morale: dict[int, dict[str, int]] | None = None,
-              options: dict[str, Any] | None = None) -> str:
-    out: dict[str, Any] = {}
-    for name, side in sides.items():
-        side = {"combatants": side} if isinstance(side, list) else dict(side)
-        side.setdefault("pc", name == "party")
-        out[name] = side
-    doc: dict[str, Any] = {"seed": 1, "surprise": surprise, "sides": out, "plan": plan,
-                           "rolls": {"initiative": initiative or {}, "surprise": surprise_rolls or {},
-                                     "morale": morale or {}}}
-    if options:
-        doc["options"] = options
-    return json.dumps(doc)
-
-
 def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
          referee: dict[tuple[str, str], list[int]] | None = None, options: dict[str, Any] | None = None,
          max_rounds: int = 20, **kw: Any) -> dict[str, Any]:
@@ -83,18 +80,7 @@ def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
 
 def run_doc(text: str, *, referee: dict[tuple[str, str], list[int]] | None = None,
             options: dict[str, Any] | None = None, max_rounds: int = 20) -> dict[str, Any]:
-    queue = {k: list(v) for k, v in (referee or {}).items()}
-
-    def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
-        values = queue.get((purpose, actor or ""))
-        return values.pop(0) if values else None
-
-    prepared = prepare(load_text(text), ruleset="d12-procedure", options=options)
-    doc = timeline_dict(prepared.fight(provider=provider, max_rounds=max_rounds).run())
-    loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
-             if d["source"] == "rng"]
-    assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
-    return doc
+    return run_pinned(text, "d12-procedure", referee=referee, options=options, max_rounds=max_rounds)
 
 
 def count_of(event: dict[str, Any]) -> tuple[int, int, int]:

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray import load_text, prepare, timeline_dict
-from side_d6_helpers import attacks, encounter, events, hp, melee, missile, one
+from side_d6_helpers import attacks, encounter, events, hp, melee, missile, one, run_pinned
 
 __all__ = ["AXE", "DAGGER", "SHORT_BOW", "SWORD", "attacks", "events", "hp", "mage", "melee", "missile", "one",
            "orc", "pc", "phases", "play"]
@@ -46,20 +45,8 @@ def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *, openin
     """Run under phase-count and return the timeline. ``opening`` is the battle's opening d6 per side.
     ``referee`` gives dice the file cannot carry (attacks of opportunity): {(purpose, actor): [values]}.
     With ``pinned`` no die may come from the RNG, so every expectation is worked out by hand."""
-    loaded = load_text(encounter(sides, plan, initiative={0: opening}, **kw))
-    queue = {k: list(v) for k, v in (referee or {}).items()}
-
-    def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
-        values = queue.get((purpose, actor or ""))
-        return values.pop(0) if values else None
-
-    prepared = prepare(loaded, ruleset="phase-count", options=options)
-    doc = timeline_dict(prepared.fight(provider=provider, max_rounds=max_rounds).run())
-    if pinned:
-        loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
-                 if d["source"] == "rng"]
-        assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
-    return doc
+    return run_pinned(encounter(sides, plan, initiative={0: opening}, **kw), "phase-count", referee=referee,
+                      options=options, max_rounds=max_rounds, pinned=pinned)
 
 
 def phases(doc: dict[str, Any], kind: str | tuple[str, ...], actor: str | None = None) -> list[int]:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from affray import load_text, prepare, run, timeline_dict
+from affray import load_text, prepare, timeline_dict
 
 SWORD = {"name": "sword", "sf": 5, "damage": "1d8"}
 AXE = {"name": "axe", "sf": 7, "damage": "1d8"}
@@ -97,19 +97,22 @@ def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
     """Run under side-d6 and return the timeline document. ``referee`` gives dice the file cannot
     (free attacks of MJ-09): {(purpose, actor): [values in order]}. With ``pinned`` no die may come
     from the seed's RNG, so every expectation is worked out by hand."""
-    loaded = load_text(encounter(sides, plan, **kw))
-    if referee is None:
-        result = run(loaded, ruleset="side-d6", options=options, max_rounds=max_rounds)
-    else:
-        queue = {k: list(v) for k, v in referee.items()}
+    return run_pinned(encounter(sides, plan, **kw), "side-d6", referee=referee, options=options,
+                      max_rounds=max_rounds, pinned=pinned)
 
-        def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
-            values = queue.get((purpose, actor or ""))
-            return values.pop(0) if values else None
 
-        prepared = prepare(loaded, ruleset="side-d6", options=options)
-        result = prepared.fight(provider=provider, max_rounds=max_rounds).run()
-    doc = timeline_dict(result)
+def run_pinned(text: str, ruleset: str, *, referee: dict[tuple[str, str], list[int]] | None = None,
+               options: dict[str, Any] | None = None, max_rounds: int = 20, pinned: bool = True) -> dict[str, Any]:
+    """Run the encounter ``text`` under ``ruleset`` and return the timeline document. ``referee`` gives the dice
+    the file cannot carry: {(purpose, actor): [values in order]}. With ``pinned`` no die may come from the RNG."""
+    queue = {k: list(v) for k, v in (referee or {}).items()}
+
+    def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
+        values = queue.get((purpose, actor or ""))
+        return values.pop(0) if values else None
+
+    prepared = prepare(load_text(text), ruleset=ruleset, options=options)
+    doc = timeline_dict(prepared.fight(provider=provider, max_rounds=max_rounds).run())
     if pinned:
         assert_pinned(doc)
     return doc

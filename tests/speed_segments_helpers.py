@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray import load_text, prepare, timeline_dict
-from side_d6_helpers import encounter
+from side_d6_helpers import encounter, run_pinned
 
 RULESET = "speed-segments"
 BOW = {"name": "bow", "sf": 5, "damage": "1d6", "kind": "missile"}
@@ -22,19 +21,7 @@ def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,
          max_rounds: int = 20, **kw: Any) -> dict[str, Any]:
     """Run under speed-segments; no die may come from the seed's RNG (every expectation is by hand).
     ``referee`` gives dice the file cannot (free attacks): {(purpose, actor): [values in order]}."""
-    loaded = load_text(encounter(sides, plan, **kw))
-    queue = {k: list(v) for k, v in (referee or {}).items()}
-
-    def provider(_sides: int, _count: int, purpose: str, actor: str | None) -> int | None:
-        values = queue.get((purpose, actor or ""))
-        return values.pop(0) if values else None
-
-    prepared = prepare(loaded, ruleset=RULESET, options=options)
-    doc = timeline_dict(prepared.fight(provider=provider, max_rounds=max_rounds).run())
-    loose = [(e["seq"], d["purpose"], d["actor"]) for e in doc["events"] for d in e.get("dice", ())
-             if d["source"] == "rng"]
-    assert not loose, f"dice rolled by the RNG, not pinned by the test: {loose}"
-    return doc
+    return run_pinned(encounter(sides, plan, **kw), RULESET, referee=referee, options=options, max_rounds=max_rounds)
 
 
 def seg(event: dict[str, Any]) -> tuple[int, int]:
