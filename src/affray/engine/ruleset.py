@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from affray.engine.state import Fighter
     from affray.io.load import Loaded
 
-__all__ = ["AttackMods", "Option", "Ruleset", "Step"]
+__all__ = ["AttackMods", "Option", "Ruleset", "Step", "morale_options"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,15 @@ class Option:
         if self.choices is not None:
             out["choices"] = list(self.choices)
         return out
+
+
+def morale_options(dice: str, score: int) -> tuple[Option, Option]:
+    """G-07: the morale dice (``2d6`` or ``2d10``) and the default score of a ruleset, as its two options."""
+    other = "2d10" if dice == "2d6" else "2d6"
+    return (Option("morale_dice", dice, "G-07", "dice rolled against the morale score; above it fails",
+                   (dice, other)),
+            Option("default_morale", score, "G-07", "morale score of a side when neither it nor its members give "
+                   "one", minimum=2))
 
 
 @dataclass(slots=True)

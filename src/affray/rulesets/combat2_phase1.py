@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
-from affray.engine.ruleset import Option, Step
+from affray.engine.ruleset import Option, Step, morale_options
 from affray.errors import Problem
 from affray.model.derive import dex_reaction_adjustment
 from affray.model.encounter import Combatant, Declaration, Dice
@@ -74,9 +74,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
     seed = "000"
     rules = "C2, P1"
     options: ClassVar[tuple[Option, ...]] = (
-        Option("morale_dice", "2d10", "G-07", "dice rolled against the morale score; above it fails",
-               ("2d10", "2d6")),
-        Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one"),
+        *morale_options("2d10", 11),
         Option("tie_track", "loser", "P1-01", "sides tied for the lowest roll: everyone on the loser track, or "
                "a modified roll equal to the lowest opposing one counts as winning", ("loser", "winner")),
         Option("split_forms", False, "C2-07", "separate attack forms: one form per phase (two with more than "

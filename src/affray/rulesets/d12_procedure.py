@@ -50,7 +50,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
+from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Declaration, Weapon
@@ -84,9 +84,7 @@ class D12Procedure(Ruleset):
     seed = "004"
     rules = "D12"
     options = (
-        Option("morale_dice", "2d6", "G-07", "dice rolled against the morale score; above it fails",
-               ("2d6", "2d10")),
-        Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one"),
+        *morale_options("2d6", 7),
         Option("surprise_stack", "stack", "D12-02", "different surprise modifiers stack, or only the largest "
                "widening and the largest narrowing count", ("stack", "best")),
         Option("side_dex", "leader", "D12-04", "whose DEX adjusts the side's d12: the first the file lists "

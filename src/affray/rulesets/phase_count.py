@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from affray.crits import strike_penalty
 from affray.engine.events import Tick
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
+from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Declaration, Spell, Weapon, parse_duration
@@ -101,10 +101,7 @@ class PhaseCount(Ruleset):
                "example starts at 1)", minimum=0),
         Option("duration_scale", "tactical", "PC-12", "tactical: 1 round = 5 phases, 1 turn = 50; real: 20 "
                "and 200", ("tactical", "real")),
-        Option("morale_dice", "2d10", "G-07", "dice rolled against the morale score; above it fails",
-               ("2d6", "2d10")),
-        Option("default_morale", 11, "G-07", "morale score of a side when neither it nor its members give one",
-               minimum=2),
+        *morale_options("2d10", 11),
         Option("interrupted_spell", "lost", "G-11", "a caster damaged while casting loses the spell from "
                "memory (2e) or only this casting", ("lost", "ruined")),
         Option("missile_rate", True, "PC-04", "a missile weapon's fire rate multiplies its shots, one a phase"),

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
+from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
 from affray.errors import EncounterError, Problem
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Declaration, Weapon
@@ -49,9 +49,7 @@ class SideD6(Ruleset):
     seed = "001"
     rules = "MJ"
     options = (
-        Option("morale_dice", "2d6", "G-07", "dice rolled against the morale score; above it fails",
-               ("2d6", "2d10")),
-        Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one"),
+        *morale_options("2d6", 7),
         Option("morale_first_casualty", "own", "MJ-02", "own: a side checks after its own first casualty; "
                "any: every side checks at the first casualty of either", ("own", "any")),
         Option("many_sides", "descending", "MJ-04", "more than two sides: act in descending order of the "

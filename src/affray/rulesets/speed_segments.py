@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.dice.expr import parse_dice
 from affray.engine.events import Tick
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step
+from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
 from affray.errors import Problem
 from affray.model.encounter import SIZES, Declaration, Weapon
 from affray.rulesets import speed_segments_actions as actions
@@ -94,10 +94,7 @@ class SpeedSegments(Ruleset):
     rules = "SEG"
     attack_scheme = "1e"  # OSRIC's attacks per round: Erik the Bold's 3 every 2 rounds (SEG-08)
     options = (
-        Option("morale_dice", "2d6", "G-07", "dice rolled against the morale score; above it fails",
-               ("2d6", "2d10")),
-        Option("default_morale", 7, "G-07", "morale score of a side when neither it nor its members give one",
-               minimum=2),
+        *morale_options("2d6", 7),
         Option("round_segments", 10, "SEG-01", "segments in a round", minimum=1),
         Option("overrun", 2, "SEG-01", "segments a round may run past round_segments before actions spill over",
                minimum=0),
