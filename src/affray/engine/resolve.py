@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from affray.crits import aftermath, blocked, follow_up, hit_damage, miss
-from affray.engine.events import Event
+from affray.engine.events import Event, Tick
 from affray.engine.ruleset import Step
 
 if TYPE_CHECKING:
@@ -168,19 +168,13 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
     lands = ruleset.lands(fight, step, damage) if damage > 0 else None
     if lands is not None:
         data["lands"] = lands
-        why = f"the {step.kind} hit of {step.at or list(step.tick)}: its damage lands now" if explain else ""
-        fight.push(Step(lands, a, "wound", ruleset.at(fight, lands), why, target=struck.name, amount=damage,
-                        note=f"-> {struck.name}: {damage} damage lands" if explain else "",
-                        tags=frozenset({"subdual"}) if mods.subdual else frozenset()))
+        _wound(fight, step, lands, struck.name, damage, f"the {step.kind} hit of {step.at or list(step.tick)}",
+               subdual=mods.subdual)
     event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
                target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
                detail=detail or None, data=data)
     if damage > 0 and casting is not None and struck.casting == casting:
-        ruin = ruleset.interrupt(fight, struck, step)
-        if ruin is not None:
-            fight.emit(ruin, step.tick, step.at, struck.name, spell=casting,
-                       why=f"{struck.name} took {damage} damage while casting {casting}" if explain else None,
-                       detail=_RUIN.get(ruin))
+        _disrupt(fight, step, struck, casting, f"{struck.name} took {damage} damage while casting {casting}")
     if critical is not None:
         aftermath(fight, step, struck, critical)
     if a.conditions and not opportunity:
@@ -190,6 +184,24 @@ def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = Fal
 
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
+
+
+def _disrupt(fight: Fight, step: Step, caster: Fighter, spell: str, why: str) -> None:
+    """G-11: damage reached a caster mid-casting; the ruleset says whether the spell is ruined or lost."""
+    ruin = fight.ruleset.interrupt(fight, caster, step)
+    if ruin is not None:
+        fight.emit(ruin, step.tick, step.at, caster.name, spell=spell, why=why if fight.explain else None,
+                   detail=_RUIN.get(ruin))
+
+
+def _wound(fight: Fight, step: Step, lands: Tick, target: str, damage: int, source: str, *,
+           subdual: bool = False) -> None:
+    """Damage that lands later than its blow or spell (``Ruleset.lands``): a ``wound`` step then."""
+    explain = fight.explain
+    fight.push(Step(lands, step.actor, "wound", fight.ruleset.at(fight, lands),
+                    f"{source}: its damage lands now" if explain else "", target=target, amount=damage,
+                    note=f"-> {target}: {damage} damage lands" if explain else "",
+                    tags=frozenset({"subdual"}) if subdual else frozenset()))
 
 
 def _provoked(fight: Fight, step: Step) -> bool:
@@ -267,9 +279,7 @@ def _cast(fight: Fight, step: Step) -> None:
                 splinter.append(t.name)
                 detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
             elif lands is not None:
-                why = f"{spell.name}, cast at {step.at or list(step.tick)}: its effect lands now"
-                fight.push(Step(lands, a, "wound", fight.ruleset.at(fight, lands), why, target=t.name, amount=dmg,
-                                note=f"-> {t.name}: {dmg} damage lands" if fight.explain else ""))
+                _wound(fight, step, lands, t.name, dmg, f"{spell.name}, cast at {step.at or list(step.tick)}")
             else:
                 effects.append((t.name, dmg))
     casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}
@@ -279,9 +289,6 @@ def _cast(fight: Fight, step: Step) -> None:
     for name, dmg in effects:  # G-11: a spell's damage disrupts a caster too, if the ruleset says so
         struck = state.fighters[name]
         if dmg > 0 and name in casting and struck.casting == casting[name]:
-            ruin = fight.ruleset.interrupt(fight, struck, step)
-            if ruin is not None:
-                fight.emit(ruin, step.tick, step.at, name, spell=casting[name],
-                           why=f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}"
-                           if fight.explain else None, detail=_RUIN.get(ruin))
+            _disrupt(fight, step, struck, casting[name],
+                     f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}")
     fight.ruleset.took_effect(fight, step)
