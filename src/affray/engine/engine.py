@@ -166,21 +166,22 @@ class Fight:
         return passed
 
     def resolve_now(self, steps: list[Step]) -> None:
-        """Resolve ``steps`` at once as one simultaneous moment, deaths after: for a ruleset whose ``begin``
-        needs their outcome before it places the rest of the period (shots fired before initiative)."""
+        """Resolve ``steps`` as one simultaneous moment, deaths after (G-05): the loop's unit, and what a ruleset
+        whose ``begin`` needs the outcome before it places the rest calls (shots fired before initiative)."""
         from affray.engine.resolve import resolve_step
 
         if not steps:
             return
+        on_step = self.on_step
         for step in steps:
+            if on_step is not None:
+                on_step(step)
             resolve_step(self, step)
         self._deaths(steps[0].tick, steps[0].at)
         self.ruleset.after(self, steps[0].tick)
 
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> Result:
-        from affray.engine.resolve import resolve_step
-
         ruleset = self.ruleset
         while (not self.over and ruleset.round_of(self.period + 1) <= self.max_rounds
                and (self.auto or self._has_work())):
@@ -193,12 +194,7 @@ class Fight:
                 group = []
                 while heap and heap[0][0] == tick:
                     group.append(heapq.heappop(heap)[2])
-                for step in group:
-                    if self.on_step is not None:
-                        self.on_step(step)
-                    resolve_step(self, step)
-                self._deaths(tick, group[0].at)
-                ruleset.after(self, tick)
+                self.resolve_now(group)
             if self.over:
                 self._heap.clear()
             else:
