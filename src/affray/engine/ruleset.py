@@ -467,6 +467,12 @@ class Ruleset:
         total = len(fight.state.sides[side])
         return f"{total - fight.state.active_left[side]} of {total} out"
 
+    @staticmethod
+    def turn_sides(fight: Fight, turn: int) -> str:
+        """The sides whose turn is ``turn`` in this round's order: "orcs", or "party and orcs together"."""
+        sides = [s for s, k in fight.state.ranks.items() if k == turn]
+        return " and ".join(sides) + (" together" if len(sides) > 1 else "")
+
     def casualty_morale(self, fight: Fight, tick: Tick, at: str, when: str, rule: str) -> None:
         """G-07: each side not of PCs checks once after its first casualty and once at half down, the
         monsters' sides first; the morale event of the k-th check gets ``tick + (k,)``."""

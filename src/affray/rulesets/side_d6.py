@@ -215,9 +215,7 @@ class SideD6(Ruleset):
             return ""
         if turn == 0:
             return f"round {rnd}, start, step {step} ({STEPS.get(step, 'withdrawals')})"
-        ranks = fight.state.ranks
-        sides = [s for s, k in ranks.items() if k == turn]
-        who = " and ".join(sides) + (" together" if len(sides) > 1 else "")
+        who = self.turn_sides(fight, turn)
         return f"round {rnd}, {who} ({ORDINAL.get(turn, str(turn) + 'th')}), step {step} ({STEPS[step]})"
 
     def _step(self, fight: Fight, f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str,

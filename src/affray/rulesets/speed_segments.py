@@ -362,9 +362,7 @@ class SpeedSegments(Ruleset):
             return f"round {rnd}, end of segment {seg} (missile and spell effects land)"
         if turn == 0:
             return f"round {rnd}, segment {seg}, before anyone acts"
-        ranks = fight.state.ranks
-        sides = [s for s, k in ranks.items() if k == turn]
-        who = " and ".join(sides) + (" together" if len(sides) > 1 else "")
+        who = self.turn_sides(fight, turn)
         return f"round {rnd}, segment {seg}, {who} ({ORDINAL.get(turn, f'{turn}th')}), {PHASES[phase]} phase"
 
     # -- resolution hooks ------------------------------------------------------------------------------
