@@ -6,17 +6,9 @@ adjustments; Perception. Scores come from the combatant (``str: 18/99`` gives 18
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from affray.model.encounter import Combatant
 
-from affray.model.derive import dex_reaction_adjustment
-from affray.model.encounter import Combatant, Weapon
-
-if TYPE_CHECKING:
-    from affray.engine.ruleset import AttackMods
-    from affray.engine.state import Fighter
-
-__all__ = ["AGI_SKILLS", "DEX_SKILLS", "c2_strength", "perception", "strength", "strength_mods",
+__all__ = ["AGI_SKILLS", "DEX_SKILLS", "c2_strength", "perception", "strength",
            "thief_skill_adjustment"]
 
 #: 2e PH Table 1: STR score -> (to hit, damage); 18 with percentiles in ``_EXCEPTIONAL``.
@@ -41,46 +33,6 @@ def c2_strength(score: int, exceptional: int | None = None) -> tuple[int, int]:
     """C2X-04: the damage bonus becomes damage - to hit, a bonus of +1 or below kept as is (18/99: +2/+3)."""
     hit, dmg = strength(score, exceptional)
     return hit, dmg if dmg <= 1 else dmg - hit
-
-
-def strength_mods(opt: Mapping[str, Any], f: Fighter, weapon: Weapon, mods: AttackMods) -> None:
-    """Option ``strength`` (C2X-04/05) and a creature's listed damage bonus (option ``creature_bonus``)."""
-    spec = f.spec
-    rule = opt["strength"]
-    if rule != "file":
-        missile = weapon.kind != "melee"
-        uses_str = weapon.kind == "thrown" or bool(weapon.strength) or not missile
-        table = c2_strength if rule == "c2" else strength
-        hit, dmg = table(spec.str_, spec.exceptional)
-        shown = f"STR {spec.str_}" + (f"/{spec.exceptional:02d}" if spec.exceptional else "")
-        dex = dex_reaction_adjustment(spec.dex)
-        if not missile:
-            if hit:
-                mods.add("hit", hit, shown)
-        elif rule == "c2" and uses_str and hit > dex:  # C2X-05: the greater of STR to hit and DEX
-            mods.add("hit", hit, f"{shown}, above DEX's missile adjustment, C2X-05")
-        elif dex:
-            mods.add("hit", dex, f"DEX {spec.dex} missile adjustment")
-        elif rule == "2e" and uses_str and hit:
-            mods.add("hit", hit, shown)
-        if uses_str and dmg:
-            mods.add("damage", dmg, shown + (", C2X-04" if rule == "c2" else ""))
-        if weapon.slots:
-            if rule == "c2":  # C2X-05: +1 to hit a slot, no damage
-                mods.add("hit", weapon.slots, f"specialized, {weapon.slots} slot{'s' if weapon.slots > 1 else ''}, "
-                         "C2X-05")
-            else:  # the 2nd edition's specialization
-                mods.add("hit", 1, "specialized")
-                if not missile:
-                    mods.add("damage", 2, "specialized")
-    bonus = spec.damage_bonus
-    if bonus:
-        if opt["creature_bonus"] == "split":  # C2X-04: half (down) to hit, the rest as damage
-            if bonus // 2:
-                mods.add("hit", bonus // 2, "half the listed damage bonus, C2X-04")
-            mods.add("damage", bonus - bonus // 2, "the rest of the listed damage bonus, C2X-04")
-        else:
-            mods.add("damage", bonus, "listed damage bonus")
 
 
 #: C2X-01: thief skills adjusted by AGI (with the option) and by DEX.

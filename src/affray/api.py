@@ -9,14 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from affray.dice.roller import DieProvider
-from affray.engine.engine import Fight, OutcomeProvider, Result
 from affray.engine.events import Event
-from affray.engine.ruleset import Ruleset, Step
+from affray.engine.fight import Result
+from affray.engine.options import check_option
+from affray.engine.options import describe as describe_options
+from affray.engine.resolve import Engine
+from affray.engine.ruleset import Ruleset
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
+from affray.io.checks import check
 from affray.io.load import Loaded, load_encounter, sort_problems
+from affray.plugins import assemble
+from affray.policy import choose
 from affray.rulesets import RULESETS, find_ruleset
 
-__all__ = ["Prepared", "prepare", "run", "run_file"]
+__all__ = ["Prepared", "describe", "prepare", "run", "run_file"]
 
 
 @dataclass(frozen=True)
@@ -24,18 +30,25 @@ class Prepared:
     """An encounter checked under a ruleset, with its options and seed settled."""
 
     loaded: Loaded
-    ruleset: Ruleset
+    ruleset: Ruleset[Any, Any]
     seed: int
 
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
-              provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None,
-              outcome_provider: OutcomeProvider | None = None, on_step: Callable[[Step], None] | None = None) -> Fight:
-        return Fight(self.loaded.encounter, self.ruleset, seed=self.seed, auto=auto, max_rounds=max_rounds,
-                     explain=explain, keep=keep, provider=provider, on_event=on_event,
-                     encounter_file=self.loaded.file, outcome_provider=outcome_provider, on_step=on_step)
+              provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None) -> Engine[Any]:
+        """A fight ready to ``run()``: its plug-ins chosen by the options, ``--auto``'s default policy."""
+        rules, pools = assemble(self.ruleset)
+        return Engine(self.loaded.encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
+                      max_rounds=max_rounds, explain=explain, keep=keep, pools=pools, provider=provider,
+                      on_event=on_event, encounter_file=self.loaded.file)
 
 
-def ruleset_class(loaded: Loaded, override: str | None) -> type[Ruleset] | None:
+def describe(cls: type[Ruleset[Any, Any]]) -> dict[str, Any]:
+    """A ruleset as ``affray rulesets`` shows it: id, title, seed, its options with defaults, its own keys."""
+    return {"id": cls.id, "title": cls.title, "seed": cls.seed, "options": describe_options(cls.Options),
+            "declaration_keys": dict(cls.declaration_keys)}
+
+
+def ruleset_class(loaded: Loaded, override: str | None) -> type[Ruleset[Any, Any]] | None:
     """The ruleset named by ``--ruleset`` or else the file (None when neither names one)."""
     name = override if override is not None else loaded.encounter.ruleset
     if name is None:
@@ -56,12 +69,12 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
         valid = ", ".join(r.id for r in RULESETS)
         raise EncounterError([Problem(loaded.file, None, "ruleset", f"no ruleset given: add `ruleset:` to the "
                                       f"file or pass --ruleset (valid: {valid})")])
-    problems = list(loaded.problems) + list(cls.check(loaded))
+    problems = list(loaded.problems) + list(check(cls, loaded))
     if problems:
         raise EncounterError(sort_problems(problems))
     merged = dict(loaded.encounter.options)
     for name, value in (options or {}).items():
-        cls.option(name).parse(value)
+        check_option(cls.Options, name, value, cls.id)
         merged[name] = value
     try:
         instance = cls(merged)

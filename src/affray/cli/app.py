@@ -59,9 +59,10 @@ def _parse_sets(values: list[str]) -> dict[str, Any]:
 @app.command()
 def rulesets(as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False) -> None:
     """List every ruleset with its title, seed and options."""
+    from affray.api import describe
     from affray.rulesets import RULESETS
 
-    docs = [r.describe() for r in RULESETS]
+    docs = [describe(r) for r in RULESETS]
     if as_json:
         sys.stdout.write(json.dumps({"rulesets": docs}, indent=2) + "\n")
         return
@@ -82,10 +83,11 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
 
     def body() -> None:
         from affray.api import ruleset_class
+        from affray.io.checks import check as check_file
 
         loaded = load_encounter(file, strict=False)
         cls = ruleset_class(loaded, ruleset)
-        problems = list(loaded.problems) + (list(cls.check(loaded)) if cls is not None else [])
+        problems = list(loaded.problems) + (list(check_file(cls, loaded)) if cls is not None else [])
         if problems:
             raise EncounterError(sort_problems(problems))
         enc = loaded.encounter

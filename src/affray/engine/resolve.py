@@ -1,294 +1,299 @@
-"""Resolving one step: preemption, attacks (G-04), casting, movement with attacks of opportunity."""
+"""Resolving one step: preemption, attacks (G-04), casting, movement with attacks of opportunity.
+
+``Engine`` is the fight with its resolution: the engine's own checks (the actor fell, a readied strike
+stops it), then the chain of step rules (``rules.py``: refusals, modifiers, redirection, absorption,
+when damage lands, what damage does to a caster), then the action itself.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TypeVar
 
-from affray.crits import aftermath, blocked, follow_up, hit_damage, miss
-from affray.engine.events import Event, Tick
-from affray.engine.ruleset import Step
+from affray.engine.events import (
+    Cast,
+    CastStart,
+    Delay,
+    Impossible,
+    Melee,
+    Misc,
+    Missile,
+    Move,
+    SpellLost,
+    SpellRuined,
+    Surrender,
+    Tick,
+    Wait,
+    Wound,
+)
+from affray.engine.fight import Fight
+from affray.engine.rules import KEPT, LOST
+from affray.engine.state import Fighter
+from affray.engine.step import AttackMods, AttackRoll, Step
 
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
+__all__ = ["Engine"]
 
-__all__ = ["attack", "resolve_step"]
+S = TypeVar("S")
 
-
-def resolve_step(fight: Fight, step: Step) -> None:
-    if step.cancelled:
-        return
-    _resolve(fight, step)
-    fight.ruleset.resolved(fight, step)
-
-
-def _resolve(fight: Fight, step: Step) -> None:
-    if step.kind in fight.ruleset.own_kinds:  # resolved by the ruleset even when its actor has fallen
-        fight.ruleset.resolve_own(fight, step)
-        return
-    a = step.actor
-    if step.kind == "wound":  # damage already on its way (Ruleset.lands): it lands even if the attacker fell
-        target = fight.state.fighters[step.target]  # type: ignore[index]
-        fight.emit("wound", step.tick, step.at, a.name, target=target.name, damage=step.amount, why=step.why or None,
-                   detail=step.note or None, data={"subdual": "subdual" in step.tags})
-        return
-    if not a.active:
-        why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
-        fight.emit("impossible", step.tick, step.at, a.name, why=why if fight.explain else None,
-                   detail=f"{step.kind} cancelled" if fight.explain else None)
-        return
-    counter = step.counter
-    if counter is not None and counter.actor.active and attack(fight, counter, a).hit:
-        fight.emit("impossible", step.tick, step.at, a.name, target=step.target,
-                   why=f"{counter.actor.name}'s readied strike hit first and stops it ({counter.note})",
-                   detail=f"{step.kind} cancelled")
-        return
-    refusal = blocked(fight, step) if a.conditions else None
-    if refusal is None:
-        refusal = fight.ruleset.refuse(fight, step)
-    if refusal is not None:
-        fight.emit("impossible", step.tick, step.at, a.name, why=refusal,
-                   detail=f"{step.kind} cancelled" if fight.explain else None)
-        return
-    kind = step.kind
-    if fight.ruleset.resolve(fight, step):
-        return
-    if kind not in ("move", "cast-start", "cast") and not _provoked(fight, step):
-        return
-    if kind in ("melee", "missile"):
-        target = fight.state.fighters[step.target]  # type: ignore[index]
-        if not target.active:
-            fight.emit("impossible", step.tick, step.at, a.name, target=target.name,
-                       why=f"the target {target.name} is {'down' if target.down else 'gone'} (G-05)"
-                       if fight.explain else None, detail=f"{kind} cancelled" if fight.explain else None)
-            return
-        attack(fight, step, target)
-    elif kind == "move":
-        _move(fight, step)
-    elif kind == "cast-start":
-        spell = step.spell
-        assert spell is not None
-        cannot = a.can_cast(spell)
-        if cannot is not None:
-            fight.emit("impossible", step.tick, step.at, a.name, spell=spell.name, why=cannot,
-                       detail="cast cancelled")
-            return
-        fight.emit("cast-start", step.tick, step.at, a.name, spell=spell.name, target=step.target,
-                   why=step.why)
-        _provoked(fight, step)  # casting in reach: the attack lands while the caster is casting
-    elif kind == "cast":
-        _cast(fight, step)
-    else:
-        fight.emit(kind, step.tick, step.at, a.name, target=step.target, why=step.why,
-                   detail=step.note or None)
-
-
-def attack(fight: Fight, step: Step, target: Fighter, *, opportunity: bool = False) -> Event:
-    """Resolve one attack roll (G-04) and emit it."""
-    a = step.actor
-    weapon = step.weapon if step.weapon is not None else a.weapons[0]
-    ruleset = fight.ruleset
-    mods = ruleset.attack_mods(fight, step, target)
-    decl = step.decl
-    outcome = None
-    critical = None
-    given_attack = given_damage = None
-    if decl is not None and not opportunity:
-        outcomes = decl.outcomes
-        if step.index < len(outcomes):
-            outcome = outcomes[step.index]
-        dice = decl.dice_given
-        if step.index < len(dice):
-            given_attack, given_damage = dice[step.index].attack, dice[step.index].damage
-    explain = fight.explain
-    detail = ""
-    if outcome is None and given_attack is None and fight.outcome_provider is not None:
-        outcome = fight.outcome_provider(a.name, target.name, step.kind)  # the referee's word at the table
-    if outcome is not None:
-        hit, damage = outcome.hit, outcome.damage if outcome.hit else 0
-        if explain:
-            detail = f"the referee's outcome: {'hit, ' + str(damage) + ' damage' if hit else 'miss'}"
-    else:
-        roller = fight.roller
-        d = roller.die(20, "attack", a.name, given_attack)
-        to_hit = mods.hit
-        ac = target.ac + mods.ac
-        need = a.thac0 - ac
-        total = d + to_hit
-        natural = ruleset.opt["natural_20"]
-        hit = d == 20 if natural and d in (1, 20) else total >= need
-        damage = 0
-        crits = ruleset.opt["crits"] != "none"
-        critical_text = ""
-        if hit:
-            expr = weapon.damage
-            if weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
-                expr = weapon.damage_large
-            if crits:  # C2X-03/04: the damage follows the margin and the natural roll
-                damage, critical_text, critical = hit_damage(fight, step, expr, mods, d, total, need, given_damage)
-            else:
-                rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
-                damage = max(1, rolled + expr.bonus + mods.damage)
-        elif crits:
-            critical_text, critical = miss(fight, step, d, total, need)
-        if explain:
-            hits = mods.text("hit")
-            acs = mods.text("ac")
-            nat = " (natural 20)" if natural and d == 20 else " (natural 1)" if natural and d == 1 else ""
-            detail = (f"d20 {d}{hits} = {total} vs THAC0 {a.thac0} - AC {target.ac}{acs} = {need}{nat}: "
-                      f"{'hit' if hit else 'miss'}")
-            if hit and crits:
-                detail += f"; {critical_text}"
-            elif crits:
-                detail += critical_text
-            elif hit:
-                times = f" x{mods.dice_times} dice" if mods.dice_times > 1 else ""
-                bonus = f" {expr.bonus:+d}" if expr.bonus else ""
-                dm = mods.text("damage")
-                detail += f"; {expr.text}{times}: {rolled}{bonus}{dm} = {damage} damage"
-    data: dict[str, Any] = {"weapon": weapon.name}
-    struck: Fighter | None = target
-    if hit:
-        struck, note = ruleset.redirect(fight, step, target)
-        if note and explain:
-            detail += f"; {note}"
-        if struck is None:
-            hit, damage = False, 0
-            data["cover"] = True
-    if struck is None:
-        struck = target
-    if hit and damage and ruleset.absorb(fight, struck, damage, magic=False):
-        data["splinter"] = True
-        if explain:
-            detail += f"; {struck.name}'s shield takes the blow and splinters (MJ-19)"
-        damage = 0
-    if mods.subdual:
-        data["subdual"] = True
-    casting = struck.casting
-    lands = ruleset.lands(fight, step, damage) if damage > 0 else None
-    if lands is not None:
-        data["lands"] = lands
-        _wound(fight, step, lands, struck.name, damage, f"the {step.kind} hit of {step.at or list(step.tick)}",
-               subdual=mods.subdual)
-    event = fight.emit(step.kind if step.kind in ("melee", "missile") else "melee", step.tick, step.at, a.name,
-               target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
-               detail=detail or None, data=data)
-    if damage > 0 and casting is not None and struck.casting == casting:
-        _disrupt(fight, step, struck, casting, f"{struck.name} took {damage} damage while casting {casting}")
-    if critical is not None:
-        aftermath(fight, step, struck, critical)
-    if a.conditions and not opportunity:
-        follow_up(fight, step, struck)
-    return event
-
-
+#: Step kinds the engine resolves as a plain timed event.
+_PLAIN = {"misc": Misc, "wait": Wait, "delay": Delay, "surrender": Surrender}
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
 
 
-def _disrupt(fight: Fight, step: Step, caster: Fighter, spell: str, why: str) -> None:
-    """G-11: damage reached a caster mid-casting; the ruleset says whether the spell is ruined or lost."""
-    ruin = fight.ruleset.interrupt(fight, caster, step)
-    if ruin is not None:
-        fight.emit(ruin, step.tick, step.at, caster.name, spell=spell, why=why if fight.explain else None,
-                   detail=_RUIN.get(ruin))
+class Engine(Fight[S]):
+    """A fight that resolves its steps."""
 
+    def resolve_step(self, step: Step) -> None:
+        if step.cancelled:
+            return
+        self._resolve(step)
+        self.rules.resolved(self, step)
 
-def _wound(fight: Fight, step: Step, lands: Tick, target: str, damage: int, source: str, *,
-           subdual: bool = False) -> None:
-    """Damage that lands later than its blow or spell (``Ruleset.lands``): a ``wound`` step then."""
-    explain = fight.explain
-    fight.push(Step(lands, step.actor, "wound", fight.ruleset.at(fight, lands),
-                    f"{source}: its damage lands now" if explain else "", target=target, amount=damage,
-                    note=f"-> {target}: {damage} damage lands" if explain else "",
-                    tags=frozenset({"subdual"}) if subdual else frozenset()))
+    def _impossible(self, step: Step, why: str | None, detail: str | None = None, **fields: object) -> None:
+        self.emit(Impossible, step.tick, step.at, step.actor.name, why=why,
+                  detail=detail if detail is not None else f"{step.kind} cancelled" if self.explain else None,
+                  **fields)
 
-
-def _provoked(fight: Fight, step: Step) -> bool:
-    """Attacks of opportunity that ``step`` provokes (the ruleset's ``provoked``); False if they felled the actor."""
-    a = step.actor
-    provoked = fight.ruleset.provoked(fight, step)
-    if not provoked:
-        return True
-    before = a.hp
-    for attacker, weapon, why in provoked:
-        if attacker.active and a.active:
-            attack(fight, Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon), a,
-                   opportunity=True)
-    if a.hp <= 0 < before and step.kind != "cast-start":
-        fight.emit("impossible", step.tick, step.at, a.name, target=step.target,
-                   why=f"{a.name} fell to an attack of opportunity before acting" if fight.explain else None,
-                   detail=f"{step.kind} cancelled" if fight.explain else None)
-        return False
-    return True
-
-
-def _move(fight: Fight, step: Step) -> None:
-    mover = step.actor
-    stopped = False
-    for attacker, weapon, why in fight.ruleset.opportunity(fight, step):
-        if not attacker.active:
-            continue
-        aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon)
-        if attack(fight, aoo, mover, opportunity=True).damage and fight.ruleset.opportunity_stops:
-            stopped = True
-    tags = step.tags
-    data = {"feet": step.feet, "mode": step.mode, "stopped": stopped, "disengage": "disengage" in tags,
-            "leaves": "leaves" in tags}
-    detail = step.note
-    if stopped and fight.explain:
-        detail = (detail + "; " if detail else "") + "stopped: an opportunity attack drew blood"
-    fight.emit("move", step.tick, step.at, mover.name, target=step.target, why=step.why, detail=detail or None,
-               data=data)
-
-
-def _cast(fight: Fight, step: Step) -> None:
-    a = step.actor
-    spell = step.spell
-    assert spell is not None
-    if a.casting != spell.name:
-        return  # ruined earlier: the spell-ruined or spell-lost event already said so
-    cannot = a.can_cast(spell)
-    if cannot is not None:  # a ruleset that starts casting itself: the pool is checked when the spell completes
-        fight.emit("spell-ruined", step.tick, step.at, a.name, spell=spell.name, why=cannot,
-                   detail="the spell cannot be paid for")
-        return
-    state = fight.state
-    targets: list[Fighter] = []
-    if step.target in state.fighters:
-        targets = [state.fighters[step.target]]
-    elif step.target in state.sides:
-        targets = [f for f in state.sides[step.target] if f.active]
-    targets = [t for t in targets if t.active]
-    effects: list[tuple[str, int]] = []
-    splinter: list[str] = []
-    detail = ""
-    if spell.damage is not None and targets and not spell.damage_at:  # delayed damage is the ruleset's
-        outcomes = step.decl.outcomes if step.decl is not None else []
-        if outcomes:
-            dmg = outcomes[0].damage if outcomes[0].hit else 0
-            detail = f"the referee's outcome: {dmg} damage"
+    def _resolve(self, step: Step) -> None:
+        if step.kind in self.ruleset.own_kinds:  # the ruleset's own kind of step: its one route
+            self.ruleset.resolve_own(self, step)
+            return
+        a = step.actor
+        if step.kind == "wound":  # damage already on its way (Rule.lands): it lands even if the attacker fell
+            self.emit(Wound, step.tick, step.at, a.name, target=step.target, damage=step.amount,
+                      why=step.why or None, detail=step.note or None, subdual="subdual" in step.tags)
+            return
+        if not self.may_act(step):
+            return
+        kind = step.kind
+        if kind not in ("move", "cast-start", "cast") and not self._provoked(step):
+            return
+        if kind in ("melee", "missile"):
+            target = self.state.fighters[step.target]  # type: ignore[index]
+            if not target.active:
+                self._impossible(step, f"the target {target.name} is {'down' if target.down else 'gone'} (G-05)"
+                                 if self.explain else None, target=target.name)
+                return
+            self.attack(step, target)
+        elif kind == "move":
+            self._move(step)
+        elif kind == "cast-start":
+            spell = step.spell
+            assert spell is not None
+            cannot = a.can_cast(spell)
+            if cannot is not None:
+                self._impossible(step, cannot, "cast cancelled", spell=spell.name)
+                return
+            self.emit(CastStart, step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why)
+            self._provoked(step)  # casting in reach: the attack lands while the caster is casting
+        elif kind == "cast":
+            self._cast(step)
         else:
-            rolled = fight.roller.dice(spell.damage, "spell damage", a.name)
-            dmg = max(0, rolled + spell.damage.bonus)
-            detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
-            detail += f" = {dmg} damage"
-        lands = fight.ruleset.lands(fight, step, dmg) if dmg else None
-        for t in targets:
-            if dmg and fight.ruleset.absorb(fight, t, dmg, magic=True):
-                splinter.append(t.name)
-                detail += f"; {t.name}'s rowan shield turns the magic (MJ-19)"
-            elif lands is not None:
-                _wound(fight, step, lands, t.name, dmg, f"{spell.name}, cast at {step.at or list(step.tick)}")
+            self.emit(_PLAIN[kind], step.tick, step.at, a.name, target=step.target, why=step.why,
+                      detail=step.note or None)
+
+    def may_act(self, step: Step) -> bool:
+        """The engine's checks before an action: its actor still stands (G-05), no readied strike stops it,
+        no rule refuses it. False once the ``impossible`` event says why not."""
+        a = step.actor
+        if not a.active:
+            why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
+            self._impossible(step, why if self.explain else None)
+            return False
+        counter = step.counter
+        if counter is not None and counter.actor.active and self.attack(counter, a).hit:
+            self._impossible(step, f"{counter.actor.name}'s readied strike hit first and stops it ({counter.note})",
+                             f"{step.kind} cancelled", target=step.target)
+            return False
+        refusal = self.rules.refuse(self, step)
+        if refusal is not None:
+            self._impossible(step, refusal)
+            return False
+        return True
+
+    def attack(self, step: Step, target: Fighter, *, opportunity: bool = False) -> Melee:
+        """Resolve one attack roll (G-04) and emit it."""
+        a = step.actor
+        weapon = step.weapon if step.weapon is not None else a.weapons[0]
+        rules = self.rules
+        mods = AttackMods()
+        if weapon.magic:
+            mods.add("hit", weapon.magic, "magic weapon")
+            mods.add("damage", weapon.magic, "magic weapon")
+        rules.mods(self, step, target, mods)
+        decl = step.decl
+        outcome = None
+        given_attack = given_damage = None
+        if decl is not None and not opportunity:
+            outcomes = decl.outcomes
+            if step.index < len(outcomes):
+                outcome = outcomes[step.index]
+            dice = decl.dice_given
+            if step.index < len(dice):
+                given_attack, given_damage = dice[step.index].attack, dice[step.index].damage
+        explain = self.explain
+        detail = ""
+        roll: AttackRoll | None = None
+        if outcome is not None:
+            hit, damage = outcome.hit, outcome.damage if outcome.hit else 0
+            if explain:
+                detail = f"the referee's outcome: {'hit, ' + str(damage) + ' damage' if hit else 'miss'}"
+        else:
+            roller = self.roller
+            d = roller.die(20, "attack", a.name, given_attack)
+            ac = target.ac + mods.ac
+            need = a.thac0 - ac
+            total = d + mods.hit
+            natural = self.ruleset.opt.natural_20
+            hit = d == 20 if natural and d in (1, 20) else total >= need
+            expr = weapon.damage
+            if hit and weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
+                expr = weapon.damage_large
+            roll = AttackRoll(step, target, weapon, mods, d, total, need, hit, expr, given_damage)
+            rules.rolled(self, roll)  # the critical tables may work out the damage themselves (C2X-03/04)
+            rolled = 0
+            if hit and roll.damage is None:
+                rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
+                roll.damage = max(1, rolled + expr.bonus + mods.damage)
+            damage = roll.damage if hit and roll.damage is not None else 0
+            if explain:
+                nat = " (natural 20)" if natural and d == 20 else " (natural 1)" if natural and d == 1 else ""
+                detail = (f"d20 {d}{mods.text('hit')} = {total} vs THAC0 {a.thac0} - AC {target.ac}{mods.text('ac')}"
+                          f" = {need}{nat}: {'hit' if hit else 'miss'}")
+                if roll.text:
+                    detail += f"; {roll.text}" if hit else roll.text
+                elif hit:
+                    times = f" x{mods.dice_times} dice" if mods.dice_times > 1 else ""
+                    bonus = f" {expr.bonus:+d}" if expr.bonus else ""
+                    detail += f"; {expr.text}{times}: {rolled}{bonus}{mods.text('damage')} = {damage} damage"
+        cover = splinter = False
+        struck: Fighter | None = target
+        if hit:
+            struck, note = rules.redirect(self, step, target)
+            if note and explain:
+                detail += f"; {note}"
+            if struck is None:
+                hit, damage = False, 0
+                cover = True
+        if struck is None:
+            struck = target
+        absorbed = rules.absorb(self, struck, damage, magic=False) if hit and damage else None
+        if absorbed is not None:
+            splinter = True
+            if explain:
+                detail += f"; {absorbed}"
+            damage = 0
+        casting = struck.casting
+        lands = rules.lands(self, step, damage) if damage > 0 else None
+        if lands is not None:
+            self._wound(step, lands, struck.name, damage, f"the {step.kind} hit of {step.at or list(step.tick)}",
+                        subdual=mods.subdual)
+        event = self.emit(Missile if step.kind == "missile" else Melee, step.tick, step.at, a.name,
+                          target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
+                          detail=detail or None, weapon=weapon.name, cover=cover, splinter=splinter,
+                          subdual=mods.subdual, lands=lands[0] if lands is not None else None)
+        if damage > 0 and casting is not None and struck.casting == casting:
+            self._disrupt(step, struck, casting, f"{struck.name} took {damage} damage while casting {casting}")
+        rules.struck(self, step, struck, event, roll)
+        return event
+
+    def _disrupt(self, step: Step, caster: Fighter, spell: str, why: str) -> None:
+        """G-11: damage reached a caster mid-casting; the rules say whether the spell is ruined or lost."""
+        ruin = self.rules.interrupt(self, caster, step)
+        if ruin != KEPT:
+            self.emit(SpellLost if ruin == LOST else SpellRuined, step.tick, step.at, caster.name, spell=spell,
+                      why=why if self.explain else None, detail=_RUIN.get(ruin))
+
+    def _wound(self, step: Step, lands: tuple[Tick, str], target: str, damage: int, source: str, *,
+               subdual: bool = False) -> None:
+        """Damage that lands later than its blow or spell (``Rule.lands``): a ``wound`` step then."""
+        explain = self.explain
+        tick, at = lands
+        self.push(Step(tick, step.actor, "wound", at, f"{source}: its damage lands now" if explain else "",
+                       target=target, amount=damage, note=f"-> {target}: {damage} damage lands" if explain else "",
+                       tags=frozenset({"subdual"}) if subdual else frozenset()))
+
+    def _provoked(self, step: Step) -> bool:
+        """Free attacks that ``step`` (not a move) provokes; False if they felled the actor."""
+        a = step.actor
+        provoked = self.rules.free_attacks(self, step)
+        if not provoked:
+            return True
+        before = a.hp
+        for attacker, weapon, why in provoked:
+            if attacker.active and a.active:
+                self.attack(Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon), a,
+                            opportunity=True)
+        if a.hp <= 0 < before and step.kind != "cast-start":
+            self._impossible(step, f"{a.name} fell to an attack of opportunity before acting" if self.explain
+                             else None, target=step.target)
+            return False
+        return True
+
+    def _move(self, step: Step) -> None:
+        mover = step.actor
+        stopped = False
+        for attacker, weapon, why in self.rules.free_attacks(self, step):
+            if not attacker.active:
+                continue
+            aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon)
+            if self.attack(aoo, mover, opportunity=True).damage and self.ruleset.opportunity_stops:
+                stopped = True
+        tags = step.tags
+        detail = step.note
+        if stopped and self.explain:
+            detail = (detail + "; " if detail else "") + "stopped: an opportunity attack drew blood"
+        self.emit(Move, step.tick, step.at, mover.name, target=step.target, why=step.why, detail=detail or None,
+                  feet=step.feet, mode=step.mode, stopped=stopped, disengage="disengage" in tags,
+                  leaves="leaves" in tags)
+
+    def _cast(self, step: Step) -> None:
+        a = step.actor
+        spell = step.spell
+        assert spell is not None
+        if a.casting != spell.name:
+            return  # ruined earlier: the spell-ruined or spell-lost event already said so
+        cannot = a.can_cast(spell)
+        if cannot is not None:  # a ruleset that starts casting itself: the pool is checked when the spell completes
+            self.emit(SpellRuined, step.tick, step.at, a.name, spell=spell.name, why=cannot,
+                      detail="the spell cannot be paid for")
+            return
+        state = self.state
+        targets: list[Fighter] = []
+        if step.target in state.fighters:
+            targets = [state.fighters[step.target]]
+        elif step.target in state.sides:
+            targets = [f for f in state.sides[step.target] if f.active]
+        targets = [t for t in targets if t.active]
+        effects: dict[str, int] = {}
+        splinter: list[str] = []
+        detail = ""
+        if spell.damage is not None and targets and not spell.damage_at:  # delayed damage is the ruleset's
+            outcomes = step.decl.outcomes if step.decl is not None else []
+            if outcomes:
+                dmg = outcomes[0].damage if outcomes[0].hit else 0
+                detail = f"the referee's outcome: {dmg} damage"
             else:
-                effects.append((t.name, dmg))
-    casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}
-    fight.emit("cast", step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
-               detail=(detail or None) if fight.explain else None,
-               data={"effects": dict(effects), "splinter": tuple(splinter)})
-    for name, dmg in effects:  # G-11: a spell's damage disrupts a caster too, if the ruleset says so
-        struck = state.fighters[name]
-        if dmg > 0 and name in casting and struck.casting == casting[name]:
-            _disrupt(fight, step, struck, casting[name],
-                     f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}")
-    fight.ruleset.took_effect(fight, step)
+                rolled = self.roller.dice(spell.damage, "spell damage", a.name)
+                dmg = max(0, rolled + spell.damage.bonus)
+                detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
+                detail += f" = {dmg} damage"
+            lands = self.rules.lands(self, step, dmg) if dmg else None
+            for t in targets:
+                absorbed = self.rules.absorb(self, t, dmg, magic=True) if dmg else None
+                if absorbed is not None:
+                    splinter.append(t.name)
+                    detail += f"; {absorbed}"
+                elif lands is not None:
+                    self._wound(step, lands, t.name, dmg, f"{spell.name}, cast at {step.at or list(step.tick)}")
+                else:
+                    effects[t.name] = dmg
+        casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}
+        self.emit(Cast, step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
+                  detail=(detail or None) if self.explain else None, effects=effects, splinter=tuple(splinter))
+        for name, dmg in effects.items():  # G-11: a spell's damage disrupts a caster too, if the rules say so
+            struck = state.fighters[name]
+            if dmg > 0 and name in casting and struck.casting == casting[name]:
+                self._disrupt(step, struck, casting[name],
+                              f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}")
+        self.rules.took_effect(self, step)

@@ -2,23 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
-from affray.engine.events import Event, Tick
-from affray.mana import starting_pool
+from affray.engine.events import (
+    Cast,
+    CastStart,
+    Condition,
+    Damage,
+    Declare,
+    Down,
+    Effect,
+    Event,
+    Heal,
+    Initiative,
+    Join,
+    Leave,
+    Melee,
+    Morale,
+    Move,
+    Replan,
+    SpellLost,
+    SpellRuined,
+    Surprise,
+    Surrender,
+    Tick,
+    Wound,
+)
 from affray.model.derive import attacks_per_round, thac0_for
-from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon
+from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon, expand
 
-__all__ = ["NEXT_STRIKE", "UNARMED", "Condition", "FightState", "Fighter", "FinalState"]
+__all__ = ["NEXT_STRIKE", "UNARMED", "FightState", "Fighter", "FinalState", "Held", "Memorized", "PoolFactory",
+           "SpellPool"]
 
 #: Conditions that end with the bearer's next attack (C2X-04 severe and critical misses).
 NEXT_STRIKE = ("slowed", "off-balance")
 
 
-class Condition(NamedTuple):
+class Held(NamedTuple):
     """A timed condition (C2X-03/04) from its ``condition`` event: held from ``since`` to before ``until``;
     ``amount`` (an SF penalty); ``attack``/``damage``: the dice entered for a free attack it grants."""
 
@@ -28,21 +51,61 @@ class Condition(NamedTuple):
     attack: int | None = None
     damage: int | None = None
 
+
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
 UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
+
+
+class SpellPool(Protocol):
+    """What pays for a combatant's spells: memorised copies, or a plug-in's mana or slots (C2X-06/08)."""
+
+    def can_cast(self, spell: Spell) -> str | None:
+        """Why ``spell`` cannot be paid for now, or None."""
+
+    def pay(self, spell: Spell) -> None:
+        """A spell cast or lost: its copy, its points or its slot is gone."""
+
+    def final(self) -> dict[str, Any]:
+        """What the final state reports of the pool (nothing for memorised spells)."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the pool holds, to compare two states."""
+
+
+class Memorized:
+    """The rule of the spell lists: each memorised copy is cast once (G-03)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, spec: Combatant) -> None:
+        self.left: dict[str, int] = {s.name: s.count for s in spec.spells}
+
+    def can_cast(self, spell: Spell) -> str | None:
+        return None if self.left.get(spell.name, 0) > 0 else f"{spell.name} is no longer memorised"
+
+    def pay(self, spell: Spell) -> None:
+        self.left[spell.name] -= 1
+
+    def final(self) -> dict[str, Any]:
+        return {}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"memorized": dict(self.left)}
+
+
+#: A pool for each combatant at the start (and for one who joins mid-fight).
+PoolFactory = Callable[[Combatant], SpellPool]
 
 
 class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
-                 "down", "engaged", "fled", "highest", "hp", "index", "mana", "memorized", "name", "pc", "plan",
-                 "plan_pos", "remaining", "routed", "shield", "side", "slots", "spec", "spells", "subdual", "thac0",
-                 "unconscious", "weapons")
+                 "down", "engaged", "fled", "hp", "index", "name", "pc", "plan", "plan_pos", "pool", "remaining",
+                 "routed", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
-                 plan: tuple[Declaration, ...], attack_scheme: str | None, spells: str = "memorized",
-                 mana_table: str = "seed", starting_mana: str = "base") -> None:
+                 plan: tuple[Declaration, ...], attack_scheme: str | None, pool: SpellPool) -> None:
         self.name = name
         self.side = side
         self.index = index
@@ -60,14 +123,8 @@ class Fighter:
             self.attacks = Fraction(1)
         self.weapons: tuple[Weapon, ...] = spec.weapons or (UNARMED,)
         self.spells: dict[str, Spell] = {s.name: s for s in spec.spells}
-        self.memorized: dict[str, int] = {s.name: s.count for s in spec.spells}
+        self.pool = pool
         self.casts: dict[str, int] = {}  # spells that took effect, by name, whatever paid for them
-        #: C2X-06/08: spell points or slots by spell level left (option ``spells``), None when memorised
-        self.mana: int | None = None
-        self.slots: dict[int, int] | None = None
-        self.highest = 9  # the highest spell level castable from the pool (C2X-06)
-        if spells != "memorized" and spec.spells:
-            self.mana, self.slots, self.highest = starting_pool(spec, spells, mana_table, starting_mana)
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
         self.plan = plan
@@ -86,7 +143,7 @@ class Fighter:
         self.aoo_round = -1
         #: Timed conditions (C2X-03/04: dazed, stunned, prone, slowed...) by name. A condition holds at ticks
         #: from its ``since`` to before its ``until``; "next strike" ones also end with the next attack.
-        self.conditions: dict[str, Condition] = {}
+        self.conditions: dict[str, Held] = {}
 
     def weapon(self, name: str | None, missile: bool = False) -> Weapon:
         """The named weapon, else the first of the right kind, else the first."""
@@ -99,36 +156,15 @@ class Fighter:
                 return w
         return self.weapons[0]
 
+    def can_cast(self, spell: Spell) -> str | None:
+        """Why ``spell`` cannot be paid for now (memorised copy, mana, slot: C2X-06/08), or None."""
+        return self.pool.can_cast(spell)
+
     def snapshot(self) -> dict[str, Any]:
         return {"side": self.side, "hp": self.hp, "down": self.down, "fled": self.fled,
                 "unconscious": self.unconscious, "engaged": sorted(self.engaged), "casting": self.casting,
-                "memorized": dict(self.memorized), "shield": self.shield, "mana": self.mana,
-                "slots": dict(self.slots) if self.slots is not None else None, "conditions": dict(self.conditions)}
-
-    def can_cast(self, spell: Spell) -> str | None:
-        """Why ``spell`` cannot be paid for now (memorised copy, mana, slot: C2X-06/08), or None."""
-        if self.mana is not None:
-            if spell.level > self.highest:
-                return (f"{spell.name} (level {spell.level}) is above the highest level castable, {self.highest} "
-                        "(C2X-06)")
-            if self.mana < spell.level:
-                return f"{self.mana} mana left, {spell.name} costs {spell.level} (C2X-06)"
-            return None
-        if self.slots is not None:
-            if spell.level and self.slots.get(spell.level, 0) <= 0:
-                return f"no level {spell.level} slot left for {spell.name} (C2X-08)"
-            return None
-        return None if self.memorized.get(spell.name, 0) > 0 else f"{spell.name} is no longer memorised"
-
-    def pay(self, spell: Spell) -> None:
-        """A spell cast or lost: its copy, its points or its slot is gone."""
-        if self.mana is not None:
-            self.mana -= spell.level
-        elif self.slots is not None:
-            if spell.level:
-                self.slots[spell.level] -= 1
-        else:
-            self.memorized[spell.name] -= 1
+                "pool": self.pool.snapshot(), "shield": self.shield, "conditions": dict(self.conditions),
+                "plan": self.plan[self.plan_pos:]}
 
     def __repr__(self) -> str:
         return f"Fighter({self.name!r}, hp={self.hp})"
@@ -143,18 +179,15 @@ class FinalState:
 class FightState:
     """Every fighter, in file order, and the morale checks made; ``apply`` is the only mutator."""
 
-    def __init__(self, encounter: Encounter, attack_scheme: str | None, *, spells: str = "memorized",
-                 mana_table: str = "seed", starting_mana: str = "base") -> None:
-        from affray.io.load import expand
-
+    def __init__(self, encounter: Encounter, attack_scheme: str | None, pools: PoolFactory = Memorized) -> None:
         self.attack_scheme = attack_scheme
+        self.pools = pools
         self.fighters: dict[str, Fighter] = {}
         self.sides: dict[str, list[Fighter]] = {s: [] for s in encounter.sides}
         for i, (name, side, spec, _loc) in enumerate(expand(encounter)):
             # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
             pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
-            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme, spells, mana_table,
-                        starting_mana)
+            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme, pools(spec))
             self.fighters[name] = f
             self.sides[side].append(f)
         self._pc_sides = [s for s, side in encounter.sides.items() if side.pc]
@@ -173,125 +206,134 @@ class FightState:
 
     # -- the fold -------------------------------------------------------------------------------------
     def apply(self, e: Event) -> None:
-        kind = e.kind
         fs = self.fighters
-        if kind == "declare":
-            f = fs[e.actor]  # type: ignore[index]
-            data = e.data
-            f.declared = decl = data["decl"]
-            if data.get("consumed"):
-                f.plan_pos += 1
-            if not data.get("continuing"):
-                f.current = decl
-                f.remaining = data.get("remaining", 0)
-        elif kind == "wound":
-            wounded = fs[e.target]  # type: ignore[index]
-            wounded.hp -= e.damage or 0
-            if e.get("subdual"):
-                wounded.subdual += e.damage or 0
-        elif kind in ("melee", "missile"):
-            target = fs[e.target] if e.target is not None else None
-            if target is not None:
-                if e.damage and not e.get("lands"):  # a later "wound" event brings it
-                    target.hp -= e.damage
-                    if e.get("subdual"):
-                        target.subdual += e.damage
-                if e.get("splinter"):
-                    self._splinter(target)
-                if kind == "melee" and e.actor is not None and target.name != e.actor:
-                    fs[e.actor].engaged.add(target.name)
-                    target.engaged.add(e.actor)
-            if e.opportunity and e.actor is not None:
-                fs[e.actor].aoo_round = e.round if e.round is not None else e.tick[0]
-            if e.actor is not None and fs[e.actor].conditions:
+        match e:
+            case Declare(actor=actor, decl=decl, consumed=consumed, continuing=continuing, remaining=remaining):
+                f = fs[actor]  # type: ignore[index]
+                f.declared = decl
+                if consumed:
+                    if f.plan_pos >= len(f.plan) and decl is not None:  # answered when asked: the plan grows
+                        f.plan = (*f.plan, decl)
+                    f.plan_pos += 1
+                if not continuing:
+                    f.current = decl
+                    f.remaining = remaining or 0
+            case Melee():
+                self._attack(e)
+            case Move(actor=actor, feet=feet, stopped=stopped, disengage=disengage, leaves=leaves):
+                f = fs[actor]  # type: ignore[index]
+                if not stopped:
+                    f.remaining = max(0, f.remaining - feet)
+                    if disengage:
+                        self._disengage(f)
+                    if leaves:
+                        self._leave(f)
+            case Wound(target=target, damage=damage, subdual=subdual):
+                wounded = fs[target]  # type: ignore[index]
+                wounded.hp -= damage
+                if subdual:
+                    wounded.subdual += damage
+            case Condition(actor=actor, condition=name, until=until, since=since, amount=amount, attack=attack,
+                           free_damage=free_damage, tick=tick):  # C2X-03/04: a timed condition starts or ends
+                f = fs[actor]  # type: ignore[index]
+                if until is None:
+                    f.conditions.pop(name, None)
+                else:
+                    f.conditions[name] = Held(tuple(since) if since is not None else tick, tuple(until), amount,
+                                              attack, free_damage)
+            case Down(actor=actor, unconscious=unconscious):
+                f = fs[actor]  # type: ignore[index]
+                if f.active:
+                    self.active_left[f.side] -= 1
+                f.down = True
+                f.active = False
+                f.unconscious = unconscious
+                f.casting = None
+                self._disengage(f)
+            case CastStart(actor=actor, spell=spell):
+                fs[actor].casting = spell  # type: ignore[index]
+            case Cast(actor=actor, spell=spell, effects=effects, splinter=splinter):
+                f = fs[actor]  # type: ignore[index]
+                f.casting = None
+                if spell is not None:
+                    f.pool.pay(f.spells[spell])
+                    f.casts[spell] = f.casts.get(spell, 0) + 1
+                for name, dmg in effects.items():
+                    fs[name].hp -= dmg
+                for name in splinter:
+                    self._splinter(fs[name])
+            case Effect(effects=effects):  # a spell's delayed damage (heat metal, PC-12)
+                for name, dmg in effects.items():
+                    fs[name].hp -= dmg
+            case SpellRuined(actor=actor, spell=spell):
+                f = fs[actor]  # type: ignore[index]
+                f.casting = None
+                if isinstance(e, SpellLost) and spell is not None:
+                    f.pool.pay(f.spells[spell])
+            case Surrender(actor=actor) | Leave(actor=actor):
+                self._leave(fs[actor])  # type: ignore[index]
+            case Morale(passed=passed, members=members, triggers=triggers, side=side, rally=rally,
+                        surrender=surrender):
+                if passed and rally:  # rallied: shaken or broken members fight on
+                    for name in members:
+                        fs[name].routed = False
+                if not passed:
+                    for name in members:
+                        fs[name].routed = True
+                        if surrender:
+                            self._leave(fs[name])
+                for trigger in triggers:
+                    self.morale_done.add((side or "", trigger))
+            case Damage(target=target, damage=damage):  # the referee's hand: hp changed outside any action
+                fs[target].hp -= damage or 0  # type: ignore[index]
+            case Heal(target=target, amount=amount):
+                fs[target].hp += amount  # type: ignore[index]
+            case Join(actor=actor, side=side, spec=spec, plan=plan):  # a combatant the referee adds mid-fight
+                assert actor is not None and spec is not None
+                self._join(actor, side, spec, plan)
+            case Replan(actor=actor, plan=plan):  # the referee replaces a combatant's declarations still to come
+                f = fs[actor]  # type: ignore[index]
+                f.plan = f.plan[:f.plan_pos] + plan
+            case Initiative(ranks=ranks):
+                self.ranks = dict(ranks)
+            case Surprise(surprised=surprised, surprisers=surprisers):
+                self.surprised = frozenset(surprised)
+                self.surprisers = frozenset(surprisers)
+            case _:
+                pass  # the rest changes nothing of the state (misc, wait, delay, expire, checks...)
+
+    def _attack(self, e: Melee) -> None:
+        fs = self.fighters
+        target = fs[e.target] if e.target is not None else None
+        actor = fs[e.actor] if e.actor is not None else None
+        if target is not None:
+            if e.damage and e.lands is None:  # a later "wound" event brings it
+                target.hp -= e.damage
+                if e.subdual:
+                    target.subdual += e.damage
+            if e.splinter:
+                self._splinter(target)
+            if actor is not None and e.kind == "melee" and target is not actor:
+                actor.engaged.add(target.name)
+                target.engaged.add(actor.name)
+        if actor is not None:
+            if e.opportunity:
+                actor.aoo_round = e.round if e.round is not None else e.tick[0]
+            if actor.conditions:
                 for name in NEXT_STRIKE:  # C2X-04: these last only until the next attack
-                    fs[e.actor].conditions.pop(name, None)
-        elif kind == "condition":  # C2X-03/04: a timed condition starts (or, with until null, ends)
-            f = fs[e.actor]  # type: ignore[index]
-            until = e.get("until")
-            if until is None:
-                f.conditions.pop(e.get("condition"), None)
-            else:
-                since = e.get("since")
-                f.conditions[e.get("condition")] = Condition(tuple(since) if since is not None else e.tick,
-                                                             tuple(until), int(e.get("amount", 0)),
-                                                             e.get("attack"), e.get("damage"))
-        elif kind == "down":
-            f = fs[e.actor]  # type: ignore[index]
-            if f.active:
-                self.active_left[f.side] -= 1
-            f.down = True
-            f.active = False
-            f.unconscious = bool(e.get("unconscious"))
-            f.casting = None
-            self._disengage(f)
-        elif kind == "cast-start":
-            fs[e.actor].casting = e.spell  # type: ignore[index]
-        elif kind == "cast":
-            f = fs[e.actor]  # type: ignore[index]
-            f.casting = None
-            if e.spell is not None:
-                f.pay(f.spells[e.spell])
-                f.casts[e.spell] = f.casts.get(e.spell, 0) + 1
-            for name, dmg in e.get("effects", {}).items():
-                fs[name].hp -= dmg
-            for name in e.get("splinter", ()):
-                self._splinter(fs[name])
-        elif kind == "effect":  # a ruleset's delayed damage (heat metal, PC-12)
-            for name, dmg in e.get("effects", {}).items():
-                fs[name].hp -= dmg
-        elif kind in ("spell-ruined", "spell-lost"):
-            f = fs[e.actor]  # type: ignore[index]
-            f.casting = None
-            if kind == "spell-lost" and e.spell is not None:
-                f.pay(f.spells[e.spell])
-        elif kind == "move":
-            f = fs[e.actor]  # type: ignore[index]
-            if not e.get("stopped"):
-                f.remaining = max(0, f.remaining - int(e.get("feet", 0)))
-                if e.get("disengage"):
-                    self._disengage(f)
-                if e.get("leaves"):
-                    self._leave(f)
-        elif kind == "surrender":
-            self._leave(fs[e.actor])  # type: ignore[index]
-        elif kind == "morale":
-            if e.passed and e.get("rally"):  # rallied: shaken or broken members fight on
-                for name in e.get("members", ()):
-                    fs[name].routed = False
-            if not e.passed:
-                for name in e.get("members", ()):
-                    fs[name].routed = True
-                    if e.get("surrender"):
-                        self._leave(fs[name])
-            for trigger in e.get("triggers", ()):
-                self.morale_done.add((e.get("side"), trigger))
-        elif kind in ("damage", "heal"):  # the referee's hand (the console): hp changed outside any action
-            f = fs[e.target]  # type: ignore[index]
-            f.hp += -(e.damage or 0) if kind == "damage" else int(e.get("amount", 0))
-        elif kind == "join":  # a combatant the referee adds mid-fight
-            self._join(e.actor, e.get("side"), e.get("spec"), tuple(e.get("plan", ())))  # type: ignore[arg-type]
-        elif kind == "leave":  # the referee takes a combatant out of the fight
-            self._leave(fs[e.actor])  # type: ignore[index]
-        elif kind == "replan":  # the referee replaces a combatant's declarations still to come
-            f = fs[e.actor]  # type: ignore[index]
-            f.plan = f.plan[:f.plan_pos] + tuple(e.get("plan", ()))
-        elif kind == "initiative":
-            self.ranks = dict(e.get("ranks", {}))
-        elif kind == "surprise":
-            self.surprised = frozenset(e.get("surprised", ()))
-            self.surprisers = frozenset(e.get("surprisers", ()))
+                    actor.conditions.pop(name, None)
 
     def _join(self, name: str, side: str, spec: Combatant, plan: tuple[Declaration, ...]) -> None:
         pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
-        f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme)
+        f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme, self.pools(spec))
         self.fighters[name] = f
         self.sides[side].append(f)
         self.active_left[side] += 1
         self.pcs_first = self._pcs_first()
 
     def _splinter(self, f: Fighter) -> None:
-        """MJ-19: a magic shield given up the first time is only non-magical; otherwise it is gone, AC 1 worse."""
+        """A shield given up to take a blow or an effect: a magic one only loses its magic the first time; any
+        other is gone, AC 1 worse."""
         if f.shield == "magic":
             f.shield = "plain-spent"
         else:
@@ -323,18 +365,15 @@ class FightState:
                 entry["fled"] = True
             if f.unconscious:
                 entry["unconscious"] = True
-            if f.mana is not None:
-                entry["mana"] = f.mana
-            if f.slots is not None:
-                entry["slots"] = {str(k): v for k, v in f.slots.items()}
+            entry.update(f.pool.final())
             combatants[f.name] = entry
         return FinalState(combatants, standing[0] if len(standing) == 1 else None)
 
     @classmethod
-    def fold(cls, encounter: Encounter, attack_scheme: str | None, events: Iterable[Event], *,
-             spells: str = "memorized", mana_table: str = "seed", starting_mana: str = "base") -> FightState:
+    def fold(cls, encounter: Encounter, attack_scheme: str | None, events: Iterable[Event],
+             pools: PoolFactory = Memorized) -> FightState:
         """The state reached by applying ``events`` to the encounter's start."""
-        state = cls(encounter, attack_scheme, spells=spells, mana_table=mana_table, starting_mana=starting_mana)
+        state = cls(encounter, attack_scheme, pools)
         for e in events:
             state.apply(e)
         return state

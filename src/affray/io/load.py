@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from affray.errors import EncounterError, Problem
 from affray.io.references import cross_references
-from affray.model.encounter import Combatant, Encounter
+from affray.model.encounter import Encounter, expand
 
 __all__ = ["Loaded", "expand", "format_path", "load_encounter", "load_text", "sort_problems"]
 
@@ -215,15 +214,3 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
             seen.add((p.path, p.message))
             out.append(p)
     return out
-
-
-def expand(encounter: Encounter) -> Iterator[tuple[str, str, Combatant, Loc]]:
-    """(name, side, combatant, loc) for every combatant, ``count`` expanded to "Name 1" ... "Name N"."""
-    for side, s in encounter.sides.items():
-        for i, c in enumerate(s.combatants):
-            loc: Loc = ("sides", side, "combatants", i)
-            if c.count == 1:
-                yield c.name, side, c, loc
-            else:
-                for k in range(1, c.count + 1):
-                    yield f"{c.name} {k}", side, c, loc

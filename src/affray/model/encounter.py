@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cached_property
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -31,6 +32,7 @@ __all__ = [
     "Side",
     "Spell",
     "Weapon",
+    "expand",
     "parse_duration",
 ]
 
@@ -385,3 +387,15 @@ class Encounter(_Frozen):
     sides: dict[str, Side] = Field(min_length=2)
     rolls: Rolls = Field(default_factory=Rolls)
     plan: dict[str, tuple[Declaration, ...]] = Field(default_factory=dict)
+
+
+def expand(encounter: Encounter) -> Iterator[tuple[str, str, Combatant, tuple[str | int, ...]]]:
+    """(name, side, combatant, field path) for every combatant, ``count`` expanded to "Name 1" ... "Name N"."""
+    for side, s in encounter.sides.items():
+        for i, c in enumerate(s.combatants):
+            loc: tuple[str | int, ...] = ("sides", side, "combatants", i)
+            if c.count == 1:
+                yield c.name, side, c, loc
+            else:
+                for k in range(1, c.count + 1):
+                    yield f"{c.name} {k}", side, c, loc

@@ -21,16 +21,23 @@ woken, the rowan shield against effects other than spell damage.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
+from affray.engine.events import Initiative, Surprise
+from affray.engine.fight import Fight
+from affray.engine.options import BaseOptions, default_morale, morale_dice, option
+from affray.engine.rules import KEPT, LOST, RUINED, FreeAttack, Rule
+from affray.engine.ruleset import Ruleset
+from affray.engine.state import Fighter
+from affray.engine.step import AttackMods, Step, given
 from affray.errors import EncounterError, Problem
+from affray.io.checks import planned
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Declaration, Weapon
+from affray.model.encounter import Combatant, Declaration, Dice
+from affray.reckon import casualty_morale, turn_sides, unshielded_ac
 
 if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
     from affray.io.load import Loaded
 
 __all__ = ["SideD6"]
@@ -41,29 +48,35 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 SETTERS = ("fighter", "paladin", "ranger")
 
 
-class SideD6(Ruleset):
+@dataclass(frozen=True)
+class SideD6Options(BaseOptions):
+    """Every Decision of MJ-01 to MJ-20, with the digest's defaults."""
+
+    morale_dice: str = morale_dice("2d6")
+    default_morale: int = default_morale(7)
+    morale_first_casualty: str = option("own", "MJ-02", "own: a side checks after its own first casualty; any: "
+                                        "every side checks at the first casualty of either", ("own", "any"))
+    many_sides: str = option("descending", "MJ-04", "more than two sides: act in descending order of the rolls, "
+                             "or the highest first and all others together", ("descending", "highest_first"))
+    melee_disrupts: bool = option(False, "MJ-06", "a melee hit also ruins a spell (the seed names missiles)")
+    mutual_surprise: str = option("both_lose", "MJ-08", "both sides surprising each other: neither acts in the "
+                                  "surprise round, or the surprise cancels out", ("both_lose", "cancel"))
+    lance_first: bool = option(True, "MJ-17", "a mounted lancer strikes in the first side's melee step against a "
+                               "foe with shorter reach")
+    shield_splinter: str = option("lethal", "MJ-19", "when a shield bearer lets the shield take a blow: never, "
+                                  "only a blow that would drop it, or every blow", ("never", "lethal", "always"))
+    missile_rate: bool = option(True, "MJ-05", "a missile weapon's fire rate is its shots per round (false: one "
+                                "shot per attack)")
+
+
+class SideD6(Ruleset[None, SideD6Options]):
     """Seed 001: one-minute rounds; a d6 per side, high acts first; steps 4-8 per side (MJ-*)."""
 
     id = "side-d6"
     title = "One-minute rounds, side d6, fixed step order (Mythical Journeys)"
     seed = "001"
-    rules = "MJ"
-    options = (
-        *morale_options("2d6", 7),
-        Option("morale_first_casualty", "own", "MJ-02", "own: a side checks after its own first casualty; "
-               "any: every side checks at the first casualty of either", ("own", "any")),
-        Option("many_sides", "descending", "MJ-04", "more than two sides: act in descending order of the "
-               "rolls, or the highest first and all others together", ("descending", "highest_first")),
-        Option("melee_disrupts", False, "MJ-06", "a melee hit also ruins a spell (the seed names missiles)"),
-        Option("mutual_surprise", "both_lose", "MJ-08", "both sides surprising each other: neither acts "
-               "in the surprise round, or the surprise cancels out", ("both_lose", "cancel")),
-        Option("lance_first", True, "MJ-17", "a mounted lancer strikes in the first side's melee step "
-               "against a foe with shorter reach"),
-        Option("shield_splinter", "lethal", "MJ-19", "when a shield bearer lets the shield take a blow: "
-               "never, only a blow that would drop it, or every blow", ("never", "lethal", "always")),
-        Option("missile_rate", True, "MJ-05", "a missile weapon's fire rate is its shots per round "
-               "(false: one shot per attack)"),
-    )
+    rule_ids = "MJ"
+    Options = SideD6Options
     declaration_keys: ClassVar[dict[str, str]] = {
         "set": "melee: set a spear or pole arm against the target's charge (MJ-13)",
         "rear": "melee: attack from the rear, +2 to hit, no shield (MJ-14)",
@@ -75,18 +88,22 @@ class SideD6(Ruleset):
     surprise_die = 6
     opportunity_stops = True  # MJ-09: a free attack that does 1 hp stops the mover
 
+    def rules(self) -> list[Rule]:
+        return [SideD6Rules(self.opt)]
+
     # -- load-time checks of the seed's restrictions ---------------------------------------------------
     @classmethod
-    def dice_times(cls, decl: Declaration) -> int:
+    def attack_dice(cls, spec: Combatant, decl: Declaration) -> tuple[Dice | None, int]:
         """MJ-12 and MJ-13: a charge or a set spear throws twice the damage dice."""
-        return 2 if decl.charge or decl.extra.get("set") is True else 1
+        dice, _ = super().attack_dice(spec, decl)
+        return dice, 2 if decl.charge or decl.extra.get("set") is True else 1
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
-        specs, planned = cls.planned(loaded)
-        for _actor, spec, d, loc in planned:
-            for k, given in enumerate(d.dice_given):
-                cover = given.other("cover")
+        specs, decls = planned(loaded)
+        for _actor, spec, d, loc in decls:
+            for k, entered in enumerate(d.dice_given):
+                cover = entered.other("cover")
                 if cover is not None and not 1 <= cover <= 6:
                     where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
                     yield loaded.problem((*where, "cover"), f"{cover} is not a d6 result (1-6), MJ-15")
@@ -114,13 +131,14 @@ class SideD6(Ruleset):
                                          "(MJ-17)")
 
     # -- the round -------------------------------------------------------------------------------------
-    def begin(self, fight: Fight, rnd: int) -> None:
+    def begin(self, fight: Fight[None], rnd: int) -> None:
         state = fight.state
         if rnd == 1:
             self._surprise(fight)
         else:
             # MJ-02: step 1, monsters first, then the henchmen and NPCs of the PCs' side
-            self.casualty_morale(fight, (rnd, 0, 1), f"round {rnd}, step 1 (morale)", "step 1", "MJ-02")
+            casualty_morale(fight, self.opt, (rnd, 0, 1), f"round {rnd}, step 1 (morale)", "step 1", "MJ-02",
+                            first_casualty=self.opt.morale_first_casualty)
         # MJ-03: each person (the PCs' sides), then the monsters, declare.
         declaring = [f for f in state.pcs_first if f.active and not (rnd == 1 and f.side in state.surprised)]
         at = f"round {rnd}, step 2 (declarations)"
@@ -141,14 +159,13 @@ class SideD6(Ruleset):
         for f, d in counters:
             self._set_spear(fight, f, d, rnd, charges.get(d.melee or ""), turn_why)
 
-    def _surprise(self, fight: Fight) -> None:
+    def _surprise(self, fight: Fight[None]) -> None:
         """MJ-08: first round only; each side throws 1d6, on 5-6 it has surprised the other."""
         enc = fight.encounter
         sides = list(enc.sides)
         tick, at = (1, 0, 0, 0), "round 1, surprise"
         if enc.surprise == "none":
-            fight.emit("surprise", tick, at, detail="no surprise: every side is aware (the file says none)",
-                       data={"surprised": (), "surprisers": ()})
+            fight.emit(Surprise, tick, at, detail="no surprise: every side is aware (the file says none)")
             return
         if isinstance(enc.surprise, dict):
             surprised = {s for s in sides if enc.surprise.get(s)}
@@ -158,7 +175,7 @@ class SideD6(Ruleset):
             rolls = {s: fight.roller.die(6, "surprise", s, enc.rolls.surprise.get(s)) for s in sides}
             achieved = {s for s in sides if rolls[s] >= 5}
             surprised = {s for s in sides if any(o in achieved for o in sides if o != s)}
-            if self.opt["mutual_surprise"] == "cancel":
+            if self.opt.mutual_surprise == "cancel":
                 surprised -= achieved
             # only a side that caught someone unaware gets the surprise round's +1 (MJ-08)
             surprisers = {s for s in achieved - surprised if any(o in surprised for o in sides if o != s)}
@@ -166,13 +183,13 @@ class SideD6(Ruleset):
             detail = ", ".join(parts) + f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
             if achieved and achieved <= surprised:
                 detail += (" (mutual surprise: neither acts in round 1)"
-                           if self.opt["mutual_surprise"] == "both_lose" else "")
-        fight.emit("surprise", tick, at, why="each side d6, 5-6 surprises the other, who may not act in "
+                           if self.opt.mutual_surprise == "both_lose" else "")
+        fight.emit(Surprise, tick, at, why="each side d6, 5-6 surprises the other, who may not act in "
                    "round 1; surprisers +1 to hit (MJ-08)", detail=detail,
-                   data={"surprised": tuple(s for s in sides if s in surprised),
-                         "surprisers": tuple(s for s in sides if s in surprisers)})
+                   surprised=tuple(s for s in sides if s in surprised),
+                   surprisers=tuple(s for s in sides if s in surprisers))
 
-    def _initiative(self, fight: Fight, rnd: int, sides: list[str]) -> dict[str, str]:
+    def _initiative(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, str]:
         """MJ-04: 1d6 per side, higher first; ties act together (MJ-07). Returns each side's turn text."""
         tick, at = (rnd, 0, 3, 0), f"round {rnd}, step 3 (initiative)"
         given = fight.encounter.rolls.initiative.get(rnd, {})
@@ -183,7 +200,7 @@ class SideD6(Ruleset):
         else:
             rolls = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
             values = sorted(set(rolls.values()), reverse=True)
-            if self.opt["many_sides"] == "highest_first":
+            if self.opt.many_sides == "highest_first":
                 ranks = {s: 1 if rolls[s] == values[0] else 2 for s in sides}
             else:
                 ranks = {s: values.index(rolls[s]) + 1 for s in sides}
@@ -193,7 +210,7 @@ class SideD6(Ruleset):
             else:
                 detail += " then ".join(" and ".join(s for s in sides if ranks[s] == k)
                                         for k in sorted(set(ranks.values())))
-        fight.emit("initiative", tick, at, detail=detail, data={"ranks": ranks, "results": rolls})
+        fight.emit(Initiative, tick, at, detail=detail, ranks=ranks, results=rolls)
         turn_why: dict[str, str] = {}
         if fight.explain:
             for s in sides:
@@ -210,21 +227,21 @@ class SideD6(Ruleset):
                                    f"{rolls[s]}: its steps 4-8 follow (MJ-04, MJ-06)")
         return turn_why
 
-    def _at(self, fight: Fight, rnd: int, turn: int, step: int) -> str:
+    def _at(self, fight: Fight[None], rnd: int, turn: int, step: int) -> str:
         if not fight.explain:
             return ""
         if turn == 0:
             return f"round {rnd}, start, step {step} ({STEPS.get(step, 'withdrawals')})"
-        who = self.turn_sides(fight, turn)
+        who = turn_sides(fight, turn)
         return f"round {rnd}, {who} ({ORDINAL.get(turn, str(turn) + 'th')}), step {step} ({STEPS[step]})"
 
-    def _step(self, fight: Fight, f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str,
+    def _step(self, fight: Fight[None], f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str,
               **fields: object) -> Step:
         s = Step((rnd, turn, step, 1), f, kind, self._at(fight, rnd, turn, step), why, **fields)  # type: ignore[arg-type]
         fight.push(s)
         return s
 
-    def _schedule(self, fight: Fight, f: Fighter, d: Declaration, rnd: int,
+    def _schedule(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int,
                   turn_why: dict[str, str]) -> Step | None:
         """Turn one declaration into steps (MJ-05); returns the charge's strike, if it is one."""
         action = d.action
@@ -237,7 +254,7 @@ class SideD6(Ruleset):
             weapon = f.weapon(d.weapon, missile=True)
             shots = attacks_in_round(f.attacks, rnd)
             rate = ""
-            if self.opt["missile_rate"] and weapon.rate != 1:
+            if self.opt.missile_rate and weapon.rate != 1:
                 shots = attacks_in_round(f.attacks * weapon.rate, rnd)
                 rate = f" (fire rate {weapon.rate}: {shots} shots)"
             for i in range(shots):
@@ -259,7 +276,7 @@ class SideD6(Ruleset):
                        if ex else "", decl=d, note=str(what or ""))
         return None
 
-    def _melee(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, base: str) -> Step | None:
+    def _melee(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int, base: str) -> Step | None:
         """MJ-05 step 7, after closing in step 4 within the free 1/3 move; a charge (MJ-12) runs farther."""
         turn = fight.state.ranks[f.side]
         ex = fight.explain
@@ -292,7 +309,7 @@ class SideD6(Ruleset):
                        note=f"closes {remaining} ft to {d.melee}" if ex else "")
         strike_turn, lance = turn, ""
         target = fight.state.fighters[d.melee or ""]
-        if (self.opt["lance_first"] and f.spec.mounted and weapon.is_lance
+        if (self.opt.lance_first and f.spec.mounted and weapon.is_lance
                 and max((w.reach for w in target.weapons if w.kind != "missile"), default=5) < weapon.reach + 10):
             strike_turn = 1
             lance = "; a mounted lancer against shorter reach strikes in the first side's melee step (MJ-17)"
@@ -309,7 +326,7 @@ class SideD6(Ruleset):
             first = first or step
         return first if d.charge else None
 
-    def _move(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, turn: int, base: str) -> None:
+    def _move(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int, turn: int, base: str) -> None:
         """MJ-05 (free 1/3 move, full move), MJ-10 withdrawal, MJ-11 full retreat."""
         mode = d.mode or "full"
         feet = d.move or 0
@@ -338,7 +355,7 @@ class SideD6(Ruleset):
         self._step(fight, f, rnd, turn, 4, "move", why if ex else "", decl=d, feet=feet, mode=mode, tags=tags,
                    note=f"{mode} {feet} ft")
 
-    def _set_spear(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, charge: Step | None,
+    def _set_spear(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int, charge: Step | None,
                    turn_why: dict[str, str]) -> None:
         """MJ-13: a set spear strikes the charger at the end of its charge; a hit negates the charge."""
         state = fight.state
@@ -367,9 +384,14 @@ class SideD6(Ruleset):
                               "double damage dice (MJ-13)", decl=d, target=d.melee, weapon=weapon,
                               tags=frozenset({"set"}), note=f"{f.name}'s set {weapon.name}, MJ-13")
 
-    # -- resolution hooks ------------------------------------------------------------------------------
-    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
-        mods = super().attack_mods(fight, step, target)
+
+class SideD6Rules(Rule):
+    """side-d6's step rules: MJ-06 disruption, MJ-08 to MJ-20 modifiers, refusals, free attacks and shields."""
+
+    def __init__(self, opt: SideD6Options) -> None:
+        self.opt = opt
+
+    def mods(self, fight: Fight[None], step: Step, target: Fighter, mods: AttackMods) -> None:
         a = step.actor
         rnd = fight.period
         decl = step.decl
@@ -386,12 +408,12 @@ class SideD6(Ruleset):
             mods.add("ac", 2, f"{target.name} charging, MJ-12")
         if tdecl is not None and tdecl.action == "move" and (
                 tdecl.mode in ("retreat", "flee") or (tdecl.mode in (None, "full") and target.engaged)):
-            worse, what = self.unshielded_ac(target, dex=True)
+            worse, what = unshielded_ac(self.opt, target, dex=True)
             if worse:
                 mods.add("ac", worse, f"retreating: no {what}, MJ-11")
         elif extra.get("rear") is True and step.kind == "melee":
             mods.add("hit", 2, "rear attack, MJ-14")
-            worse, _ = self.unshielded_ac(target, dex=False)
+            worse, _ = unshielded_ac(self.opt, target, dex=False)
             if worse:
                 mods.add("ac", worse, "rear: no shield, MJ-14")
         if extra.get("subdual") is True and step.kind == "melee":
@@ -407,9 +429,8 @@ class SideD6(Ruleset):
             if engaged * 2 >= _encircle(target):
                 mods.add("hit", 1, f"{target.name} at least half surrounded ({engaged} of "
                          f"{_encircle(target)}), MJ-18" if fight.explain else "")
-        return mods
 
-    def refuse(self, fight: Fight, step: Step) -> str | None:
+    def refuse(self, fight: Fight[None], step: Step) -> str | None:
         a = step.actor
         state = fight.state
         if step.kind == "melee" and a.remaining > 0:
@@ -426,12 +447,14 @@ class SideD6(Ruleset):
             return "henchmen and retainers never fire into a melee (MJ-16)"
         return None
 
-    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+    def free_attacks(self, fight: Fight[None], step: Step) -> list[FreeAttack]:
         """MJ-09: a full retreat from melee, or running right past a foe, gives one free attack a round."""
+        if step.kind != "move":
+            return []
         mover = step.actor
         state = fight.state
         rnd = fight.period
-        out: list[tuple[Fighter, Weapon, str]] = []
+        out: list[FreeAttack] = []
         seen: set[str] = set()
         decl = step.decl
         if "disengage" in step.tags and step.mode != "withdraw":
@@ -452,45 +475,52 @@ class SideD6(Ruleset):
                 out.append((foe, foe.weapon(None), f"free attack: {mover.name} moves right past {name} (MJ-09)"))
         return out
 
-    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+    def interrupt(self, fight: Fight[None], caster: Fighter, step: Step) -> str | None:
         """MJ-06: a missile hit ruins the spell; going second or on a tie, it is also lost from memory."""
-        if step.kind != "missile" and not self.opt["melee_disrupts"]:
-            return None
+        if step.kind != "missile" and not self.opt.melee_disrupts:
+            return KEPT
         ranks = fight.state.ranks
         rank = ranks.get(caster.side, 1)
         tied = sum(1 for k in ranks.values() if k == rank) > 1
-        return "spell-lost" if rank > 1 or tied else "spell-ruined"
+        return LOST if rank > 1 or tied else RUINED
 
-    def redirect(self, fight: Fight, step: Step, target: Fighter) -> tuple[Fighter | None, str]:
+    def redirect(self, fight: Fight[None], step: Step, target: Fighter) -> tuple[Fighter | None, str] | None:
         """MJ-15 cover, MJ-16 firing into melee: only for missiles."""
         if step.kind != "missile" or step.decl is None:
-            return target, ""
+            return None
         a = step.actor
         if step.decl.extra.get("cover") is True:
-            d = fight.roller.die(6, "cover", a.name, self.given(step, "cover"))
+            d = fight.roller.die(6, "cover", a.name, given(step, "cover"))
             if d <= 3:
                 return None, f"cover d6={d}: the cover takes the hit (MJ-15)"
         if target.engaged:
             group = _melee_of(fight, target)
             if len(group) > 1:
-                given = self.given(step, "into_melee")
-                if given is not None and not 1 <= given <= len(group):
+                entered = given(step, "into_melee")
+                if entered is not None and not 1 <= entered <= len(group):
                     raise EncounterError([Problem(fight.encounter_file, None, f"plan.{a.name}.dice.into_melee",
-                                                  f"{given} is not a d{len(group)} result: {len(group)} are in that "
-                                                  f"melee ({', '.join(g.name for g in group)}), MJ-16")])
-                k = fight.roller.die(len(group), "into melee", a.name, given)
+                                                  f"{entered} is not a d{len(group)} result: {len(group)} are in "
+                                                  f"that melee ({', '.join(g.name for g in group)}), MJ-16")])
+                k = fight.roller.die(len(group), "into melee", a.name, entered)
                 struck = group[k - 1]
                 return struck, (f"fired into melee: d{len(group)}={k} of {', '.join(g.name for g in group)} "
                                 f"strikes {struck.name} (MJ-16)")
-        return target, ""
+        return None
 
-    def absorb(self, fight: Fight, target: Fighter, damage: int, *, magic: bool) -> bool:
+    def absorb(self, fight: Fight[None], target: Fighter, damage: int, *, magic: bool) -> str | None:
         """MJ-19: the bearer may let the shield take the blow (a rowan shield also turns one magic effect)."""
         shield = target.shield
-        policy = self.opt["shield_splinter"]
+        policy = self.opt.shield_splinter
         if shield is None or policy == "never" or (magic and shield != "rowan"):
-            return False
-        return policy == "always" or target.hp - damage <= 0
+            return None
+        if policy == "always" or target.hp - damage <= 0:
+            return (f"{target.name}'s rowan shield turns the magic (MJ-19)" if magic else
+                    f"{target.name}'s shield takes the blow and splinters (MJ-19)")
+        return None
+
+    def fall(self, fight: Fight[None], f: Fighter) -> tuple[bool, str] | None:
+        """MJ-20: subdual damage knocks out rather than kills."""
+        return (True, "unconscious (subdual damage, MJ-20)") if f.subdual > 0 else None
 
 
 def _encircle(f: Fighter) -> int:
@@ -498,14 +528,14 @@ def _encircle(f: Fighter) -> int:
     return 6 if f.spec.size in ("tiny", "small", "medium") else 8
 
 
-def _encirclers(fight: Fight, target: Fighter, side: str) -> int:
+def _encirclers(fight: Fight[None], target: Fighter, side: str) -> int:
     """MJ-18: ``side``'s fighters around ``target``: engaged with it, or attacking it in melee this round."""
     name = target.name
     return sum(1 for g in fight.state.sides[side] if g.active and (
         g.name in target.engaged or (g.declared is not None and g.declared.melee == name)))
 
 
-def _melee_of(fight: Fight, target: Fighter) -> list[Fighter]:
+def _melee_of(fight: Fight[None], target: Fighter) -> list[Fighter]:
     """Everyone in the same instance of melee as ``target`` (MJ-16), in file order."""
     seen = {target.name}
     todo = [target.name]

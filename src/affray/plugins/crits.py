@@ -1,14 +1,14 @@
-"""Critical hits and misses, Combat II's supplemental options for every ruleset (C2X-03, C2X-04).
+"""Critical hits and misses, Combat II's supplemental options for every ruleset (C2X-03, C2X-04): a plug-in rule.
 
 Option ``crits``: ``none``; ``c2-tables`` (C2X-03: severe hit, the d10 critical-hit and critical-miss
 tables); ``c2-severity`` (C2X-04: +1 damage a point over the number needed, maximum base damage on a
 natural 20, severe and critical misses slowing the next strike).
 
-Their timed effects are conditions (a ``condition`` event: who, which, until what tick) held on the
-fighter until the end of a phase that the ruleset names with its ``phase_end`` hook (option
-``crit_phase``: the ruleset's phase, or whole rounds). A declaration's ``dice`` may carry the tables'
-dice: ``crit`` (the d10), ``crit_agi`` and ``crit_dex`` (d20 ability checks, roll at or under the
-score), ``crit_phases`` (the d2 or d3 of a prone or sprawl's length), ``crit_fling`` (d12 ft),
+Their timed effects are conditions (a ``condition`` event: who, which, until what tick; ``plugins.conditions``
+says what each does) held on the fighter until the end of a phase that the ruleset names with its
+``phase_end`` hook (option ``crit_phase``: the ruleset's phase, or whole rounds). A declaration's ``dice``
+may carry the tables' dice: ``crit`` (the d10), ``crit_agi`` and ``crit_dex`` (d20 ability checks, roll at or
+under the score), ``crit_phases`` (the d2 or d3 of a prone or sprawl's length), ``crit_fling`` (d12 ft),
 ``crit_break`` (d2: 1 the string, 2 the missile), ``damage2`` (the second throw of "roll twice, keep
 the best"), ``extra_attack``/``extra_damage`` and ``free_attack``/``free_damage`` (the attacks a 9 or
 10 grants).
@@ -21,51 +21,28 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from affray.dice.expr import DiceExpr
-from affray.engine.events import Tick
-from affray.model.derive import dex_defense_adjustment
+from affray.engine.events import Condition, Melee, Tick
+from affray.engine.fight import Fight as _Fight
+from affray.engine.rules import Rule
+from affray.engine.state import Fighter
+from affray.engine.step import AttackMods, AttackRoll, Step, given
 from affray.model.encounter import Declaration, DiceGiven
+from affray.reckon.agility import agility
 
 if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.ruleset import AttackMods, Step
-    from affray.engine.state import Fighter
     from affray.errors import Problem
     from affray.io.load import Loaded
 
-__all__ = ["CRIT_DICE", "Critical", "aftermath", "blocked", "check_dice", "condition_mods", "follow_up",
-           "hit_damage", "miss", "phase_end", "strike_penalty"]
+__all__ = ["CRIT_DICE", "Critical", "Crits", "aftermath", "check_dice", "follow_up", "hit_damage", "miss",
+           "phase_end"]
+
+Fight = _Fight[Any]
 
 FOREVER: Tick = (1 << 30,)
 
 #: The dice a declaration's ``dice`` may carry for the critical tables, with their faces.
 CRIT_DICE: dict[str, int] = {"crit": 10, "crit_agi": 20, "crit_dex": 20, "crit_phases": 3, "crit_fling": 12,
                              "crit_break": 2, "extra_attack": 20, "free_attack": 20}
-
-
-@dataclass(frozen=True)
-class _Effect:
-    hit: int = 0  # to the bearer's attack rolls
-    ac: int = 0  # to the bearer's AC (+ is worse): the largest of these counts
-    attacks: bool = True
-    moves: bool = True
-    words: str = ""
-
-
-EFFECTS: dict[str, _Effect] = {
-    "dazed": _Effect(hit=-2, words="dazed: -2 to attack, +1 AC"),
-    "stunned": _Effect(ac=4, attacks=False, words="stunned: no attacks, +4 AC"),
-    "knees": _Effect(ac=2, attacks=False, words="fallen to its knees: no attacks, AC +2"),
-    "prone": _Effect(ac=4, attacks=False, moves=False, words="prone: no attacks or movement, AC +4"),
-    "sprawled": _Effect(ac=4, attacks=False, moves=False, words="sprawled: no attacks or movement, AC +4"),
-    "lost-sequence": _Effect(attacks=False, words="the rest of the attack sequence is lost"),
-    "no-move": _Effect(moves=False, words="loses its movement"),
-    "misstep": _Effect(hit=-1, words="misstep: -1 to hit and +2 SF"),
-    "slowed": _Effect(words="the next strike's SF is slowed"),
-    "off-balance": _Effect(words="no AGI bonus to AC"),
-    "defenseless": _Effect(words="stationary and defenseless: no AGI bonus to AC"),
-    "free-attack": _Effect(words="owed a free attack"),
-}
-_DAZED_AC = 1  # dazed adds to the others' AC penalty (+1 AC)
 
 
 @dataclass
@@ -81,7 +58,7 @@ class Critical:
 def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Tick:
     """The end of the "phase" holding ``tick``, ``later`` phases on, as option ``crit_phase`` reads it."""
     ruleset = fight.ruleset
-    if ruleset.opt["crit_phase"] == "phase":
+    if ruleset.opt.crit_phase == "phase":
         return ruleset.phase_end(fight, tick, later)
     last = ruleset.round_of(fight.period) + later  # whole rounds: the last period of that round
     q = fight.period
@@ -90,87 +67,11 @@ def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Tick:
     return ruleset.period_end(q)
 
 
-def _active(f: Fighter, tick: Tick) -> Iterator[tuple[str, int]]:
-    for name, c in f.conditions.items():
-        if c.since <= tick < c.until:
-            yield name, c.amount
-
-
-# -- what conditions do ---------------------------------------------------------------------------------
-def blocked(fight: Fight, step: Step) -> str | None:
-    """Why a condition forbids this attack or move (C2X-03), or None."""
-    a = step.actor
-    if not a.conditions:
-        return None
-    attack = step.kind in ("melee", "missile")
-    for name, _amount in _active(a, step.tick):
-        if name.startswith("dropped:"):
-            weapon = step.weapon if step.weapon is not None else a.weapons[0]
-            if attack and name == f"dropped:{weapon.name}":
-                return f"{a.name}'s {weapon.name} is dropped or out of action after a critical miss (C2X-03)"
-            continue
-        effect = EFFECTS[name]
-        if (attack and not effect.attacks) or (step.kind == "move" and not effect.moves):
-            return f"{a.name} is {effect.words} (C2X-03)"
-    return None
-
-
-def agi_score(fight: Fight, f: Fighter) -> tuple[int, str]:
-    """The score of an "AGI check" and of AGI's defensive bonus: AGI under option ``agility``, else DEX (C2X-01)."""
-    return fight.ruleset.agility(f)
-
-
-def condition_mods(fight: Fight, step: Step, target: Fighter, mods: AttackMods) -> None:
-    """The attacker's and target's conditions on one attack roll (C2X-03, C2X-04)."""
-    tick = step.tick
-    for name, _ in _active(step.actor, tick):
-        hit = EFFECTS[name].hit if name in EFFECTS else 0
-        if hit:
-            mods.add("hit", hit, f"{step.actor.name} {name}, C2X-03")
-    worst, why, dazed, bare = 0, "", False, False
-    for name, _ in _active(target, tick):
-        effect = EFFECTS.get(name)
-        if effect is None:
-            continue
-        if effect.ac > worst:
-            worst, why = effect.ac, name
-        dazed = dazed or name == "dazed"
-        bare = bare or name in ("off-balance", "defenseless")
-    if worst:
-        mods.add("ac", worst, f"{target.name} {why}, C2X-03")
-    if dazed:
-        mods.add("ac", _DAZED_AC, f"{target.name} dazed, C2X-03")
-    if bare:
-        score, ability = agi_score(fight, target)
-        adj = dex_defense_adjustment(score)
-        if adj < 0:
-            mods.add("ac", -adj, f"{target.name} loses its {ability} bonus, C2X-04")
-
-
-def strike_penalty(fight: Fight, f: Fighter, tick: Tick) -> tuple[int, str]:
-    """SF added to ``f``'s next strike: a severe or critical miss (C2X-04), a misstep (C2X-03)."""
-    n, parts = 0, []
-    for name, amount in _active(f, tick):
-        if name == "slowed" and amount:
-            n += amount
-            parts.append(f"+{amount} after a severe miss, C2X-04")
-        elif name == "misstep":
-            n += 2
-            parts.append("+2 misstep, C2X-03")
-    return n, "; ".join(parts)
-
-
 # -- the attack roll --------------------------------------------------------------------------------------
-def _given(step: Step, key: str) -> int | None:
-    from affray.engine.ruleset import Ruleset
-
-    return Ruleset.given(step, key)
-
-
-def _reroll_minimums(fight: Fight, expr: DiceExpr, who: str, times: int, given: int | None) -> tuple[int, str]:
+def _reroll_minimums(fight: Fight, expr: DiceExpr, who: str, times: int, entered: int | None) -> tuple[int, str]:
     """The dice with every minimum roll rolled again (critical 1-4); a total entered at the table stands."""
-    if given is not None:
-        return fight.roller.dice(expr, "damage", who, times=times, given=given), ""
+    if entered is not None:
+        return fight.roller.dice(expr, "damage", who, times=times, given=entered), ""
     total, again = 0, 0
     for n, sides in expr.groups:
         for _ in range(n * times):
@@ -182,17 +83,17 @@ def _reroll_minimums(fight: Fight, expr: DiceExpr, who: str, times: int, given: 
     return total, f" ({again} minimum{'s' if again != 1 else ''} rerolled)" if again else ""
 
 
-def _best_of_two(fight: Fight, step: Step, expr: DiceExpr, times: int, given: int | None) -> tuple[int, str]:
+def _best_of_two(fight: Fight, step: Step, expr: DiceExpr, times: int, entered: int | None) -> tuple[int, str]:
     who = step.actor.name
-    first = fight.roller.dice(expr, "damage", who, times=times, given=given)
-    second = fight.roller.dice(expr, "damage (second throw)", who, times=times, given=_given(step, "damage2"))
+    first = fight.roller.dice(expr, "damage", who, times=times, given=entered)
+    second = fight.roller.dice(expr, "damage (second throw)", who, times=times, given=given(step, "damage2"))
     return max(first, second), f" (best of {first} and {second})"
 
 
 def hit_damage(fight: Fight, step: Step, expr: DiceExpr, mods: AttackMods, d: int, total: int, need: int,
-               given: int | None) -> tuple[int, str, Critical | None]:
+               entered: int | None) -> tuple[int, str, Critical | None]:
     """Damage of a hit under option ``crits``: (damage, the arithmetic, what it set off)."""
-    rule = fight.ruleset.opt["crits"]
+    rule = fight.ruleset.opt.crits
     times = mods.dice_times
     bonus = expr.bonus + mods.damage
     top = expr.dice_max * times
@@ -204,16 +105,16 @@ def hit_damage(fight: Fight, step: Step, expr: DiceExpr, mods: AttackMods, d: in
             dmg = top + over + bonus
             return max(1, dmg), f"natural 20: maximum {expr.text} {top} +{over} over {need}{plus} = {dmg} (C2X-04)", \
                 Critical("critical-hit")
-        rolled = fight.roller.dice(expr, "damage", who, times=times, given=given)
+        rolled = fight.roller.dice(expr, "damage", who, times=times, given=entered)
         dmg = rolled + over + bonus
         return max(1, dmg), f"{expr.text}: {rolled} +{over} over {need}{plus} = {max(1, dmg)} (C2X-04)", None
     if d == 20:
-        roll = fight.roller.die(10, "critical hit", who, _given(step, "crit"))
+        roll = fight.roller.die(10, "critical hit", who, given(step, "crit"))
         if roll <= 4:
-            rolled, note = _reroll_minimums(fight, expr, who, times, given)
+            rolled, note = _reroll_minimums(fight, expr, who, times, entered)
             dmg, text = 2 * rolled + bonus, f"{expr.text}: {rolled}{note} x2{plus}"
         elif roll <= 6:
-            rolled, note = _best_of_two(fight, step, expr, times, given)
+            rolled, note = _best_of_two(fight, step, expr, times, entered)
             dmg, text = 2 * rolled + bonus, f"{expr.text}: {rolled}{note} x2{plus}"
         elif roll <= 8:
             dmg, text = 2 * top + bonus, f"double maximum base damage 2 x {top}{plus}"
@@ -222,23 +123,23 @@ def hit_damage(fight: Fight, step: Step, expr: DiceExpr, mods: AttackMods, d: in
         dmg = max(1, dmg)
         return dmg, f"natural 20, critical d10 {roll}: {text} = {dmg} (C2X-03)", Critical("critical-hit", roll)
     if total - need >= 10:
-        rolled, note = _best_of_two(fight, step, expr, times, given)
+        rolled, note = _best_of_two(fight, step, expr, times, entered)
         dmg = max(1, rolled + bonus)
         return dmg, (f"severe hit ({total} beats {need} by {total - need}): {expr.text}: {rolled}{note}{plus} = "
                      f"{dmg} (C2X-03)"), Critical("severe-hit")
-    rolled = fight.roller.dice(expr, "damage", who, times=times, given=given)
+    rolled = fight.roller.dice(expr, "damage", who, times=times, given=entered)
     dmg = max(1, rolled + bonus)
     return dmg, f"{expr.text}: {rolled}{plus} = {dmg}", None
 
 
 def miss(fight: Fight, step: Step, d: int, total: int, need: int) -> tuple[str, Critical | None]:
     """A missed roll under option ``crits``: the words for the detail and what it set off."""
-    rule = fight.ruleset.opt["crits"]
+    rule = fight.ruleset.opt.crits
     who = step.actor.name
     if rule == "c2-tables":
         if d != 1:
             return "", None
-        roll = fight.roller.die(10, "critical miss", who, _given(step, "crit"))
+        roll = fight.roller.die(10, "critical miss", who, given(step, "crit"))
         return f"; natural 1, critical miss d10 {roll} (C2X-03)", Critical("critical-miss", roll)
     short = need - total
     penalty = max(0, need - 5 - total)
@@ -259,18 +160,12 @@ def miss(fight: Fight, step: Step, d: int, total: int, need: int) -> tuple[str, 
 def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Tick | None, why: str, amount: int = 0, *,
                since: Tick | None = None, attack: int | None = None, damage: int | None = None) -> None:
     """Emit a ``condition`` event: ``who`` holds ``name`` from ``since`` (now) to ``until`` (None: it ends)."""
-    data: dict[str, Any] = {"condition": name, "until": until, "amount": amount, "by": step.actor.name}
-    if since is not None:
-        data["since"] = since
-    if attack is not None:
-        data["attack"] = attack
-    if damage is not None:
-        data["damage"] = damage
-    fight.emit("condition", step.tick, step.at, who.name, detail=why if fight.explain else None, data=data)
+    fight.emit(Condition, step.tick, step.at, who.name, detail=why if fight.explain else None, condition=name,
+               until=until, amount=amount, by=step.actor.name, since=since, attack=attack, free_damage=damage)
 
 
 def _check(fight: Fight, step: Step, key: str, score: int, ability: str, minus: int = 0) -> tuple[bool, str]:
-    roll = fight.roller.die(20, f"{ability} check", step.actor.name, _given(step, key))
+    roll = fight.roller.die(20, f"{ability} check", step.actor.name, given(step, key))
     ok = roll <= score - minus
     need = f"{ability} {score}" + (f" - {minus}" if minus else "")
     return ok, f"{ability} check d20 {roll} vs {need}: {'passed' if ok else 'failed'}"
@@ -282,7 +177,7 @@ def aftermath(fight: Fight, step: Step, target: Fighter, crit: Critical) -> None
     end = phase_end(fight, step.tick, 0)
     nxt = phase_end(fight, step.tick, 1)
     kind, roll = crit.kind, crit.roll
-    if fight.ruleset.opt["crits"] == "c2-severity":
+    if fight.ruleset.opt.crits == "c2-severity":
         if crit.penalty:
             _condition(fight, step, a, "slowed", phase_end(fight, step.tick, 3),
                        f"next strike +{crit.penalty} SF, for at most 3 phases (C2X-04)", crit.penalty)
@@ -312,7 +207,7 @@ def _critical_hit(fight: Fight, step: Step, target: Fighter, roll: int, end: Tic
                    "critical 10: stunned through the next 2 phases (C2X-03)")
     if roll >= 9 and target.hp > 0:
         _extra_attack(fight, step, target, "critical hit 9-10: one more attack at once (C2X-03)",
-                      _decl_for(step, target, _given(step, "extra_attack"), _given(step, "extra_damage")))
+                      _decl_for(step, target, given(step, "extra_attack"), given(step, "extra_damage")))
     if roll == 10:
         _free_attack(fight, step, target, end, nxt)
 
@@ -326,18 +221,15 @@ def _decl_for(step: Step, target: Fighter, attack: int | None, damage: int | Non
 
 
 def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Declaration | None) -> None:
-    from affray.engine.resolve import attack
-    from affray.engine.ruleset import Step as StepClass
-
-    extra = StepClass(step.tick, step.actor, step.kind, step.at, why if fight.explain else "", decl=decl,
-                      target=target.name, weapon=step.weapon, tags=frozenset({"free"}))
-    attack(fight, extra, target)
+    extra = Step(step.tick, step.actor, step.kind, step.at, why if fight.explain else "", decl=decl,
+                 target=target.name, weapon=step.weapon, tags=frozenset({"free"}))
+    fight.attack(extra, target)
 
 
 def _free_attack(fight: Fight, step: Step, target: Fighter, end: Tick, nxt: Tick) -> None:
     _condition(fight, step, step.actor, "free-attack", nxt, "critical 10: one free attack next phase, besides the "
                "regular ones: it follows the first of them (C2X-03)", since=end,
-               attack=_given(step, "free_attack"), damage=_given(step, "free_damage"))
+               attack=given(step, "free_attack"), damage=given(step, "free_damage"))
 
 
 def follow_up(fight: Fight, step: Step, target: Fighter) -> None:
@@ -354,10 +246,10 @@ def follow_up(fight: Fight, step: Step, target: Fighter) -> None:
 def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) -> None:
     a = step.actor
     weapon = step.weapon if step.weapon is not None else a.weapons[0]
-    agi, agi_name = agi_score(fight, a)
+    agi, agi_name = agility(fight.ruleset.opt, a)
     dex = a.spec.dex
     _condition(fight, step, a, "lost-sequence", end, "critical miss: the rest of the attack sequence is lost (C2X-03)")
-    fight.ruleset.lose_sequence(fight, step)
+    fight.rules.lose_sequence(fight, step)
     dropped = f"dropped:{weapon.name}"
     if roll <= 6:
         what = "misstep" if roll <= 4 else "fumble"
@@ -379,7 +271,7 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) ->
     else:
         prone = roll == 9
         die = 2 if prone else 3
-        n = fight.roller.die(die, "phases down", a.name, _given(step, "crit_phases")) + (1 if prone else 2)
+        n = fight.roller.die(die, "phases down", a.name, given(step, "crit_phases")) + (1 if prone else 2)
         name = "prone" if prone else "sprawled"
         _condition(fight, step, a, name, phase_end(fight, step.tick, n - 1),
                    f"critical {roll}: {name} for {n} phases (d{die} + {1 if prone else 2}; C2X-03)")
@@ -390,7 +282,7 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) ->
             if not ok:
                 _condition(fight, step, a, dropped, FOREVER, f"{text}: {weapon.name} lost (C2X-03)")
         else:
-            feet = fight.roller.die(12, "fling", a.name, _given(step, "crit_fling"))
+            feet = fight.roller.die(12, "fling", a.name, given(step, "crit_fling"))
             _condition(fight, step, a, dropped, FOREVER, f"{weapon.name} flies {feet} ft away (C2X-03)")
         ok, text = _check(fight, step, "crit_agi", agi, agi_name)
         if not ok:
@@ -401,18 +293,18 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) ->
         _condition(fight, step, a, dropped, FOREVER, f"critical miss: the thrown {weapon.name} drops within 1 ft "
                    "(C2X-03)")
     elif weapon.kind == "missile":
-        which = fight.roller.die(2, "string or missile", a.name, _given(step, "crit_break"))
+        which = fight.roller.die(2, "string or missile", a.name, given(step, "crit_break"))
         if which == 1:
             _condition(fight, step, a, dropped, FOREVER, f"critical miss: {weapon.name}'s string breaks (C2X-03)")
         else:
             _condition(fight, step, a, "lost-sequence", end, "critical miss: the missile breaks (C2X-03)")
 
 
-def check_dice(loaded: Loaded, where: tuple[str | int, ...], given: DiceGiven, expr: DiceExpr | None,
+def check_dice(loaded: Loaded, where: tuple[str | int, ...], entered: DiceGiven, expr: DiceExpr | None,
                times: int) -> Iterator[Problem]:
     """The critical tables' dice entered in a declaration's ``dice``: each within its die; the damage throws
     (``damage2``, ``extra_damage``, ``free_damage``) within the weapon's dice."""
-    extra = given.model_extra or {}
+    extra = entered.model_extra or {}
     for key, faces in CRIT_DICE.items():
         if key in extra:
             value = extra[key]
@@ -426,3 +318,21 @@ def check_dice(loaded: Loaded, where: tuple[str | int, ...], given: DiceGiven, e
             if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
                 yield loaded.problem(where + (key,), f"{value!r} cannot be rolled on the damage dice of "
                                      f"{expr.text if expr else '1d2'} ({lo}-{hi})")
+
+
+class Crits(Rule):
+    """The plug-in: the critical tables or the severity rules read each attack roll (option ``crits``)."""
+
+    def rolled(self, fight: Fight, roll: AttackRoll) -> None:
+        step = roll.step
+        if roll.hit:
+            roll.damage, roll.text, roll.after = hit_damage(fight, step, roll.expr, roll.mods, roll.d20, roll.total,
+                                                            roll.need, roll.given_damage)
+        else:
+            roll.text, roll.after = miss(fight, step, roll.d20, roll.total, roll.need)
+
+    def struck(self, fight: Fight, step: Step, target: Fighter, event: Melee, roll: AttackRoll | None) -> None:
+        if roll is not None and isinstance(roll.after, Critical):
+            aftermath(fight, step, target, roll.after)
+        if step.actor.conditions and not event.opportunity:
+            follow_up(fight, step, target)

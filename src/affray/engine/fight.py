@@ -1,0 +1,290 @@
+"""The fight: its log, its queue of timed steps, its declarations, and the loop that runs them in tick order.
+
+It knows nothing of rounds, phases or half-segments: a ruleset (its ``Clock``) places steps on ticks and
+the loop resolves them, equal ticks as one simultaneous moment, the fallen going down after (G-05). How
+one step resolves (attacks, movement, casting) is the ``Engine``'s (``resolve.py``), through the chain of
+step rules.
+
+Nothing here ever waits for anyone: a question (a declaration, a die) goes to the ``asker`` when one is
+given (``drive.py`` suspends the fight there), else the plan, the file's dice or the seed answer it.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from affray.dice.expr import DiceExpr
+from affray.dice.roller import DieProvider, Roller
+from affray.engine.events import Declare, Down, Event, Melee, Morale, Tick
+from affray.engine.options import BaseOptions
+from affray.engine.rules import Chain
+from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
+from affray.engine.step import Step
+from affray.model.encounter import Declaration, Encounter
+
+__all__ = ["Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
+
+S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
+E = TypeVar("E", bound=Event)
+
+
+class Clock(Protocol[S_co]):
+    """What the fight needs of its ruleset: the clock (``Ruleset`` in ruleset.py is the one implementation)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def has_rounds(self) -> bool: ...
+    @property
+    def opportunity_stops(self) -> bool: ...
+    @property
+    def own_kinds(self) -> frozenset[str]: ...
+    @property
+    def attack_scheme(self) -> str | None: ...
+    @property
+    def opt(self) -> BaseOptions: ...
+
+    def new_state(self) -> S_co: ...
+    def begin(self, fight: Any, period: int) -> None: ...
+    def end(self, fight: Any, period: int) -> None: ...
+    def after(self, fight: Any, tick: Tick) -> None: ...
+    def period_end(self, period: int) -> Tick: ...
+    def round_of(self, period: int) -> int: ...
+    def phase_end(self, fight: Any, tick: Tick, later: int = 0) -> Tick: ...
+    def pending(self, fight: Any) -> bool: ...
+    def resolve_own(self, fight: Any, step: Step) -> None: ...
+
+
+class Asker(Protocol):
+    """Who answers what neither the file nor ``--auto`` does: a declaration wanted (``drive.py``)."""
+
+    def declaration(self, fight: Fight[Any], f: Fighter, tick: Tick, at: str,
+                    known: tuple[tuple[str, Declaration], ...]) -> Declaration:
+        """``f``'s declaration at this moment, knowing ``known`` (others' declarations it may take into account)."""
+
+
+#: ``--auto``: the declaration of a combatant whose plan is used up (``policy.py``).
+Policy = Callable[["Fight[Any]", Fighter], "Declaration | None"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """A resolved fight: the log and what it folds to."""
+
+    ruleset: str
+    seed: int
+    options: dict[str, Any]
+    events: list[Event]
+    final: FinalState
+    rounds: int
+
+
+class Fight(Generic[S]):
+    """One encounter under one ruleset. ``explain=False, keep=False`` is the lean mode of the benchmark.
+    ``memo`` is the ruleset's own state for this fight (``Ruleset.new_state``)."""
+
+    def __init__(self, encounter: Encounter, ruleset: Clock[S], rules: Chain, *, seed: int, policy: Policy,
+                 auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
+                 pools: PoolFactory = Memorized, provider: DieProvider | None = None,
+                 on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>") -> None:
+        self.encounter = encounter
+        self.encounter_file = encounter_file  # for errors only a run can find (a die entered out of range)
+        self.ruleset = ruleset
+        self.rules = rules
+        self.seed = seed
+        self.policy = policy
+        self.auto = auto
+        self.max_rounds = max_rounds
+        self.explain = explain
+        self.keep = keep
+        self.on_event = on_event
+        #: Called just before each step resolves (a referee's console shows what comes and may pause there).
+        self.on_step: Callable[[Step], None] | None = None
+        #: Asked for a declaration that neither the plan nor ``--auto`` gives (None: nothing left to do).
+        self.asker: Asker | None = None
+        self.state = FightState(encounter, ruleset.attack_scheme, pools)
+        self.roller = Roller(seed, record=explain, provider=provider)
+        self.events: list[Event] = []
+        self._heap: list[tuple[Tick, int, Step]] = []
+        self._pushed = 0
+        self.period = 0
+        self.memo: S = ruleset.new_state()
+        self._rounds = ruleset.has_rounds
+
+    # -- the log --------------------------------------------------------------------------------------
+    def emit(self, cls: type[E], tick: Tick, at: str, actor: str | None = None, **fields: Any) -> E:
+        """Append one event of type ``cls`` (with the dice rolled for it) and apply it to the state."""
+        e = cls(tick, at, tick[0] if self._rounds else None, actor,
+                rolls=self.roller.take() if self.explain else (), **fields)
+        self.state.apply(e)
+        if self.keep:
+            self.events.append(e)
+        if self.on_event is not None:
+            self.on_event(e)
+        return e
+
+    # -- what rulesets call ---------------------------------------------------------------------------
+    def push(self, step: Step) -> None:
+        heapq.heappush(self._heap, (step.tick, self._pushed, step))
+        self._pushed += 1
+
+    def order(self, name: str) -> int:
+        return self.state.fighters[name].index
+
+    def upcoming(self, n: int | None = 3) -> list[Step]:
+        """The next ``n`` steps to resolve (all with None), in order: what a referee's console shows as coming."""
+        items = sorted(self._heap) if n is None else heapq.nsmallest(n, self._heap)
+        return [item[2] for item in items if not item[2].cancelled]
+
+    @property
+    def over(self) -> bool:
+        return sum(1 for n in self.state.active_left.values() if n > 0) <= 1
+
+    def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Declaration | None = None, note: str = "",
+                known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
+        """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
+        when routed, (``--auto``) the default action, or the asker's answer. Emits ``declare``.
+
+        ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
+        without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
+        into account when it is asked (Combat II's winners hear the losers')."""
+        continuing = f.current is not None and f.remaining > 0
+        consumed = False
+        decl: Declaration | None
+        if resume is not None:
+            decl = resume
+            continuing = True
+        elif f.routed:
+            decl = Declaration(move=f.spec.mv * 10, mode="flee")
+            continuing = False
+        elif continuing:
+            decl = f.current
+        elif f.plan_pos < len(f.plan):
+            decl = f.plan[f.plan_pos]
+            consumed = True
+        elif self.auto:
+            decl = self.policy(self, f)
+        elif self.asker is not None:
+            decl = self.asker.declaration(self, f, tick, at, known)
+            consumed = True  # an answer is the plan's next entry, as if the file had given it
+        else:
+            decl = None
+        if decl is None:
+            if f.declared is not None:
+                self.emit(Declare, tick, at, f.name, detail="nothing left to do" if self.explain else None)
+            return None
+        remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
+        detail = None
+        if self.explain:
+            detail = describe_declaration(decl, f)
+            if continuing:
+                detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
+            elif not consumed:
+                detail += " (routed: flees)" if f.routed else " (auto)"
+        self.emit(Declare, tick, at, f.name, detail=detail, decl=decl, consumed=consumed, continuing=continuing,
+                  remaining=remaining)
+        return decl
+
+    def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
+                     triggers: tuple[str, ...], why: str, dice: DiceExpr) -> bool:
+        """Roll ``dice`` against ``score``: above it fails (G-07)."""
+        given = self.encounter.rolls.morale.get(tick[0], {}).get(side)
+        roll = self.roller.dice(dice, "morale", side, given=given) + dice.bonus
+        passed = roll <= score
+        surrender = not passed and self.ruleset.opt.morale_failure == "surrender"
+        detail = None
+        if self.explain:
+            result = "passes" if passed else "fails: surrenders" if surrender else "fails: flees"
+            detail = f"{side} morale {dice.text}={roll} vs {score}: {result}"
+        self.emit(Morale, tick, at, None, passed=passed, why=why, detail=detail, side=side,
+                  members=tuple(m.name for m in members), triggers=triggers, surrender=surrender)
+        return passed
+
+    # -- resolution (the Engine's) ----------------------------------------------------------------------
+    def resolve_step(self, step: Step) -> None:
+        """Resolve one step: the engine's checks, the chain of rules, then the action (``Engine``)."""
+        raise NotImplementedError
+
+    def attack(self, step: Step, target: Fighter, *, opportunity: bool = False) -> Melee:
+        """Resolve one attack roll (G-04) and emit it (``Engine``)."""
+        raise NotImplementedError
+
+    def resolve_now(self, steps: list[Step]) -> None:
+        """Resolve ``steps`` as one simultaneous moment, deaths after (G-05): the loop's unit, and what a ruleset
+        whose ``begin`` needs the outcome before it places the rest calls (shots fired before initiative)."""
+        if not steps:
+            return
+        on_step = self.on_step
+        for step in steps:
+            if step.cancelled:
+                continue
+            if on_step is not None:
+                on_step(step)
+            self.resolve_step(step)
+        self._deaths(steps[0].tick, steps[0].at)
+        self.ruleset.after(self, steps[0].tick)
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def run(self) -> Result:
+        ruleset = self.ruleset
+        while (not self.over and ruleset.round_of(self.period + 1) <= self.max_rounds
+               and (self.auto or self.asker is not None or self._has_work())):
+            self.period += 1
+            ruleset.begin(self, self.period)
+            bound = ruleset.period_end(self.period)
+            heap = self._heap
+            while heap and heap[0][0] < bound and not self.over:
+                tick = heap[0][0]
+                group = []
+                while heap and heap[0][0] == tick:
+                    group.append(heapq.heappop(heap)[2])
+                self.resolve_now(group)
+            if self.over:
+                self._heap.clear()
+            else:
+                ruleset.end(self, self.period)
+        return self.result()
+
+    def result(self) -> Result:
+        return Result(self.ruleset.id, self.seed, asdict(self.ruleset.opt), self.events, self.state.final(),
+                      self.ruleset.round_of(self.period))
+
+    def _has_work(self) -> bool:
+        if self._heap:
+            return True
+        return any(f.active and (f.plan_pos < len(f.plan) or f.remaining > 0 or f.routed)
+                   for f in self.state.fighters.values()) or self.ruleset.pending(self)
+
+    def _deaths(self, tick: Tick, at: str) -> None:
+        """G-05: after a tick's actions, everyone at 0 hp or less goes down, dead unless a rule says otherwise."""
+        for f in self.state.fighters.values():
+            if f.hp <= 0 and not f.down:
+                unconscious, words = self.rules.fall(self, f)
+                self.emit(Down, tick, at, f.name, detail=f"{f.name} at {f.hp} hp: {words}" if self.explain else None,
+                          unconscious=unconscious)
+
+
+def describe_declaration(decl: Declaration, f: Fighter) -> str:
+    action = decl.action
+    if action in ("melee", "missile"):
+        weapon = f.weapon(decl.weapon, missile=action == "missile")
+        text = f"{action} {decl.target} with {weapon.name}"
+        if decl.charge:
+            text += ", charging"
+        if decl.distance:
+            text += f" ({decl.distance} ft to close)"
+        extras = [k for k, v in decl.extra.items() if v is True]
+        return text + (f" [{', '.join(extras)}]" if extras else "")
+    if action == "cast":
+        return f"cast {decl.cast}" + (f" at {decl.at}" if decl.at else "")
+    if action == "move":
+        return f"move {decl.move} ft" + (f" ({decl.mode})" if decl.mode else "")
+    if action == "misc":
+        return f"misc: {decl.misc}"
+    if action == "wait":
+        return "wait" + (f" until {decl.wait}" if isinstance(decl.wait, str) else "")
+    return "no action"

@@ -1,0 +1,134 @@
+"""Ruleset options: every Decision of RULES.md is one. A ruleset's options are a frozen dataclass whose fields
+carry their rule, their words and what they allow (``option``); ``BaseOptions`` holds those of every ruleset.
+
+Options are read as attributes (``self.opt.tie_track``); ``parse_options`` builds them from the file's
+``options`` and ``--set``, refusing an unknown name or a value not allowed with the valid choices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from affray.errors import OptionError
+
+__all__ = ["BaseOptions", "OptionInfo", "check_option", "default_morale", "describe", "morale_dice", "option",
+           "option_info", "parse_options"]
+
+T = TypeVar("T")
+Opts = TypeVar("Opts", bound="BaseOptions")
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option's name, default and what it allows, as ``affray rulesets`` shows it."""
+
+    name: str
+    default: Any
+    rule: str
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None  # for a whole number: the least value allowed
+
+    def parse(self, value: Any) -> Any:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise OptionError(f"option {self.name}: {value!r} is not allowed; choose one of "
+                                  f"{', '.join(map(str, self.choices))}")
+            return value
+        expected = type(self.default)
+        if expected is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name}: {value!r} is not allowed; use true or false")
+        elif expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number")
+        if expected is int and self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number of at least "
+                              f"{self.minimum}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "rule": self.rule, "doc": self.doc}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        return out
+
+
+def option(default: T, rule: str, doc: str, choices: tuple[T, ...] | None = None, *,
+           minimum: int | None = None) -> T:
+    """A field of an options dataclass: its default, the rule it decides, its words, what it allows."""
+    meta = {"rule": rule, "doc": doc, "choices": choices, "minimum": minimum}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def morale_dice(dice: str) -> str:
+    """G-07: the dice rolled against a morale score, ``2d6`` or ``2d10``, with the ruleset's default."""
+    return option(dice, "G-07", "dice rolled against the morale score; above it fails",
+                  (dice, "2d10" if dice == "2d6" else "2d6"))
+
+
+def default_morale(score: int) -> int:
+    """G-07: a side's morale score when neither it nor its members give one, with the ruleset's default."""
+    return option(score, "G-07", "morale score of a side when neither it nor its members give one", minimum=2)
+
+
+@dataclass(frozen=True)
+class BaseOptions:
+    """The options of every ruleset: G-04, G-07 and Combat II's supplemental rules (seed 000 sections 4-5)."""
+
+    natural_20: bool = option(True, "G-04", "a natural 20 always hits and a natural 1 always misses")
+    morale_failure: str = option("flee", "G-07", "what a failed morale check does", ("flee", "surrender"))
+    crits: str = option("none", "C2X-03", "critical hits and misses: none, the d10 tables (C2X-03) or the severity "
+                        "rules (C2X-04)", ("none", "c2-tables", "c2-severity"))
+    crit_phase: str = option("phase", "C2X-03", "the \"phase\" the critical tables' timed effects count: the "
+                             "ruleset's phase (phase_end; a round where it has no phases) or whole rounds",
+                             ("phase", "round"))
+    agility: bool = option(False, "C2X-01", "AGI split from DEX: AGI gives the AC bonus and the initiative "
+                           "adjustment, DEX the missile adjustment and (Combat II) lowers weapon SF; AGI checks use "
+                           "AGI")
+    strength: str = option("file", "C2X-04", "to-hit and damage from STR, specialization slots and DEX for "
+                           "missiles: file (already in the file's THAC0 and damage), 2e (PH tables) or c2 (under II: "
+                           "STR damage less its to-hit, +1 to hit a slot, C2X-05)", ("file", "2e", "c2"))
+    creature_bonus: str = option("full", "C2X-04", "a creature's listed damage bonus: full on every hit, or half "
+                                 "(down) to hit and the rest as damage", ("full", "split"))
+    spells: str = option("memorized", "C2X-06", "how casters pay for spells: memorized (a cast or lost spell is "
+                         "gone), mana (points from the table, a spell costs its level, C2X-06) or slots (per spell "
+                         "level, any known spell, C2X-08)", ("memorized", "mana", "slots"))
+    mana_table: str = option("seed", "C2X-06", "the mana of rangers and paladins: the table as printed (seed) or "
+                             "the sum of the PH progression (formula)", ("seed", "formula"))
+    starting_mana: str = option("base", "C2X-06", "a low-level caster's pool: the table (base), CON/3 up when "
+                                "larger (con), CON/3 added (con-added), or the same with the average of CON and the "
+                                "prime requisite (prime, prime-added)",
+                                ("base", "con", "con-added", "prime", "prime-added"))
+
+
+def option_info(cls: type[BaseOptions]) -> tuple[OptionInfo, ...]:
+    """Every option of ``cls`` in order, the base class's first."""
+    return tuple(OptionInfo(f.name, f.default, f.metadata["rule"], f.metadata["doc"], f.metadata["choices"],
+                            f.metadata["minimum"]) for f in dataclasses.fields(cls))
+
+
+def _find(cls: type[BaseOptions], name: str, ruleset: str) -> OptionInfo:
+    infos = option_info(cls)
+    for info in infos:
+        if info.name == name:
+            return info
+    valid = ", ".join(i.name for i in infos)
+    raise OptionError(f"unknown option {name!r} for ruleset {ruleset}; valid options: {valid}")
+
+
+def check_option(cls: type[BaseOptions], name: str, value: Any, ruleset: str) -> Any:
+    """``value`` for option ``name``, or OptionError naming the option and what is allowed."""
+    return _find(cls, name, ruleset).parse(value)
+
+
+def parse_options(cls: type[Opts], given: Mapping[str, Any] | None, ruleset: str) -> Opts:
+    """The options of ``cls`` with ``given`` over the defaults, each checked."""
+    values = {name: check_option(cls, name, value, ruleset) for name, value in (given or {}).items()}
+    return cls(**values)
+
+
+def describe(cls: type[BaseOptions]) -> list[dict[str, Any]]:
+    return [info.describe() for info in option_info(cls)]

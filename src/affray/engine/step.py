@@ -1,0 +1,94 @@
+"""What the engine resolves: a ``Step`` (one timed piece of a declaration), and the modifiers of an attack."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from affray.engine.events import Tick
+from affray.model.encounter import Declaration, Spell, Weapon
+
+if TYPE_CHECKING:
+    from affray.dice.expr import DiceExpr
+    from affray.engine.state import Fighter
+
+__all__ = ["AttackMods", "AttackRoll", "Step", "given"]
+
+
+@dataclass(slots=True)
+class Step:
+    """One timed piece of a declaration: the engine resolves steps in tick order."""
+
+    tick: Tick
+    actor: Fighter
+    kind: str  # melee, missile, cast, cast-start, move, misc, wait, delay, or a ruleset's own
+    at: str = ""
+    why: str = ""
+    decl: Declaration | None = None
+    target: str | None = None
+    weapon: Weapon | None = None
+    spell: Spell | None = None
+    index: int = 0  # which attack of the declaration: picks its outcome and dice
+    feet: int = 0
+    mode: str | None = None
+    tags: frozenset[str] = frozenset()  # ruleset facts about the step ("charge", "set", "lance-first")
+    note: str = ""
+    counter: Step | None = None  # a readied strike that lands just before this step (a set spear)
+    amount: int = 0  # a "wound" step: the damage that lands then (Rule.lands)
+    cancelled: bool = False  # withdrawn by its ruleset after it was pushed: the engine skips it silently
+
+
+def given(step: Step, key: str) -> int | None:
+    """A die of ``key`` entered in the declaration's ``dice`` for this attack (None: roll it)."""
+    if step.decl is None:
+        return None
+    dice = step.decl.dice_given
+    return dice[step.index].other(key) if step.index < len(dice) else None
+
+
+class AttackMods:
+    """What the rules add to one attack (G-04): sums, and each term with its reason for the detail text."""
+
+    __slots__ = ("ac", "damage", "dice_times", "hit", "notes", "subdual")
+
+    def __init__(self) -> None:
+        self.hit = 0
+        self.ac = 0  # added to the target's AC (+ is worse)
+        self.damage = 0
+        self.dice_times = 1
+        self.subdual = False
+        self.notes: list[tuple[str, int, str]] = []
+
+    def add(self, what: str, n: int, why: str) -> None:
+        """``what`` is "hit", "ac" or "damage"."""
+        if what == "hit":
+            self.hit += n
+        elif what == "ac":
+            self.ac += n
+        else:
+            self.damage += n
+        self.notes.append((what, n, why))
+
+    def text(self, what: str) -> str:
+        return "".join(f" {n:+d} ({why})" for w, n, why in self.notes if w == what)
+
+
+@dataclass(slots=True)
+class AttackRoll:
+    """One attack roll as it is worked out (G-04): the d20 against the number needed, then the damage. A rule
+    that reads the roll (the critical tables) may set ``damage`` and ``text`` first, and leave ``after`` for
+    what follows once the attack event is in the log."""
+
+    step: Step
+    target: Fighter
+    weapon: Weapon
+    mods: AttackMods
+    d20: int
+    total: int
+    need: int
+    hit: bool
+    expr: DiceExpr
+    given_damage: int | None
+    damage: int | None = None  # None: the engine throws the weapon's dice
+    text: str = ""  # the damage's arithmetic (a hit) or what a miss set off
+    after: object = None  # a rule's note to itself for ``Rule.struck``

@@ -1,0 +1,31 @@
+"""Quickness (C2X-01): AGI or DEX, and the AC a combatant gives up when shield and DEX bonus do not count."""
+
+from __future__ import annotations
+
+from affray.engine.options import BaseOptions
+from affray.engine.state import Fighter
+from affray.model.derive import dex_defense_adjustment
+
+__all__ = ["agility", "unshielded_ac"]
+
+
+def agility(opt: BaseOptions, f: Fighter) -> tuple[int, str]:
+    """The score for quickness (initiative reaction adjustment, AC bonus, "AGI checks"): AGI under option
+    ``agility`` when the combatant has one, else DEX (C2X-01)."""
+    if opt.agility and f.spec.agi is not None:
+        return f.spec.agi, "AGI"
+    return f.spec.dex, "DEX"
+
+
+def unshielded_ac(opt: BaseOptions, f: Fighter, *, dex: bool) -> tuple[int, str]:
+    """AC worsening when shield (and DEX bonus, AGI's with the Agility option, if ``dex``) do not count:
+    (+n, reason)."""
+    worse = 1 if f.shield is not None else 0
+    parts = ["shield"] if worse else []
+    if dex:
+        score, ability = agility(opt, f)
+        d = dex_defense_adjustment(score)
+        if d < 0:
+            worse -= d
+            parts.append(ability)
+    return worse, " and ".join(parts)
