@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from affray import RULESETS, EncounterError, load_encounter, load_text, prepare, timeline_json
+from affray.engine.events import Condition
 from affray.engine.state import FightState
 from test_conformance import encounters
 
@@ -40,9 +41,7 @@ def test_options_keep_the_engine_honest(ruleset: str, seed: int, options: dict[s
     ticks = [e["tick"] for e in doc["events"]]
     assert ticks == sorted(ticks)
     assert timeline_json(_fight(skirmish_path, ruleset, seed, options)[1]) == timeline_json(result)
-    folded = FightState.fold(fight.encounter, fight.ruleset.attack_scheme, result.events,
-                             spells=fight.ruleset.opt["spells"], mana_table=fight.ruleset.opt["mana_table"],
-                             starting_mana=fight.ruleset.opt["starting_mana"])
+    folded = FightState.fold(fight.encounter, fight.ruleset.attack_scheme, result.events, fight.state.pools)
     assert {n: f.snapshot() for n, f in folded.fighters.items()} == {
         n: f.snapshot() for n, f in fight.state.fighters.items()}
     lean = _fight(skirmish_path, ruleset, seed, options, explain=False, keep=False)[1]
@@ -57,7 +56,7 @@ def test_crits_happen_in_a_long_fight(ruleset: str, skirmish_path: Path) -> None
     kinds = set()
     for seed in range(6):
         _, result = _fight(skirmish_path, ruleset, seed, {"crits": "c2-tables"})
-        kinds |= {e.get("condition", "").split(":")[0] for e in result.events if e.kind == "condition"}
+        kinds |= {e.condition.split(":")[0] for e in result.events if isinstance(e, Condition)}
     assert kinds & {"dazed", "stunned", "lost-sequence"}
 
 
@@ -90,7 +89,5 @@ def test_random_encounters_under_random_c2x_options(ruleset: str, doc: dict[str,
     result = fight.run()
     ticks = [e.tick for e in result.events]
     assert ticks == sorted(ticks)
-    folded = FightState.fold(fight.encounter, fight.ruleset.attack_scheme, result.events,
-                             spells=fight.ruleset.opt["spells"], mana_table=fight.ruleset.opt["mana_table"],
-                             starting_mana=fight.ruleset.opt["starting_mana"])
+    folded = FightState.fold(fight.encounter, fight.ruleset.attack_scheme, result.events, fight.state.pools)
     assert folded.final() == result.final

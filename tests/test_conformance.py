@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from affray import RULESETS, EncounterError, load_encounter, load_text, prepare, timeline_json
-from affray.engine.events import TIMED_KINDS
+from affray.engine.events import TIMED_KINDS, Declare
 from affray.engine.state import FightState
 
 IDS = [r.id for r in RULESETS]
@@ -77,12 +77,12 @@ def test_lean_mode_is_the_same_fight(ruleset: str, seed: int, skirmish_path: Pat
 def test_a_plan_without_auto_stops_when_plans_run_out(ruleset: str, skirmish_path: Path) -> None:
     # CONTRACT.md: "A combatant whose plan is used up does nothing (with --auto, it takes the default action)."
     _, result = _fight(skirmish_path, ruleset, 3)
-    declared = [e for e in result.events if e.kind == "declare" and e.get("consumed")]
+    declared = [e for e in result.events if isinstance(e, Declare) and e.consumed]
     plan = load_encounter(skirmish_path).encounter.plan
     assert len(declared) <= sum(len(v) for v in plan.values())
     # Without --auto, a declaration not taken from the plan is only a routed combatant's flight (G-07).
-    extra = [e.get("decl") for e in result.events if e.kind == "declare" and e.get("decl") is not None
-             and not e.get("consumed") and not e.get("continuing")]
+    extra = [e.decl for e in result.events if isinstance(e, Declare) and e.decl is not None
+             and not e.consumed and not e.continuing]
     assert all(d.move is not None and d.mode == "flee" for d in extra)
 
 

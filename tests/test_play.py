@@ -140,18 +140,18 @@ def test_a_joined_combatant_acts_under_every_ruleset(tmp_path: Path, ruleset: st
 
 def test_a_bad_command_is_explained_and_changes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "fight.db"
-    done = play(db, SKIRMISH, stdin="damage Nobody 3\nheal Brom x\nfrobnicate\nplan Brom [{melee: Ghost}]\n"
+    done = play(db, SKIRMISH, "--auto", stdin="damage Nobody 3\nheal Brom x\nfrobnicate\nplan Brom [{melee: Ghost}]\n"
                 "run\nquit\n")
     assert "no combatant named 'Nobody'" in done.stdout
     assert "say `heal NAME N`" in done.stdout
     assert "unknown command 'frobnicate'" in done.stdout
     assert "no combatant named 'Ghost'" in done.stdout
-    assert log_json(db) == run_json(SKIRMISH)
+    assert log_json(db) == run_json(SKIRMISH, "--auto")
 
 
 def test_several_fights_in_one_database(tmp_path: Path) -> None:
     db = tmp_path / "fight.db"
-    play(db, SKIRMISH, stdin="run\nquit\n")
+    play(db, SKIRMISH, "--auto", stdin="run\nquit\n")
     play(db, SKIRMISH, "--ruleset", "phase-count", stdin="step 5\nquit\n")
     listing = affray("games", "--db", db)
     assert listing.returncode == 0
@@ -159,7 +159,7 @@ def test_several_fights_in_one_database(tmp_path: Path) -> None:
     assert len(lines) == 2
     assert lines[0].startswith("1 ") and "side-d6" in lines[0] and lines[0].endswith("over")
     assert lines[1].startswith("2 ") and "phase-count" in lines[1] and "5 events" in lines[1]
-    assert log_json(db, "--game", "1") == run_json(SKIRMISH)
+    assert log_json(db, "--game", "1") == run_json(SKIRMISH, "--auto")
     assert len(log_json(db)["events"]) == 5  # the latest fight by default
 
 

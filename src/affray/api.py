@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from affray.dice.roller import DieProvider
+from affray.drive import DicePrefs, Drive, Input
 from affray.engine.events import Event
 from affray.engine.fight import Result
 from affray.engine.options import check_option
@@ -40,6 +41,15 @@ class Prepared:
         return Engine(self.loaded.encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
                       max_rounds=max_rounds, explain=explain, keep=keep, pools=pools, provider=provider,
                       on_event=on_event, encounter_file=self.loaded.file)
+
+    def drive(self, *, auto: bool = False, max_rounds: int = 50, dice: str | DicePrefs = "roll",
+              announce: bool = False, inputs: Iterable[Input] = (), events: int = 0) -> Drive:
+        """The fight as a conversation (``affray.drive``): pull events and questions, answer them. ``dice``: "roll"
+        every die nobody gave, "ask" for it, or per side and purpose (``DicePrefs``); ``inputs`` and ``events``:
+        a resumed fight's recorded inputs, given again while it is rebuilt to that many events."""
+        prefs = dice if isinstance(dice, DicePrefs) else DicePrefs({"all": dice})
+        return Drive(lambda: self.fight(auto=auto, max_rounds=max_rounds), dice=prefs, announce=announce,
+                     inputs=inputs, events=events)
 
 
 def describe(cls: type[Ruleset[Any, Any]]) -> dict[str, Any]:

@@ -159,6 +159,61 @@ def play(
 
 
 @app.command()
+def drive(
+    file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
+    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
+    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    dice: Annotated[str, typer.Option(help="roll: every die nobody gave is rolled from the seed; ask: asked")] = "roll",
+    db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
+    game: Annotated[int | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)")]
+    = None,
+) -> None:
+    """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
+
+    def body() -> None:
+        from affray.cli.drive import converse
+        from affray.drive import DriveError
+        from affray.play import Store
+        from affray.play.session import open_game
+        from affray.play.store import input_row
+
+        if dice not in ("roll", "ask"):
+            raise OptionError(f"--dice {dice!r}: roll or ask")
+        store = record = None
+        if file is None:
+            if db is None:
+                raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
+            store = _existing_store(db)
+            record = store.game(game)
+            journal = store.journal(record.id)
+            prepared = open_game(store, record)
+            try:
+                fight = prepared.drive(auto=record.auto, max_rounds=record.max_rounds, inputs=journal.inputs,
+                                       events=len(journal.events))
+            except DriveError as exc:
+                raise OptionError(f"{db}: fight {record.id}: {exc}") from None
+        else:
+            if game is not None:
+                raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
+            prepared, options = _prepare(file, ruleset, seed, set_)
+            fight = prepared.drive(auto=auto, max_rounds=max_rounds)
+            if dice == "ask":
+                fight.set_dice("all", "ask")  # an input like any other: a resumed fight asks them too
+            if db is not None:
+                store = Store(db)
+                record = store.new_game(str(file), _read_text(file), prepared.ruleset.id, prepared.seed, options,
+                                        auto, max_rounds)
+                for i in fight.inputs:
+                    store.append(record.id, *input_row(i))
+        converse(fight, sys.stdin, sys.stdout, store, record)
+
+    _guard(body)
+
+
+@app.command()
 def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db")) -> None:
     """List the fights saved in a database."""
 

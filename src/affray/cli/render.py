@@ -7,8 +7,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from affray.engine.engine import Result
-from affray.engine.events import Event
+from affray.engine.events import ATTACK_KINDS, Event
+from affray.engine.fight import Result
 from affray.rulesets import find_ruleset
 
 __all__ = ["event_line", "render_result"]
@@ -24,17 +24,21 @@ def event_line(e: Event, seq: int) -> Text:
     text.append(f"{e.kind:<12}", style=_STYLE.get(e.kind, ""))
     if e.actor:
         text.append(f" {e.actor}")
-    if e.kind in ("melee", "missile"):
-        text.append(f" -> {e.target}: ")
-        text.append("hit" if e.hit else "miss", style="green" if e.hit else "")
-        if e.hit:
-            text.append(f", {e.damage} damage")
-        if e.opportunity:
+    target = getattr(e, "target", None)
+    spell = getattr(e, "spell", None)
+    passed = getattr(e, "passed", None)
+    if e.kind in ATTACK_KINDS:
+        hit = getattr(e, "hit", False)
+        text.append(f" -> {target}: ")
+        text.append("hit" if hit else "miss", style="green" if hit else "")
+        if hit:
+            text.append(f", {getattr(e, 'damage', 0)} damage")
+        if getattr(e, "opportunity", False):
             text.append(" (opportunity)", style="italic")
-    elif e.spell:
-        text.append(f" {e.spell}" + (f" -> {e.target}" if e.target and e.kind == "cast" else ""))
-    if e.passed is not None:
-        text.append(": passed" if e.passed else ": failed")
+    elif spell:
+        text.append(f" {spell}" + (f" -> {target}" if target and e.kind == "cast" else ""))
+    if passed is not None:
+        text.append(": passed" if passed else ": failed")
     if e.detail:
         text.append(f"   {e.detail}", style="")
     if e.why:

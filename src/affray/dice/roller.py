@@ -28,20 +28,22 @@ DieProvider = Callable[[int, int, str, "str | None"], "int | None"]
 class Roller:
     """Rolls from its own ``random.Random(seed)``; a value given by the file or the referee replaces the roll."""
 
-    __slots__ = ("_pending", "_provider", "_random", "record", "seed")
+    __slots__ = ("_pending", "_random", "provider", "record", "seed")
 
     def __init__(self, seed: int, *, record: bool = True, provider: DieProvider | None = None) -> None:
         self.seed = seed
         self._random = random.Random(seed).random
         self.record = record
-        self._provider = provider
+        #: Asked for every die the file does not give (the referee at the table); None: roll it.
+        self.provider = provider
         self._pending: list[Roll] = []
 
-    def die(self, sides: int, purpose: str, actor: str | None = None, given: int | None = None) -> int:
-        """One die of ``sides`` faces, or ``given`` when the table already rolled it."""
-        source = "file"
-        if given is None and self._provider is not None:
-            given = self._provider(sides, 1, purpose, actor)
+    def die(self, sides: int, purpose: str, actor: str | None = None, given: int | None = None, *,
+            source: str = "file", ask: bool = True) -> int:
+        """One die of ``sides`` faces, or ``given`` when the table already rolled it (``source`` says who:
+        the file or the referee); ``ask=False``: the provider was already asked."""
+        if given is None and ask and self.provider is not None:
+            given = self.provider(sides, 1, purpose, actor)
             source = "referee"
         if given is None:
             value = int(self._random() * sides) + 1
@@ -55,12 +57,12 @@ class Roller:
     def dice(self, expr: DiceExpr, purpose: str, actor: str | None = None, *,
              times: int = 1, given: int | None = None) -> int:
         """The dice part of ``expr`` thrown ``times`` over (a charge throws twice the dice); bonus not added."""
-        if given is not None or self._provider is not None:
+        if given is not None or self.provider is not None:
             count = sum(n for n, _ in expr.groups) * times
             sides = expr.groups[0][1] if len(expr.groups) == 1 else 0
             source = "file"
-            if given is None and self._provider is not None and sides:
-                given = self._provider(sides, count, purpose, actor)
+            if given is None and self.provider is not None and sides:
+                given = self.provider(sides, count, purpose, actor)
                 source = "referee"
             if given is not None:
                 if self.record:

@@ -22,8 +22,8 @@ from affray.engine.events import Declare, Down, Event, Melee, Morale, Tick
 from affray.engine.options import BaseOptions
 from affray.engine.rules import Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
-from affray.engine.step import Step
-from affray.model.encounter import Declaration, Encounter
+from affray.engine.step import AttackMods, Step
+from affray.model.encounter import Declaration, Encounter, Outcome
 
 __all__ = ["Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
 
@@ -47,11 +47,14 @@ class Clock(Protocol[S_co]):
     def attack_scheme(self) -> str | None: ...
     @property
     def opt(self) -> BaseOptions: ...
+    @property
+    def declaration_keys(self) -> dict[str, str]: ...
 
     def new_state(self) -> S_co: ...
     def begin(self, fight: Any, period: int) -> None: ...
     def end(self, fight: Any, period: int) -> None: ...
     def after(self, fight: Any, tick: Tick) -> None: ...
+    def ready(self, fight: Any, f: Fighter) -> None: ...
     def period_end(self, period: int) -> Tick: ...
     def round_of(self, period: int) -> int: ...
     def phase_end(self, fight: Any, tick: Tick, later: int = 0) -> Tick: ...
@@ -60,11 +63,16 @@ class Clock(Protocol[S_co]):
 
 
 class Asker(Protocol):
-    """Who answers what neither the file nor ``--auto`` does: a declaration wanted (``drive.py``)."""
+    """Who answers what neither the file nor ``--auto`` does: a declaration, an attack's roll (``affray.drive``).
+    Dice are asked through the roller's ``provider``."""
 
     def declaration(self, fight: Fight[Any], f: Fighter, tick: Tick, at: str,
                     known: tuple[tuple[str, Declaration], ...]) -> Declaration:
         """``f``'s declaration at this moment, knowing ``known`` (others' declarations it may take into account)."""
+
+    def attack_roll(self, fight: Fight[Any], step: Step, target: Fighter) -> Outcome | int | None:
+        """An attack's d20 the file does not give: the referee's outcome, the d20 rolled at the table, or None
+        to roll it."""
 
 
 #: ``--auto``: the declaration of a combatant whose plan is used up (``policy.py``).
@@ -207,6 +215,15 @@ class Fight(Generic[S]):
     # -- resolution (the Engine's) ----------------------------------------------------------------------
     def resolve_step(self, step: Step) -> None:
         """Resolve one step: the engine's checks, the chain of rules, then the action (``Engine``)."""
+        raise NotImplementedError
+
+    def may_act(self, step: Step) -> bool:
+        """The engine's checks before an action (its actor stands, no readied strike stops it, no rule refuses
+        it); False once an ``impossible`` event says why not (``Engine``)."""
+        raise NotImplementedError
+
+    def attack_mods(self, step: Step, target: Fighter) -> AttackMods:
+        """G-04: what an attack roll adds to the d20 and the AC, and to the damage (``Engine``)."""
         raise NotImplementedError
 
     def attack(self, step: Step, target: Fighter, *, opportunity: bool = False) -> Melee:

@@ -111,16 +111,22 @@ class Engine(Fight[S]):
             return False
         return True
 
+    def attack_mods(self, step: Step, target: Fighter) -> AttackMods:
+        """G-04: the weapon's magic bonus, then what the chain of rules adds."""
+        mods = AttackMods()
+        weapon = step.weapon
+        if weapon is not None and weapon.magic:
+            mods.add("hit", weapon.magic, "magic weapon")
+            mods.add("damage", weapon.magic, "magic weapon")
+        self.rules.mods(self, step, target, mods)
+        return mods
+
     def attack(self, step: Step, target: Fighter, *, opportunity: bool = False) -> Melee:
         """Resolve one attack roll (G-04) and emit it."""
         a = step.actor
         weapon = step.weapon if step.weapon is not None else a.weapons[0]
         rules = self.rules
-        mods = AttackMods()
-        if weapon.magic:
-            mods.add("hit", weapon.magic, "magic weapon")
-            mods.add("damage", weapon.magic, "magic weapon")
-        rules.mods(self, step, target, mods)
+        mods = self.attack_mods(step, target)
         decl = step.decl
         outcome = None
         given_attack = given_damage = None
@@ -134,13 +140,21 @@ class Engine(Fight[S]):
         explain = self.explain
         detail = ""
         roll: AttackRoll | None = None
+        asked = False
+        if outcome is None and given_attack is None and self.asker is not None:
+            answer = self.asker.attack_roll(self, step, target)  # the referee at the table (G-06)
+            asked = True
+            if isinstance(answer, int):
+                given_attack = answer
+            else:
+                outcome = answer
         if outcome is not None:
             hit, damage = outcome.hit, outcome.damage if outcome.hit else 0
             if explain:
                 detail = f"the referee's outcome: {'hit, ' + str(damage) + ' damage' if hit else 'miss'}"
         else:
             roller = self.roller
-            d = roller.die(20, "attack", a.name, given_attack)
+            d = roller.die(20, "attack", a.name, given_attack, source="referee" if asked else "file", ask=not asked)
             ac = target.ac + mods.ac
             need = a.thac0 - ac
             total = d + mods.hit

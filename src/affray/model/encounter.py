@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import cached_property
-from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -23,6 +23,7 @@ from affray.dice.expr import DiceExpr, parse_dice
 __all__ = [
     "ACTION_KEYS",
     "CLASSES",
+    "MOVE_MODES",
     "SIZES",
     "SPEED_CATEGORIES",
     "Combatant",

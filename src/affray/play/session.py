@@ -1,39 +1,35 @@
-"""The referee's console: the engine drives, the console reacts.
+"""The referee's console: a driven fight (``affray.drive``) at a prompt.
 
-The fight runs in the engine as ever; two hooks make it a console. ``provider`` is asked for every die
-the file does not give: it answers with a die the referee entered before (replay), asks the referee (or
-lets the engine roll, as the referee prefers per side or per die), and journals what was entered.
-``on_event`` journals each event before it is shown, and is where the console pauses for the referee's
-commands. Resume and ``undo`` rebuild the fight by re-running it from its journalled inputs (a fight is a
-pure function of them) up to the wanted event; commands that change the fight are inputs too, replayed
-at the event index they were entered at.
+The console pulls the next thing from the fight: an event is journalled, then shown, and in step mode the
+referee gets a prompt; a question (a declaration wanted, a die the referee asks for) is asked at its own
+prompt; a step about to resolve may pause the console first (a move that provokes a free attack, or steps
+placed since the last prompt). Resume and ``undo`` rebuild the fight from its journalled inputs (a fight is a
+pure function of them); ``affray log`` rebuilds it without asking or showing anything.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import asdict
+from typing import Any, Protocol
 
 from rich.console import Console
 
 from affray.api import Prepared, prepare
-from affray.engine.engine import Fight, Result
+from affray.drive import ROLL, Coming, DeclareQuestion, DicePrefs, DieQuestion, End, Input
 from affray.engine.events import Event
-from affray.engine.ruleset import Step
+from affray.engine.fight import Result
 from affray.io.load import load_text
 from affray.io.timeline import event_dict
 from affray.model.encounter import Outcome
-from affray.play.commands import CommandError, FightCommand, parse_fight_command
-from affray.play.store import Game, Store, StoreError
-from affray.play.view import event_text, show_final, show_status, warn_opportunity
+from affray.play.store import Game, Store, StoreError, input_row
+from affray.play.view import event_text, show_choices, show_final, show_status, warn_opportunity
 
 __all__ = ["Io", "Session", "open_game"]
 
 HELP = """commands:
   step [N]            resolve the next event (or N events)
-  run                 play on to the end, asking nothing
+  run                 play on to the end, asking no dice (declarations are still asked)
   undo [N]            step back one event (or N), its dice and commands with it
   status              who stands, who acts next, spells, engagements, morale due
   dice [WHO] ask|roll ask for dice or let the engine roll them; WHO: a side, a die's purpose
@@ -55,26 +51,8 @@ class Io(Protocol):
         """One line typed by the referee, or None at the end of the input."""
 
 
-class _Rewind(Exception):
-    """Rebuild the fight from its journal (after ``undo``)."""
-
-
 class _Quit(Exception):
-    pass
-
-
-class _Stop(Exception):
-    """A silent rebuild (``affray log``) reached the journal's last event."""
-
-
-@dataclass
-class _Prefs:
-    """Ask for dice or roll them: by a die's purpose first, then by side, then for all."""
-
-    by: dict[str, str] = field(default_factory=dict)
-
-    def get(self, purpose: str, side: str | None) -> str:
-        return self.by.get(purpose) or (self.by.get(side) if side else None) or self.by.get("all", "roll")
+    """The referee leaves (or the input ends): everything is already journalled."""
 
 
 def open_game(store: Store, game: Game) -> Prepared:
@@ -83,8 +61,12 @@ def open_game(store: Store, game: Game) -> Prepared:
     return prepare(loaded, ruleset=game.ruleset, seed=game.seed, options=game.options)
 
 
+def _plain(e: Event, seq: int) -> dict[str, Any]:
+    return json.loads(json.dumps(event_dict(e, seq), ensure_ascii=False))  # type: ignore[no-any-return]
+
+
 class Session:
-    """One game of a database, played, resumed or only rebuilt (``silent``)."""
+    """One game of a database, played, resumed or only rebuilt (``io`` None)."""
 
     def __init__(self, store: Store, game: Game, io: Io | None, console: Console, *,
                  show_status_at_prompt: bool | None = None) -> None:
@@ -94,27 +76,46 @@ class Session:
         self.out = console
         self.prepared = open_game(store, game)
         self.journal = store.journal(game.id)
-        self.silent = io is None
         interactive = io is not None and io.interactive
-        self.prefs = _Prefs({"all": "ask" if interactive else "roll"})
         self.show_status = interactive if show_status_at_prompt is None else show_status_at_prompt
         self.mode = "step"
         self.steps_left = 0
         self._last_round: int | None = None
-        self._busy = False  # inside a command: its events are not paused between
-        self.fight: Fight = self._new_fight()
+        self._blind = False  # the last prompt saw no step ahead (a declaration point was about to place them)
+        # a console asks for every die (and answers "roll" where the referee lets the engine roll): which are
+        # shown is the referee's choice, journalled as it changes
+        self.drive = self.prepared.drive(auto=game.auto, max_rounds=game.max_rounds, announce=True,
+                                         dice=DicePrefs({"all": "ask" if interactive else "roll"}),
+                                         inputs=self.journal.inputs, events=len(self.journal.events))
+        self.drive.on_input = self._journal_input
+        self._check_replay()
 
-    # -- building the fight ---------------------------------------------------------------------------
-    def _new_fight(self) -> Fight:
-        """A fresh fight from the game's start; the journal's inputs answer its questions again."""
-        self.calls = 0  # the provider's questions so far: a die entered is journalled by its question's number
-        self.outcome_calls = 0
-        self._next_d20: int | None = None  # a d20 typed at an attack's prompt (0: Enter, roll it)
-        self._k = 0  # steps begun since the last event: where a command entered before a step is replayed
-        self._blind = False  # the last pause saw no step ahead (a declaration point was about to push them)
-        return self.prepared.fight(auto=self.game.auto, max_rounds=self.game.max_rounds, provider=self._provider,
-                                   on_event=self._on_event, outcome_provider=self._outcome, on_step=self._on_step)
+    # -- the journal ----------------------------------------------------------------------------------
+    def _journal_input(self, i: Input) -> None:
+        kind, at, payload = input_row(i)
+        self.store.append(self.game.id, kind, at, payload)
+        self.journal.add(kind, at, payload)
 
+    def _journal_event(self, e: Event) -> None:
+        seq = len(self.journal.events)
+        d = _plain(e, seq)
+        self.store.append(self.game.id, "event", seq, d)
+        self.journal.add("event", seq, d)
+
+    def _check_replay(self) -> None:
+        """The rebuilt fight's events must be the ones stored (else the file's fight is not the journal's)."""
+        rebuilt = [_plain(e, i) for i, e in enumerate(self.drive.fight.events)]
+        if rebuilt != self.journal.events:
+            raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to the events stored for it "
+                             "(was it played with another version of affray?)")
+
+    def rebuild(self) -> Result:
+        """The fight as its journal leaves it, rebuilt without asking or showing anything."""
+        f = self.drive.fight
+        return Result(self.prepared.ruleset.id, f.seed, asdict(self.prepared.ruleset.opt), f.events,
+                      f.state.final(), f.ruleset.round_of(max(f.period, 1)))
+
+    # -- playing --------------------------------------------------------------------------------------
     def play(self) -> None:
         """Play until ``quit`` or the end of the input; every event is journalled before it is shown."""
         if self.journal.events:
@@ -122,262 +123,192 @@ class Session:
         else:
             self.out.print(f"fight {self.game.id}: {self.game.file} under {self.prepared.ruleset.id}, "
                            f"seed {self.prepared.seed}", style="bold")
-        while True:
-            try:
-                self._go()
-            except _Rewind:
-                self.mode, self.steps_left = "step", 0
-                continue
-            except _Quit:
-                return
-            except KeyboardInterrupt:
-                self.out.print(f"interrupted: the {len(self.journal.events)} events so far are saved; "
-                               f"`affray play --db {self.store.path}` resumes", style="bold")
-                return
+        try:
+            self._prompt_after_event()
+            while True:
+                self._next()
+        except _Quit:
+            return
+        except KeyboardInterrupt:
+            self.out.print(f"interrupted: the {len(self.journal.events)} events so far are saved; "
+                           f"`affray play --db {self.store.path}` resumes", style="bold")
 
-    def rebuild(self) -> Result:
-        """The fight as its journal leaves it, replayed without asking or showing anything."""
-        with contextlib.suppress(_Stop):
-            self._go()
-        f = self.fight
-        events = json.loads(json.dumps([event_dict(e, i) for i, e in enumerate(f.events)], ensure_ascii=False))
-        if events != self.journal.events:
-            raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to the events stored for "
-                             "it (was it played with another version of affray?)")
-        return Result(f.ruleset.id, f.seed, dict(f.ruleset.opt), f.events, f.state.final(),
-                      f.ruleset.round_of(max(f.period, 1)))
+    def _next(self) -> None:
+        item = self.drive.pull()
+        match item:
+            case Coming(step=step):
+                warned = warn_opportunity(self.drive.fight, step, self.out)
+                if (self._interactive and self.mode == "step" and self.steps_left <= 1
+                        and (warned or self._blind)):
+                    self._pause(over=False, coming=step)
+            case DeclareQuestion():
+                self._declare(item)
+            case DieQuestion():
+                self._die(item)
+            case End():
+                if not self.journal.ended:
+                    self.store.append(self.game.id, "end", len(self.journal.events), {})
+                    self.journal.add("end", len(self.journal.events), {})
+                show_final(self.drive.fight, self.out)
+                self._pause(over=True)
+            case _:
+                self._journal_event(item)
+                self._show(item, len(self.journal.events) - 1)
+                if self.mode == "step":
+                    if self.steps_left > 1:
+                        self.steps_left -= 1
+                    else:
+                        self._prompt_after_event()
 
-    def _go(self) -> None:
-        self.fight = self._new_fight()
-        self._last_round = None
-        self._reached()
-        self.fight.run()
-        self._finished()
+    @property
+    def _interactive(self) -> bool:
+        return self.io is not None and self.io.interactive
 
-    # -- the hooks ------------------------------------------------------------------------------------
-    def _provider(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
-        call = self.calls
-        self.calls += 1
-        entered = self.journal.dice.get(call)
-        if entered is not None:
-            if (entered.sides, entered.count, entered.purpose) != (sides, count, purpose):
-                raise StoreError(f"{self.store.path}: fight {self.game.id}: die {call} was entered as "
-                                 f"{entered.count}d{entered.sides} {entered.purpose}, but the replay asks for "
-                                 f"{count}d{sides} {purpose}")
-            return entered.value
-        at = len(self.fight.events)
-        if self._next_d20 is not None and (sides, count, purpose) == (20, 1, "attack"):
-            value: int | None = self._next_d20 or None  # typed at the attack's own prompt (0: Enter, roll it)
-            self._next_d20 = None
-            if value is None:
-                return None
-        elif not self._asking(purpose, actor):
-            return None
-        else:
-            value = self._ask_die(sides, count, purpose, actor)
-        if value is not None:
-            payload = {"call": call, "sides": sides, "count": count, "purpose": purpose, "actor": actor,
-                       "value": value}
-            self.store.append(self.game.id, "die", at, payload)
-            self.journal.add("die", at, payload)
-        return value
+    def _prompt_after_event(self) -> None:
+        if self.mode != "run" and not self.drive.over:
+            self._pause(over=False)
 
-    def _asking(self, purpose: str, actor: str | None) -> bool:
-        """Whether to ask the referee now: live, at a terminal, stepping, and the referee asks for these."""
-        return not (len(self.fight.events) < len(self.journal.events) or self.io is None or not self.io.interactive
-                    or self.mode == "run" or self.prefs.get(purpose, self._side_of(actor)) == "roll")
-
-    def _outcome(self, actor: str, target: str, kind: str) -> Outcome | None:
-        """Before an attack's d20: the referee may give its outcome ("hit 6", "miss"), the d20, or roll."""
-        call = self.outcome_calls
-        self.outcome_calls += 1
-        entered = self.journal.outcomes.get(call)
-        if entered is not None:
-            return Outcome(hit=entered.hit, damage=entered.damage)
-        if not self._asking("attack", actor):
-            return None
+    def _line(self, prompt: str) -> str:
         assert self.io is not None
+        line = self.io.ask(prompt)
+        if line is None:
+            raise _Quit
+        return line
+
+    # -- questions ------------------------------------------------------------------------------------
+    def _declare(self, q: DeclareQuestion) -> None:
+        """A declaration wanted: one plan entry (YAML flow style), ``?`` for the choices."""
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        known = "; ".join(f"{name}: {json.dumps(d.model_dump(mode='json', exclude_none=True, exclude_defaults=True))}"
+                          for name, d in q.known)
+        if known:
+            self.out.print(f"  {q.actor} knows: {known}", markup=False)
         while True:
-            line = self.io.ask(f"{actor} -> {target} ({kind}): d20, 'hit N' or 'miss' [Enter rolls]: ")
-            if line is None:
+            text = self._line(f"{q.actor} ({q.side}) declares at {q.at} [? for choices]: ").strip()
+            if text in ("?", "help"):
+                show_choices(q, self.out)
+                continue
+            if text in ("quit", "exit", "q"):
                 raise _Quit
-            words = line.lower().split()
+            if not text:
+                continue
+            try:
+                data = YAML(typ="safe").load(text)
+            except YAMLError:
+                data = text
+            error = self.drive.answer(data)
+            if error is None:
+                return
+            self.out.print(f"{text!r}: {error}; e.g. {{melee: NAME}}, {{move: 30, mode: withdraw}} or {{none: true}}"
+                           " (? for choices)", style="yellow", markup=False)
+
+    def _die(self, q: DieQuestion) -> None:
+        """A die the engine would roll: asked at a terminal when the referee asks for these, else rolled."""
+        if not self._interactive or self.mode == "run" or not self.drive.dice.asks(q.purpose, q.side):
+            self.drive.answer(ROLL)
+            return
+        whose = f" for {q.actor}" if q.actor else ""
+        while True:
+            if q.attack:
+                text = self._line(f"{q.actor} attack: d20, 'hit N' or 'miss' [Enter rolls]: ").strip().lower()
+            else:
+                text = self._line(f"{q.die} {q.purpose}{whose} [Enter rolls]: ").strip().lower()
+            words = text.split()
             if not words:
-                self._next_d20 = 0
-                return None
-            if len(words) == 1 and words[0].isdigit() and 1 <= int(words[0]) <= 20:
-                self._next_d20 = int(words[0])
-                return None
-            if words == ["miss"] or (words[0] == "hit" and len(words) == 2 and words[1].isdigit()):
-                hit = words[0] == "hit"
-                payload = {"call": call, "actor": actor, "target": target, "hit": hit,
-                           "damage": int(words[1]) if hit else 0}
-                at = len(self.fight.events)
-                self.store.append(self.game.id, "outcome", at, payload)
-                self.journal.add("outcome", at, payload)
-                return Outcome(hit=hit, damage=payload["damage"])
-            self.out.print(f"{line.strip()!r}: enter the d20 (1-20), 'hit N' (N damage), 'miss', or nothing to "
-                           "roll", style="yellow", markup=False)
-
-    def _on_step(self, step: Step) -> None:
-        """Before a step resolves: replay a command entered here; at a terminal, pause when the referee has not
-        seen it coming (the steps were placed after the last pause) or when a move provokes a free attack."""
-        self._k += 1
-        if self._busy:
-            return
-        at = self._replay_commands(self._k)
-        if at < len(self.journal.events) or self.silent or self.io is None:
-            return
-        warned = warn_opportunity(self.fight, step, self.out)
-        if self.io.interactive and self.mode == "step" and self.steps_left <= 1 and (warned or self._blind):
-            self._pause(over=False, coming=step)
-
-    def _replay_commands(self, k: int) -> int:
-        """Execute the commands journalled at this point (the first at step ``k``, the next after its events)."""
-        at = len(self.fight.events)
-        while (command := self.journal.commands.get((at, k))) is not None:
-            self._execute(parse_fight_command(command, self.fight))
-            at, k = len(self.fight.events), 0
-        return at
-
-    def _on_event(self, e: Event) -> None:
-        self._k = 0
-        n = len(self.fight.events)
-        if n > len(self.journal.events):  # a new event: journalled first, then shown
-            d = event_dict(e, n - 1)
-            self.store.append(self.game.id, "event", n - 1, d)
-            self.journal.add("event", n - 1, d)
-            self._show(e, n - 1)
-        else:
-            if e.round is not None:
-                self._last_round = e.round
-            if n == len(self.journal.events):
-                self._check_replay(e, n - 1)
-        self._reached()
-
-    def _check_replay(self, e: Event, seq: int) -> None:
-        """The replay's last event must be the one stored (else the file's fight is not the journal's)."""
-        if json.loads(json.dumps(event_dict(e, seq), ensure_ascii=False)) != self.journal.events[seq]:
-            raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to its stored event {seq} "
-                             "(was it played with another version of affray?)")
-
-    def _reached(self) -> None:
-        """The fight has ``len(events)`` events: replay the command entered here, or pause for one."""
-        if self._busy:
-            return  # a command's own events: no pause between them
-        at = self._replay_commands(0)
-        if at < len(self.journal.events):
-            return
-        if self.silent:
-            raise _Stop
-        if self.mode == "run":
-            return
-        if self.steps_left > 1:
-            self.steps_left -= 1
-            return
-        self._pause(over=False)
-
-    def _finished(self) -> None:
-        if not self.journal.ended:
-            self.store.append(self.game.id, "end", len(self.fight.events), {})
-            self.journal.add("end", len(self.fight.events), {})
-        if self.silent:
-            raise _Stop
-        show_final(self.fight, self.out)
-        self._pause(over=True)
+                value: object = ROLL
+            elif q.attack and words == ["miss"]:
+                value = Outcome(hit=False, damage=0)
+            elif q.attack and words[0] == "hit" and len(words) == 2 and words[1].isdigit():
+                value = Outcome(hit=True, damage=int(words[1]))
+            elif len(words) == 1 and words[0].isdigit():
+                value = int(words[0])
+            else:
+                value = text
+            error = self.drive.answer(value)
+            if error is None:
+                return
+            hint = "enter the d20 (1-20), 'hit N' (N damage), 'miss', or nothing to roll" if q.attack else \
+                f"enter a {q.die} result ({q.count}-{q.count * q.sides}), or nothing to roll it"
+            self.out.print(f"{text!r}: {hint}", style="yellow", markup=False)
 
     # -- the referee ----------------------------------------------------------------------------------
-    def _pause(self, *, over: bool, coming: Step | None = None) -> None:
-        """Read commands until one moves the fight on (or back); ``coming``: the step about to resolve."""
-        assert self.io is not None
+    def _pause(self, *, over: bool, coming: Any = None) -> None:
+        """Read commands until one moves the fight on; ``coming``: the step about to resolve."""
         if self.show_status and not over:
-            show_status(self.fight, self.out, coming)
-        self._blind = not over and coming is None and not self.fight.upcoming(1)
+            show_status(self.drive.fight, self.out, coming)
+        self._blind = not over and coming is None and not self.drive.fight.upcoming(1)
         while True:
-            line = self.io.ask("fight over> " if over else f"{len(self.fight.events)}> ")
-            if line is None:
-                raise _Quit
+            line = self._line("fight over> " if over else f"{len(self.drive.fight.events)}> ")
             words = line.split()
             if not words:
-                if self.io.interactive and not over:
+                if self._interactive and not over:
                     words = ["step"]
                 else:
                     continue
             verb = words[0].lower()
-            try:
-                if verb in ("quit", "exit", "q"):
-                    raise _Quit
-                if verb in ("step", "s", "next", "n", "run", "r"):
-                    if over:
-                        self.out.print("the fight is over: undo, or quit", style="yellow")
-                        continue
-                    self.mode = "run" if verb in ("run", "r") else "step"
-                    self.steps_left = _count(words, 1)
-                    return
-                if verb in ("undo", "u"):
-                    self._undo(_count(words, 1))
-                elif verb == "status":
-                    show_status(self.fight, self.out, coming)
-                elif verb == "help":
-                    self.out.print(HELP, markup=False)
-                elif verb == "dice":
-                    self._set_prefs(words[1:])
-                elif over:
-                    self.out.print("the fight is over: undo first to change it", style="yellow")
-                else:
-                    command = parse_fight_command(line.strip(), self.fight)
-                    at = len(self.fight.events)
-                    payload: dict[str, object] = {"text": line.strip()}
-                    if self._k:
-                        payload["step"] = self._k  # entered before a step: replayed there
-                    self.store.append(self.game.id, "command", at, payload)
-                    self.journal.add("command", at, payload)
-                    self._execute(command)
-            except CommandError as exc:
-                self.out.print(f"{exc} (type help)", style="yellow", markup=False)
+            if verb in ("quit", "exit", "q"):
+                raise _Quit
+            if verb in ("step", "s", "next", "n", "run", "r"):
+                if over:
+                    self.out.print("the fight is over: undo, or quit", style="yellow")
+                    continue
+                count = _count(words, 1)
+                if count is None:
+                    self.out.print(f"{verb} {words[1]}: give a whole number of events, e.g. {verb} 3 (type help)",
+                                   style="yellow", markup=False)
+                    continue
+                self.mode = "run" if verb in ("run", "r") else "step"
+                self.steps_left = count
+                return
+            if verb in ("undo", "u"):
+                if self._undo(words):
+                    over, coming = False, None
+                    if self.show_status:
+                        show_status(self.drive.fight, self.out, None)
+            elif verb == "status":
+                show_status(self.drive.fight, self.out, coming)
+            elif verb == "help":
+                self.out.print(HELP, markup=False)
+            elif verb == "dice":
+                self._set_dice(words[1:])
+            elif over:
+                self.out.print("the fight is over: undo first to change it", style="yellow")
+            else:
+                error = self.drive.command(line.strip())
+                if error is not None:
+                    self.out.print(f"{error} (type help)", style="yellow", markup=False)
+                for e in self.drive.take_events():  # what the command did, journalled and shown at once
+                    self._journal_event(e)
+                    self._show(e, len(self.journal.events) - 1)
 
-    def _execute(self, command: FightCommand) -> None:
-        self._busy = True
-        try:
-            command(self.fight)
-        finally:
-            self._busy = False
-
-    def _undo(self, n: int) -> None:
-        have = len(self.journal.events)
-        if have == 0:
-            raise CommandError("nothing to undo: the fight is at its start")
-        to = max(0, have - n)
+    def _undo(self, words: list[str]) -> bool:
+        """Take back events: whether it did."""
+        n = _count(words, 1)
+        if n is None:
+            self.out.print(f"undo {words[1]}: give a whole number of events, e.g. undo 3 (type help)", style="yellow",
+                           markup=False)
+            return False
+        if not self.journal.events:
+            self.out.print("nothing to undo: the fight is at its start (type help)", style="yellow")
+            return False
+        to = self.drive.undo(n)
         self.store.append(self.game.id, "undo", to, {})
         self.journal.add("undo", to, {})
+        self._last_round = None
         self.out.print(f"undone: back to {to} events", style="bold")
-        raise _Rewind
+        self.mode, self.steps_left = "step", 0
+        return True
 
-    def _set_prefs(self, words: list[str]) -> None:
+    def _set_dice(self, words: list[str]) -> None:
         if not words or words[-1] not in ("ask", "roll") or len(words) > 2:
-            raise CommandError("dice: say `dice ask`, `dice roll`, or `dice WHO ask|roll` (WHO: a side, a "
-                               "die's purpose such as initiative or damage, or all)")
+            self.out.print("dice: say `dice ask`, `dice roll`, or `dice WHO ask|roll` (WHO: a side, a die's purpose "
+                           "such as initiative or damage, or all) (type help)", style="yellow")
+            return
         who = words[0] if len(words) == 2 else "all"
-        if who == "all":
-            self.prefs.by.clear()
-        self.prefs.by[who] = words[-1]
+        self.drive.set_dice(who, words[-1])
         self.out.print(f"dice for {who}: {words[-1]}")
-
-    def _ask_die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
-        assert self.io is not None
-        dice = f"{count}d{sides}" if count > 1 else f"d{sides}"
-        whose = f" for {actor}" if actor else ""
-        lo, hi = count, count * sides
-        while True:
-            line = self.io.ask(f"{dice} {purpose}{whose} [Enter rolls]: ")
-            if line is None:
-                raise _Quit
-            text = line.strip()
-            if not text:
-                return None
-            if text.isdigit() and lo <= int(text) <= hi:
-                return int(text)
-            self.out.print(f"{text!r}: enter a {dice} result ({lo}-{hi}), or nothing to roll it", style="yellow")
 
     # -- showing --------------------------------------------------------------------------------------
     def _show(self, e: Event, seq: int) -> None:
@@ -387,16 +318,11 @@ class Session:
         for line in event_text(e, seq):
             self.out.print(line, soft_wrap=False)
 
-    def _side_of(self, actor: str | None) -> str | None:
-        if actor is None:
-            return None
-        f = self.fight.state.fighters.get(actor)
-        return f.side if f is not None else actor
 
-
-def _count(words: list[str], default: int) -> int:
+def _count(words: list[str], default: int) -> int | None:
     if len(words) < 2:
         return default
     if not words[1].isdigit() or int(words[1]) < 1:
-        raise CommandError(f"{words[0]} {words[1]}: give a whole number of events, e.g. {words[0]} 3")
+        return None
     return int(words[1])
+

@@ -15,11 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from affray.drive import Input
+from affray.drive.questions import plain
 from affray.errors import AffrayError
+from affray.model.encounter import Declaration, Outcome
 
-__all__ = ["DieInput", "Game", "Journal", "OutcomeInput", "Store", "StoreError"]
+__all__ = ["Game", "Journal", "Store", "StoreError"]
 
-_SCHEMA = """
+_GAMES = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     created TEXT NOT NULL,
@@ -31,10 +34,14 @@ CREATE TABLE IF NOT EXISTS games (
     auto INTEGER NOT NULL,
     max_rounds INTEGER NOT NULL
 );
+CREATE TRIGGER IF NOT EXISTS games_append_only_u BEFORE UPDATE ON games
+    BEGIN SELECT RAISE(ABORT, 'games are append-only'); END;
+"""
+_JOURNAL = """
 CREATE TABLE IF NOT EXISTS journal (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game INTEGER NOT NULL REFERENCES games(id),
-    kind TEXT NOT NULL CHECK (kind IN ('event', 'die', 'outcome', 'command', 'undo', 'end')),
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'answer', 'command', 'dice', 'undo', 'end')),
     at INTEGER NOT NULL,
     payload TEXT NOT NULL
 );
@@ -43,8 +50,6 @@ CREATE TRIGGER IF NOT EXISTS journal_append_only_u BEFORE UPDATE ON journal
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS journal_append_only_d BEFORE DELETE ON journal
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS games_append_only_u BEFORE UPDATE ON games
-    BEGIN SELECT RAISE(ABORT, 'games are append-only'); END;
 """
 
 
@@ -67,41 +72,12 @@ class Game:
     max_rounds: int
 
 
-@dataclass(frozen=True)
-class DieInput:
-    """A die the referee entered: the ``call``-th question the fight asked its provider."""
-
-    call: int
-    at: int  # events in the log when it was entered (it decides event number ``at``)
-    sides: int
-    count: int
-    purpose: str
-    actor: str | None
-    value: int
-
-
-@dataclass(frozen=True)
-class OutcomeInput:
-    """An attack's outcome the referee entered ("hit 6", "miss"): the ``call``-th outcome the fight asked."""
-
-    call: int
-    at: int
-    actor: str
-    target: str
-    hit: bool
-    damage: int
-
-
 @dataclass
 class Journal:
     """The fold of a game's journal: its current events, the inputs that still count, whether it ended."""
 
     events: list[dict[str, Any]] = field(default_factory=list)
-    dice: dict[int, DieInput] = field(default_factory=dict)
-    outcomes: dict[int, OutcomeInput] = field(default_factory=dict)
-    #: (at, k) -> command text: entered after ``at`` events, at the pause after the last of them (k = 0) or
-    #: before the k-th step resolved since (k >= 1); it emits event ``at`` on.
-    commands: dict[tuple[int, int], str] = field(default_factory=dict)
+    inputs: list[Input] = field(default_factory=list)
     ended: bool = False
 
     def add(self, kind: str, at: int, payload: dict[str, Any]) -> None:
@@ -109,12 +85,8 @@ class Journal:
             if at != len(self.events):
                 raise StoreError(f"journal out of order: event {at} after {len(self.events)} events")
             self.events.append(payload)
-        elif kind == "die":
-            self.dice[payload["call"]] = DieInput(at=at, **payload)
-        elif kind == "outcome":
-            self.outcomes[payload["call"]] = OutcomeInput(at=at, **payload)
-        elif kind == "command":
-            self.commands[at, payload.get("step", 0)] = payload["text"]
+        elif kind in ("answer", "command", "dice"):
+            self.inputs.append(input_from(kind, at, payload))
         elif kind == "undo":
             self.truncate(at)
         elif kind == "end":
@@ -123,10 +95,45 @@ class Journal:
     def truncate(self, to: int) -> None:
         """Back to the moment when ``to`` events had happened: later events and their inputs no longer count."""
         del self.events[to:]
-        self.dice = {k: d for k, d in self.dice.items() if d.at < to}
-        self.outcomes = {k: o for k, o in self.outcomes.items() if o.at < to}
-        self.commands = {k: c for k, c in self.commands.items() if k[0] < to}
+        self.inputs = [i for i in self.inputs if i.at < to]
         self.ended = False
+
+
+def input_row(i: Input) -> tuple[str, int, dict[str, Any]]:
+    """A driven fight's input as a journal row: (kind, at, payload)."""
+    if i.kind == "answer":
+        assert i.key is not None
+        return "answer", i.at, {"key": list(i.key), "k": i.k, "value": answer_json(i.value)}
+    if i.kind == "command":
+        return "command", i.at, {"text": i.value, "k": i.k, "upto": i.upto}
+    return "dice", i.at, {"who": i.value[0], "mode": i.value[1], "k": i.k}
+
+
+def input_from(kind: str, at: int, payload: dict[str, Any]) -> Input:
+    k = int(payload.get("k", payload.get("step", 0)))
+    if kind == "answer":
+        what, n = payload["key"]
+        return Input("answer", at, k, (str(what), int(n)), answer_value(payload["value"]))
+    if kind == "command":
+        return Input("command", at, k, value=str(payload["text"]), upto=int(payload.get("upto", at)))
+    return Input("dice", at, k, value=(str(payload["who"]), str(payload["mode"])))
+
+
+def answer_json(value: object) -> Any:
+    """An answer as JSON: a die's value, {"outcome": {...}} or {"declare": one plan entry}."""
+    if isinstance(value, Outcome):
+        return {"outcome": value.model_dump(mode="json")}
+    if isinstance(value, Declaration):
+        return {"declare": plain(value)}
+    return value
+
+
+def answer_value(data: Any) -> object:
+    if isinstance(data, dict) and "outcome" in data:
+        return Outcome.model_validate(data["outcome"])
+    if isinstance(data, dict) and "declare" in data:
+        return Declaration.model_validate(data["declare"])
+    return data
 
 
 class Store:
@@ -138,9 +145,22 @@ class Store:
             self.db = sqlite3.connect(self.path, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(_SCHEMA)
+            self.db.executescript(_GAMES + _JOURNAL)
+            self._upgrade()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot use this file as affray's database: {exc}") from None
+
+    def _upgrade(self) -> None:
+        """A database of an earlier affray journalled dice and outcomes by other rows: its journal table takes
+        the rows of today's inputs once rebuilt (its fights keep their events; replaying them may not fit)."""
+        (sql,) = self.db.execute("SELECT sql FROM sqlite_master WHERE name = 'journal'").fetchone()
+        if "'answer'" in sql:
+            return
+        self.db.executescript("BEGIN; ALTER TABLE journal RENAME TO journal_old; DROP TRIGGER journal_append_only_u; "
+                              "DROP TRIGGER journal_append_only_d; DROP INDEX journal_game;" + _JOURNAL +
+                              "INSERT INTO journal (id, game, kind, at, payload) SELECT id, game, kind, at, payload "
+                              "FROM journal_old WHERE kind IN ('event', 'command', 'undo', 'end'); "
+                              "DROP TABLE journal_old; COMMIT;")
 
     def close(self) -> None:
         self.db.close()

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.text import Text
 
 from affray.cli.render import event_line
-from affray.engine.engine import Fight
-from affray.engine.events import Event
-from affray.engine.ruleset import Step
+from affray.drive.questions import DeclareQuestion
+from affray.engine.events import Event, SpellLost, SpellRuined
+from affray.engine.fight import Fight
+from affray.engine.step import Step
 
-__all__ = ["event_text", "morale_due", "show_final", "show_status", "warn_opportunity"]
+__all__ = ["event_text", "morale_due", "show_choices", "show_final", "show_status", "warn_opportunity"]
 
 _MOVES = ("move",)
 
 
 def event_text(e: Event, seq: int) -> list[Text]:
     out = [event_line(e, seq)]
-    if e.kind == "spell-ruined":
-        out.append(Text(f"  ! {e.actor}'s {e.spell} is ruined for this casting", style="bold red"))
-    elif e.kind == "spell-lost":
+    if isinstance(e, SpellLost):
         out.append(Text(f"  ! {e.actor}'s {e.spell} is ruined and lost from memory", style="bold red"))
+    elif isinstance(e, SpellRuined):
+        out.append(Text(f"  ! {e.actor}'s {e.spell} is ruined for this casting", style="bold red"))
     return out
 
 
@@ -30,7 +33,7 @@ def _step_text(step: Step) -> str:
     return f"{step.actor.name}: {what}{target} at {step.at}"
 
 
-def show_status(fight: Fight, out: Console, coming: Step | None = None) -> None:
+def show_status(fight: Fight[Any], out: Console, coming: Step | None = None) -> None:
     """The current moment, who acts next, hit points, casting, engagements, pending effects, morale due.
     ``coming``: the step about to resolve, already taken from the engine's queue."""
     state = fight.state
@@ -63,12 +66,12 @@ def show_status(fight: Fight, out: Console, coming: Step | None = None) -> None:
         out.print(Text(f"morale due: {side} ({' and '.join(triggers)}, G-07)", style="cyan"))
 
 
-def warn_opportunity(fight: Fight, step: Step, out: Console) -> bool:
+def warn_opportunity(fight: Fight[Any], step: Step, out: Console) -> bool:
     """Warn when ``step`` is a move that gives foes a free attack (the ruleset's ``opportunity``); whether it is."""
     if step.kind not in _MOVES or not step.actor.active or step.cancelled:
         return False
     warned = False
-    for attacker, _weapon, why in fight.ruleset.opportunity(fight, step):
+    for attacker, _weapon, why in fight.rules.free_attacks(fight, step):
         if attacker.active:
             out.print(Text(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
                            f"{attacker.name} ({why})", style="bold yellow"))
@@ -76,7 +79,7 @@ def warn_opportunity(fight: Fight, step: Step, out: Console) -> bool:
     return warned
 
 
-def morale_due(fight: Fight) -> dict[str, list[str]]:
+def morale_due(fight: Fight[Any]) -> dict[str, list[str]]:
     """G-07: sides not of PCs whose first casualty or half down has come and not yet been checked."""
     state = fight.state
     due: dict[str, list[str]] = {}
@@ -94,7 +97,7 @@ def morale_due(fight: Fight) -> dict[str, list[str]]:
     return due
 
 
-def show_final(fight: Fight, out: Console) -> None:
+def show_final(fight: Fight[Any], out: Console) -> None:
     final = fight.state.final()
     out.print(Text("the fight is over", style="bold"))
     for name, c in final.combatants.items():
@@ -103,3 +106,20 @@ def show_final(fight: Fight, out: Console) -> None:
         out.print(Text(f"  {name} ({c['side']}): {c['hp']} hp, {state}"))
     out.print(Text(f"winner: {final.winner}" if final.winner else "no winner: more than one side stands",
                    style="bold"))
+
+
+def show_choices(q: DeclareQuestion, out: Console) -> None:
+    """What a combatant may declare, as the question lists it."""
+    c = q.choices
+    lines = [f"{q.actor} may declare (one plan entry, e.g. {{melee: {c['enemies'][0] if c['enemies'] else 'NAME'}}}):"]
+    for key in ("melee", "missile", "cast"):
+        if key in c:
+            lines.append(f"  {key}: {', '.join(c[key]) or 'nobody'}")
+    lines.append(f"  move: FEET, with mode: {', '.join(c['move'])}")
+    lines.append("  misc: TEXT   wait: true   none: true")
+    lines.append("  weapons: " + (", ".join(f"{w['name']} ({w['kind']})" for w in c["weapons"]) or "none"))
+    if c["spells"]:
+        lines.append("  spells: " + ", ".join(f"{s['name']} (level {s['level']}, CT {s['ct']})" for s in c["spells"]))
+    for key, doc in c["keys"].items():
+        lines.append(f"  {key}: {doc}")
+    out.print(Text("\n".join(lines)))

@@ -1,7 +1,8 @@
 """The referee's commands that change a fight: each is checked first, then emits events the state folds.
 
 ``damage`` and ``heal`` (hp by hand), ``add`` (a combatant joins), ``remove`` (one leaves) and ``plan``
-(the declarations still to come) are journalled as typed and replayed at the same event index.
+(the declarations still to come). A driven fight records them with the moment they were entered and
+applies them again at that moment when it replays (undo, resume).
 """
 
 from __future__ import annotations
@@ -13,21 +14,22 @@ from pydantic import ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from affray.engine.engine import Fight, describe_declaration
-from affray.engine.events import Tick
+from affray.drive.questions import AnswerError, check_declaration
+from affray.engine.events import Damage, Down, Event, Heal, Join, Leave, Replan, Tick
+from affray.engine.fight import Fight, describe_declaration
 from affray.errors import AffrayError
-from affray.model.encounter import Combatant, Declaration
+from affray.model.encounter import Combatant
 
 __all__ = ["CommandError", "FightCommand", "parse_fight_command"]
 
-FightCommand = Callable[[Fight], None]
+FightCommand = Callable[[Fight[Any]], None]
 
 
 class CommandError(AffrayError):
     """A command the console cannot carry out, with what would be right."""
 
 
-def parse_fight_command(text: str, fight: Fight) -> FightCommand:
+def parse_fight_command(text: str, fight: Fight[Any]) -> FightCommand:
     """Check ``text`` against the fight as it stands; the returned command emits its events."""
     verb, _, rest = text.strip().partition(" ")
     verb = verb.lower()
@@ -40,13 +42,13 @@ def parse_fight_command(text: str, fight: Fight) -> FightCommand:
         name = _fighter(rest, fight, verb)
         if not fight.state.fighters[name].active:
             raise CommandError(f"remove: {name} is already out of the fight")
-        return lambda fight: _emit(fight, "leave", name, f"{name} leaves the fight (the referee)")
+        return lambda fight: _emit(fight, Leave, name, f"{name} leaves the fight (the referee)")
     if verb == "plan":
         return _plan(rest, fight)
     raise CommandError(f"unknown command {verb!r}")
 
 
-def _moment(fight: Fight) -> tuple[Tick, str]:
+def _moment(fight: Fight[Any]) -> tuple[Tick, str]:
     """Where a referee's change is placed: at the moment of the last event (before the first: the start)."""
     if fight.events:
         last = fight.events[-1]
@@ -54,19 +56,19 @@ def _moment(fight: Fight) -> tuple[Tick, str]:
     return (max(fight.period, 0),), "before the fight"
 
 
-def _emit(fight: Fight, kind: str, actor: str | None, detail: str, **kwargs: Any) -> None:
+def _emit(fight: Fight[Any], cls: type[Event], actor: str | None, detail: str, **fields: Any) -> None:
     tick, at = _moment(fight)
-    fight.emit(kind, tick, at, actor, detail=detail, **kwargs)
+    fight.emit(cls, tick, at, actor, detail=detail, **fields)
 
 
-def _fighter(name: str, fight: Fight, verb: str) -> str:
+def _fighter(name: str, fight: Fight[Any], verb: str) -> str:
     if name not in fight.state.fighters:
         names = ", ".join(fight.state.fighters)
         raise CommandError(f"{verb}: no combatant named {name!r} (combatants: {names})")
     return name
 
 
-def _hp(verb: str, rest: str, fight: Fight) -> FightCommand:
+def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
     name, _, amount = rest.rpartition(" ")
     if not amount.isdigit() or int(amount) < 1:
         raise CommandError(f"{verb}: say `{verb} NAME N` with N a whole number of hit points, e.g. {verb} Orc 1 3")
@@ -75,14 +77,14 @@ def _hp(verb: str, rest: str, fight: Fight) -> FightCommand:
     if fight.state.fighters[name].down:
         raise CommandError(f"{verb}: {name} is down; affray does not raise the fallen")
 
-    def damage(fight: Fight) -> None:
+    def damage(fight: Fight[Any]) -> None:
         f = fight.state.fighters[name]
-        _emit(fight, "damage", None, f"the referee deals {n} damage to {name}", target=name, damage=n)
+        _emit(fight, Damage, None, f"the referee deals {n} damage to {name}", target=name, damage=n)
         if f.hp <= 0 and not f.down:  # G-05: at 0 hp or less, down at once
-            _emit(fight, "down", name, f"{name} at {f.hp} hp: dead", data={"unconscious": False})
+            _emit(fight, Down, name, f"{name} at {f.hp} hp: dead", unconscious=False)
 
-    def heal(fight: Fight) -> None:
-        _emit(fight, "heal", None, f"the referee heals {name} of {n} hp", target=name, data={"amount": n})
+    def heal(fight: Fight[Any]) -> None:
+        _emit(fight, Heal, None, f"the referee heals {name} of {n} hp", target=name, amount=n)
 
     return damage if verb == "damage" else heal
 
@@ -95,7 +97,7 @@ def _yaml(text: str, verb: str, example: str) -> Any:
         raise CommandError(f"{verb}: not one line of YAML ({first}); e.g. {example}") from None
 
 
-def _add(rest: str, fight: Fight) -> FightCommand:
+def _add(rest: str, fight: Fight[Any]) -> FightCommand:
     example = "add orcs {name: Orc 9, hd: 1, hp: 6, weapons: [{name: axe, sf: 7, damage: 1d8}]}"
     side, _, spec_text = rest.partition(" ")
     if side not in fight.state.sides:
@@ -114,15 +116,14 @@ def _add(rest: str, fight: Fight) -> FightCommand:
     if spec.name in fight.state.fighters:
         raise CommandError(f"add: {spec.name!r} is already in the fight; give another name")
 
-    def add(fight: Fight) -> None:
-        _emit(fight, "join", spec.name, f"{spec.name} joins {side} ({spec.hp} hp, AC {spec.ac})",
-              data={"side": side, "spec": spec})
+    def add(fight: Fight[Any]) -> None:
+        _emit(fight, Join, spec.name, f"{spec.name} joins {side} ({spec.hp} hp, AC {spec.ac})", side=side, spec=spec)
         fight.ruleset.ready(fight, fight.state.fighters[spec.name])
 
     return add
 
 
-def _plan(rest: str, fight: Fight) -> FightCommand:
+def _plan(rest: str, fight: Fight[Any]) -> FightCommand:
     example = "plan Brom [{melee: Orc 2}, {melee: Orc Captain}]"
     names = sorted(fight.state.fighters, key=len, reverse=True)
     name = next((n for n in names if rest == n or rest.startswith(n + " ")), None)
@@ -137,29 +138,14 @@ def _plan(rest: str, fight: Fight) -> FightCommand:
     decls = []
     for i, item in enumerate(data):
         try:
-            decl = Declaration.model_validate(item)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise CommandError(f"plan: declaration {i}: {err['msg']}; e.g. {example}") from None
-        target = decl.melee or decl.missile
-        if target is not None and target not in fight.state.fighters:
-            raise CommandError(f"plan: declaration {i}: no combatant named {target!r}")
-        if decl.cast is not None and decl.cast not in f.spells:
-            raise CommandError(f"plan: declaration {i}: {name} has no spell {decl.cast!r} "
-                               f"(spells: {', '.join(f.spells) or 'none'})")
-        if decl.at is not None and decl.at not in fight.state.fighters and decl.at not in fight.state.sides:
-            raise CommandError(f"plan: declaration {i}: `at` names no combatant or side: {decl.at!r}")
-        if decl.weapon is not None and all(w.name != decl.weapon for w in f.weapons):
-            raise CommandError(f"plan: declaration {i}: {name} carries no weapon {decl.weapon!r}")
-        for key in decl.extra:
-            if key not in fight.ruleset.declaration_keys:
-                raise CommandError(f"plan: declaration {i}: unknown key {key!r} for ruleset {fight.ruleset.id}")
-        decls.append(decl)
+            decls.append(check_declaration(fight, f, item))
+        except AnswerError as exc:
+            raise CommandError(f"plan: declaration {i}: {exc}; e.g. {example}") from None
     plan = tuple(decls)
 
-    def replan(fight: Fight) -> None:
+    def replan(fight: Fight[Any]) -> None:
         text = "; ".join(describe_declaration(d, fight.state.fighters[name]) for d in plan) or "nothing"
-        _emit(fight, "replan", name, f"{name}'s declarations to come: {text}", data={"plan": plan})
+        _emit(fight, Replan, name, f"{name}'s declarations to come: {text}", plan=plan)
         fight.ruleset.ready(fight, fight.state.fighters[name])
 
     return replan

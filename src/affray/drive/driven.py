@@ -1,0 +1,347 @@
+"""A fight the caller drives: pull the next thing, answer what is asked, undo to any earlier point.
+
+``Drive.pull()`` returns the next event (as the timeline has it), a question (a declaration wanted from a
+named combatant, a die wanted), optionally a ``Coming`` step about to resolve, or the ``End``. A question
+stays pending until ``answer`` accepts an answer; ``pull`` sends it again meanwhile. Between pulls the
+caller may enter the referee's commands (``command``) and change which dice are asked (``set_dice``).
+
+How it suspends: the fight runs in a greenlet, which switches back to the caller at each event, question
+and announced step; nothing blocks and nothing is raised across the API. Every input (answers, commands,
+dice preferences) is recorded with the moment it was given: ``undo`` and a resumed fight rebuild the fight
+from the start and give those inputs again at the same moments (a fight is a pure function of its file,
+seed and inputs). A die asked and answered "roll" is not recorded: rebuilt, it is rolled again, the same.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from greenlet import greenlet
+
+from affray.drive.commands import CommandError, parse_fight_command
+from affray.drive.questions import (
+    ROLL,
+    AnswerError,
+    DeclareQuestion,
+    DieQuestion,
+    Question,
+    Roll,
+    check_declaration,
+    check_die,
+    choices,
+)
+from affray.engine.events import Event, Tick
+from affray.engine.fight import Fight, Result
+from affray.engine.state import Fighter
+from affray.engine.step import Step
+from affray.errors import AffrayError
+from affray.model.encounter import Declaration, Outcome
+
+__all__ = ["Coming", "DicePrefs", "Drive", "DriveError", "End", "Input", "Item"]
+
+
+class DriveError(AffrayError):
+    """A driven fight that cannot go on: its recorded inputs no longer fit it."""
+
+
+@dataclass(frozen=True)
+class Coming:
+    """A step about to resolve (announced to a console that may pause before it)."""
+
+    step: Step
+
+
+@dataclass(frozen=True)
+class End:
+    """The fight is over: no side but one stands, the round cap is reached, or nothing is left to do."""
+
+    result: Result
+
+
+Item = Event | DeclareQuestion | DieQuestion | Coming | End
+
+
+@dataclass
+class DicePrefs:
+    """Which dice are asked: by a die's purpose first, then by side, then for all ("ask" or "roll")."""
+
+    by: dict[str, str] = field(default_factory=lambda: {"all": "roll"})
+
+    def asks(self, purpose: str, side: str | None) -> bool:
+        mode = self.by.get(purpose) or (self.by.get(side) if side else None) or self.by.get("all", "roll")
+        return mode == "ask"
+
+    def set(self, who: str, mode: str) -> None:
+        if who == "all":
+            self.by.clear()
+        self.by[who] = mode
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input to the fight and the moment it was given: ``at`` events had happened, and ``k`` steps had been
+    announced since (a command entered before a step). ``kind``: "answer" (``key``: "declare" or "die" and
+    the question's number of that kind), "command" (``value``: its text), "dice" (``value``: (who, mode)).
+    ``upto``: the events a command's own events reach (undoing into them undoes the whole command)."""
+
+    kind: str
+    at: int
+    k: int = 0
+    key: tuple[str, int] | None = None
+    value: Any = None
+    upto: int = 0
+
+
+class Drive:
+    """One fight, driven. ``make`` builds a fresh fight (``Prepared.fight``); ``inputs`` are given again first
+    (a resumed fight); ``announce``: ``pull`` also returns each step about to resolve."""
+
+    fight: Fight[Any]
+    _queue: deque[Item]
+    _pending: Question | None
+    _answer: object
+    _end: End | None
+    _k: int
+
+    def __init__(self, make: Callable[[], Fight[Any]], *, dice: DicePrefs | None = None, announce: bool = False,
+                 inputs: Iterable[Input] = (), events: int = 0) -> None:
+        """``inputs`` recorded before (a resumed fight) are given again while the fight is rebuilt to its first
+        ``events`` events."""
+        self._make = make
+        self._dice0 = DicePrefs(dict((dice or DicePrefs()).by))
+        self.announce = announce
+        self.inputs: list[Input] = list(inputs)
+        self.on_input: Callable[[Input], None] | None = None
+        self._start(events)
+
+    # -- the caller's side ------------------------------------------------------------------------------
+    @property
+    def pending(self) -> Question | None:
+        """The question waiting for its answer, if any."""
+        return self._pending
+
+    @property
+    def over(self) -> bool:
+        return self._end is not None and not self._queue
+
+    def pull(self) -> Item:
+        """The next event, question, announced step or the end."""
+        if self._queue:
+            return self._queue.popleft()
+        if self._pending is not None:
+            return self._pending
+        if self._end is not None:
+            return self._end
+        self._resume()
+        if self._queue:
+            return self._queue.popleft()
+        if self._pending is not None:
+            return self._pending
+        assert self._end is not None
+        return self._end
+
+    def take_events(self) -> list[Event]:
+        """The events already made and not yet pulled (a command's own), in order."""
+        out: list[Event] = []
+        while self._queue and not isinstance(self._queue[0], (Coming, End, DeclareQuestion, DieQuestion)):
+            out.append(self._queue.popleft())  # type: ignore[arg-type]
+        return out
+
+    def answer(self, value: object) -> str | None:
+        """Answer the pending question: a declaration (a ``Declaration`` or one plan entry as a mapping), a die
+        (a whole number, ``ROLL``) or an attack's outcome (``Outcome``). None once accepted; else what is
+        wrong, and the question stands."""
+        q = self._pending
+        if q is None:
+            return "no question is waiting for an answer"
+        try:
+            accepted = self._check(q, value)
+        except AnswerError as exc:
+            return str(exc)
+        self._answer = accepted
+        self._pending = None
+        if not (isinstance(q, DieQuestion) and accepted is ROLL):
+            self._record(Input("answer", len(self.fight.events), self._k, (q.what, self._seq_of(q)), accepted))
+        return None
+
+    def command(self, text: str) -> str | None:
+        """A referee's command (``damage``, ``heal``, ``add``, ``remove``, ``plan``): None once done (its events
+        come from ``pull``); else what is wrong."""
+        try:
+            cmd = parse_fight_command(text, self.fight)
+        except CommandError as exc:
+            return str(exc)
+        at = len(self.fight.events)
+        cmd(self.fight)
+        self._record(Input("command", at, self._k, value=text.strip(), upto=len(self.fight.events)))
+        return None
+
+    def set_dice(self, who: str, mode: str) -> None:
+        """From now on ask (``mode`` "ask") or roll the dice of ``who``: a side, a die's purpose, or all."""
+        self._prefs.set(who, mode)
+        self._record(Input("dice", len(self.fight.events), self._k, value=(who, mode)))
+
+    @property
+    def dice(self) -> DicePrefs:
+        return self._prefs
+
+    def undo(self, n: int = 1) -> int:
+        """Take back the last ``n`` events with the inputs given since (a command as a whole): the fight is
+        rebuilt to that point. Returns the number of events left."""
+        to = max(0, len(self.fight.events) - n)
+        cut = [i for i in self.inputs if i.kind == "command" and i.at < to < i.upto]
+        if cut:
+            to = min(i.at for i in cut)
+        self.inputs = [i for i in self.inputs if i.at < to]
+        self._start(to)
+        return to
+
+    # -- the engine's side (inside the greenlet) ---------------------------------------------------------
+    def _start(self, to: int) -> None:
+        """A fresh fight, given the recorded inputs again up to ``to`` events."""
+        fight = self._make()
+        fight.asker = self
+        fight.on_event = self._on_event
+        fight.on_step = self._on_step
+        fight.roller.provider = self._die
+        self.fight = fight
+        self._prefs = DicePrefs(dict(self._dice0.by))
+        self._queue = deque()
+        self._pending = None
+        self._answer: object = None
+        self._end: End | None = None
+        self._k = 0
+        self._counts = {"declare": 0, "die": 0}
+        self._asked = 0
+        self._given = {i.key: i.value for i in self.inputs if i.kind == "answer" and i.key is not None}
+        self._later: dict[tuple[int, int], list[Input]] = {}
+        for i in self.inputs:
+            if i.kind in ("command", "dice"):
+                self._later.setdefault((i.at, i.k), []).append(i)
+        self._target = to
+        self._busy = False
+        self._g = greenlet(self._main)
+        self._inputs_at(0, 0)
+        while len(fight.events) < to and self._end is None:
+            self._resume()
+        if len(fight.events) != to:
+            raise DriveError(f"the fight rebuilds to {len(fight.events)} events, not the {to} recorded")
+        self._queue.clear()
+
+    def _main(self) -> End:
+        return End(self.fight.run())
+
+    def _resume(self) -> None:
+        out = self._g.switch()
+        if isinstance(out, End):
+            self._end = out
+
+    def _switch(self) -> object:
+        """Back to the caller until it pulls again (or answers); what it answered, for a question."""
+        parent = self._g.parent
+        assert parent is not None
+        return parent.switch(None)
+
+    def _replaying_now(self) -> bool:
+        """Rebuilding the fight (undo, resume): the recorded inputs answer, nothing is sent to the caller."""
+        return len(self.fight.events) < self._target
+
+    def _on_event(self, e: Event) -> None:
+        self._k = 0
+        self._queue.append(e)
+        if self._busy or self._g is not greenlet.getcurrent():  # a command's own events
+            return
+        self._inputs_at(len(self.fight.events), 0)
+        self._switch()
+
+    def _on_step(self, step: Step) -> None:
+        self._k += 1
+        self._inputs_at(len(self.fight.events), self._k)
+        if self.announce and not self._replaying_now():
+            self._queue.append(Coming(step))
+            self._switch()
+
+    def _inputs_at(self, at: int, k: int) -> None:
+        """Give again the commands and dice preferences recorded at this moment (a rebuilt fight)."""
+        while (batch := self._later.pop((at, k), None)) is not None:
+            for i in batch:
+                if i.kind == "dice":
+                    self._prefs.set(*i.value)
+                    continue
+                self._busy = True
+                try:
+                    parse_fight_command(i.value, self.fight)(self.fight)
+                except CommandError as exc:
+                    raise DriveError(f"rebuilding the fight: the command {i.value!r} no longer fits it: "
+                                     f"{exc}") from None
+                finally:
+                    self._busy = False
+            if (len(self.fight.events), 0) == (at, k):
+                return
+            at, k = len(self.fight.events), 0  # a command entered after another's events
+
+    def _ask(self, q: Question) -> object:
+        """The answer to ``q``: recorded, or the caller's."""
+        key = (q.what, self._seq_of(q))
+        if key in self._given:
+            return self._given.pop(key)
+        if self._replaying_now():
+            if isinstance(q, DieQuestion):
+                return ROLL  # rolled then, rolled again: the same die from the seed
+            raise DriveError(f"rebuilding the fight: no recorded answer for the declaration of {q.actor} "
+                             f"at {q.at}")
+        self._pending = q
+        self._answer = None
+        while self._pending is not None:
+            self._switch()
+        return self._answer
+
+    def _seq_of(self, q: Question) -> int:
+        return self._counts[q.what] - 1
+
+    def _next_id(self, what: str) -> int:
+        self._counts[what] += 1
+        self._asked += 1
+        return self._asked - 1
+
+    def declaration(self, fight: Fight[Any], f: Fighter, tick: Tick, at: str,
+                    known: tuple[tuple[str, Declaration], ...]) -> Declaration:
+        q = DeclareQuestion(self._next_id("declare"), f.name, f.side, at, tick, choices(fight, f), known)
+        answer = self._ask(q)
+        assert isinstance(answer, Declaration)
+        return answer
+
+    def attack_roll(self, fight: Fight[Any], step: Step, target: Fighter) -> Outcome | int | None:
+        side = step.actor.side
+        if not self._prefs.asks("attack", side):
+            return None
+        q = DieQuestion(self._next_id("die"), 20, 1, "attack", step.actor.name, side, attack=True)
+        answer = self._ask(q)
+        return None if answer is ROLL else answer  # type: ignore[return-value]
+
+    def _die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
+        side = self._side(actor)
+        if not self._prefs.asks(purpose, side):
+            return None
+        q = DieQuestion(self._next_id("die"), sides, count, purpose, actor, side)
+        answer = self._ask(q)
+        return None if isinstance(answer, Roll) else answer  # type: ignore[return-value]
+
+    def _side(self, actor: str | None) -> str | None:
+        if actor is None:
+            return None
+        f = self.fight.state.fighters.get(actor)
+        return f.side if f is not None else actor if actor in self.fight.state.sides else None
+
+    def _check(self, q: Question, value: object) -> object:
+        if isinstance(q, DieQuestion):
+            return check_die(q, value)
+        return check_declaration(self.fight, self.fight.state.fighters[q.actor], value)
+
+    def _record(self, i: Input) -> None:
+        self.inputs.append(i)
+        if self.on_input is not None:
+            self.on_input(i)

@@ -1,0 +1,176 @@
+"""What a driven fight asks, and how an answer is checked against the fight as it stands.
+
+A ``DeclareQuestion`` wants one plan entry from a named combatant, with what it may choose and what it
+already knows; a ``DieQuestion`` wants a die (an attack's d20 may be answered with the referee's outcome).
+``check_declaration`` is the one check of a declaration entered mid-fight (an answer, or the console's
+``plan``): targets that exist, a weapon it carries, a spell it knows, keys its ruleset reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from affray.engine.events import Tick
+from affray.engine.fight import Fight
+from affray.engine.state import Fighter
+from affray.errors import AffrayError
+from affray.model.encounter import MOVE_MODES, Declaration, Outcome
+
+__all__ = ["ROLL", "AnswerError", "DeclareQuestion", "DieQuestion", "Question", "Roll", "check_declaration",
+           "check_die", "choices", "plain"]
+
+
+class AnswerError(AffrayError):
+    """An answer that does not fit its question, with what would be right: the question stands."""
+
+
+class Roll:
+    """The answer "roll it": the engine rolls the die from the seed."""
+
+    _instance: Roll | None = None
+
+    def __new__(cls) -> Roll:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ROLL"
+
+
+ROLL = Roll()
+
+
+def plain(decl: Declaration) -> dict[str, Any]:
+    """A declaration as one plan entry of the file (JSON)."""
+    return decl.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
+
+
+@dataclass(frozen=True)
+class DeclareQuestion:
+    """A declaration wanted from ``actor`` at ``at``: ``choices`` lists what it may declare, ``known`` the
+    declarations of others it may take into account (Combat II's winners hear the losers')."""
+
+    id: int
+    actor: str
+    side: str
+    at: str
+    tick: Tick
+    choices: Mapping[str, Any]
+    known: tuple[tuple[str, Declaration], ...] = ()
+    what: str = field(default="declare", init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "what": "declare", "actor": self.actor, "side": self.side, "at": self.at,
+                "choices": dict(self.choices),
+                "known": [{"actor": name, "declaration": plain(d)} for name, d in self.known]}
+
+
+@dataclass(frozen=True)
+class DieQuestion:
+    """A die wanted: ``count`` dice of ``sides`` faces for ``purpose``, rolled by ``actor`` (a combatant or a
+    side). An attack's d20 (``attack``) may be answered with the referee's outcome instead."""
+
+    id: int
+    sides: int
+    count: int
+    purpose: str
+    actor: str | None
+    side: str | None
+    attack: bool = False
+    what: str = field(default="die", init=False)
+
+    @property
+    def die(self) -> str:
+        return f"{self.count}d{self.sides}" if self.count > 1 else f"d{self.sides}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "what": "die", "die": self.die, "purpose": self.purpose,
+                               "actor": self.actor, "side": self.side}
+        if self.attack:
+            out["outcome"] = True
+        return out
+
+
+Question = DeclareQuestion | DieQuestion
+
+
+def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
+    """What ``f`` may declare now: the action keys with their targets, its weapons and spells, the ruleset's
+    own keys (name -> what it means)."""
+    state = fight.state
+    enemies = [g.name for g in state.fighters.values() if g.active and g.side != f.side]
+    allies = [g.name for g in state.fighters.values() if g.active and g.side == f.side and g is not f]
+    out: dict[str, Any] = {"melee": enemies}
+    if any(w.kind != "melee" for w in f.weapons):
+        out["missile"] = enemies
+    castable = [s.name for s in f.spells.values() if f.can_cast(s) is None]
+    if castable:
+        out["cast"] = castable
+    out.update({"move": list(MOVE_MODES), "misc": True, "wait": True, "none": True,
+                "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons],
+                "spells": [{"name": s.name, "level": s.level, "ct": s.ct} for s in f.spells.values()],
+                "enemies": enemies, "allies": allies,
+                "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
+    return out
+
+
+def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaration:
+    """``data`` (one plan entry) checked against the fight as it stands; AnswerError says what is wrong."""
+    if isinstance(data, Declaration):
+        decl = data
+    else:
+        if not isinstance(data, dict):
+            raise AnswerError("a declaration is one plan entry: a mapping such as {melee: Orc 1}")
+        try:
+            decl = Declaration.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            message = err["msg"].removeprefix("Value error, ")
+            raise AnswerError(f"{where + ': ' if where else ''}{message}") from None
+    state = fight.state
+    target = decl.melee or decl.missile
+    if target is not None:
+        if target not in state.fighters:
+            raise AnswerError(f"no combatant named {target!r} (enemies: {', '.join(_enemies(fight, f)) or 'none'})")
+        if target == f.name:
+            raise AnswerError(f"{f.name} cannot attack itself")
+    if decl.cast is not None and decl.cast not in f.spells:
+        raise AnswerError(f"{f.name} has no spell {decl.cast!r} (spells: {', '.join(f.spells) or 'none'})")
+    if decl.at is not None and decl.at not in state.fighters and decl.at not in state.sides:
+        raise AnswerError(f"`at` names no combatant or side: {decl.at!r}")
+    if decl.weapon is not None and all(w.name != decl.weapon for w in f.weapons):
+        raise AnswerError(f"{f.name} carries no weapon {decl.weapon!r} (weapons: "
+                          f"{', '.join(w.name for w in f.weapons)})")
+    if decl.action == "missile" and decl.weapon is None and all(w.kind == "melee" for w in f.weapons):
+        raise AnswerError(f"{f.name} carries no missile weapon")
+    keys = fight.ruleset.declaration_keys
+    for key in decl.extra:
+        if key not in keys:
+            raise AnswerError(f"unknown key {key!r} for this ruleset (its own keys: {', '.join(keys) or 'none'})")
+    return decl
+
+
+def _enemies(fight: Fight[Any], f: Fighter) -> list[str]:
+    return [g.name for g in fight.state.fighters.values() if g.active and g.side != f.side]
+
+
+def check_die(q: DieQuestion, value: object) -> int | Outcome | Roll:
+    """A die's answer: a result of the die, ``ROLL``, or (an attack's d20) the referee's outcome."""
+    if value is ROLL or isinstance(value, Roll):
+        return ROLL
+    if isinstance(value, Outcome):
+        if not q.attack:
+            raise AnswerError(f"an outcome answers an attack's d20 only; give the {q.die} result")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AnswerError(f"give the {q.die} result as a whole number ({q.count}-{q.count * q.sides})"
+                          + (", or the attack's outcome" if q.attack else "") + ", or roll it")
+    if not q.count <= value <= q.count * q.sides:
+        raise AnswerError(f"{value} cannot be rolled on {q.die} ({q.count}-{q.count * q.sides})")
+    return value
