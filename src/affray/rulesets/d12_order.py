@@ -78,11 +78,11 @@ def close(acts: list[Act]) -> None:
         else:
             first.tie = f"; before {second.f.name}: {why}"
 
+
 def compare(x: Act, y: Act, o: TieOptions) -> tuple[int, str]:
     """-1 if ``x`` goes before ``y`` at their common count, 1 if after, 0 if simultaneous; with the reason."""
     if y.f.name in x.before or x.f.name in y.before or x.f.side == y.f.side:
         return 0, ""  # D12-06 orders the pair by part: the first strike lands between move and blow
-        return 0, ""
     kinds = {x.kind, y.kind}
     if o.tie_attacks and x.kind in _ATTACKS and y.kind in _ATTACKS and x.attacks != y.attacks:
         return (-1 if x.attacks > y.attacks else 1), (f"more attacks go first ({max(x.attacks, y.attacks)} "
@@ -99,6 +99,7 @@ def compare(x: Act, y: Act, o: TieOptions) -> tuple[int, str]:
                                                         f"than the caster's initiative result {spell.result} "
                                                         "(D12-07)")
     return 0, ""
+
 
 def ties(acts: list[Act], opt: TieOptions) -> None:
     """D12-07: ties are simultaneous; each option breaks some; ``sub`` is the act's rank within its count."""
