@@ -6,11 +6,12 @@ from typing import Any
 
 from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
+from affray.rulesets.d12_procedure import D12Procedure
 from affray.rulesets.side_d6 import SideD6
 
-__all__ = ["RULESETS", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "D12Procedure", "SideD6", "find_ruleset"]
 
-RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6]
+RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6, D12Procedure]
 
 
 def find_ruleset(name: str) -> type[Ruleset[Any, Any]]:

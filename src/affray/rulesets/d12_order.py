@@ -5,18 +5,30 @@ strike (or the armed against the unarmed) to the other's count, ``ties`` ranks a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
-from affray.engine.ruleset import Step
+from affray.engine.step import Step
 
 if TYPE_CHECKING:
     from affray.engine.state import Fighter
 
-__all__ = ["Act", "close", "compare", "ties", "unarmed"]
+__all__ = ["Act", "TieOptions", "close", "compare", "ties", "unarmed"]
 
 _ATTACKS = ("melee", "missile")
+
+
+class TieOptions(Protocol):
+    """The D12-07 options that break ties (``D12Options`` has them; read here without importing the ruleset)."""
+
+    @property
+    def tie_wsf(self) -> bool: ...
+    @property
+    def tie_attacks(self) -> bool: ...
+    @property
+    def tie_spell_melee(self) -> bool: ...
+    @property
+    def tie_missile_spell(self) -> bool: ...
 
 
 @dataclass
@@ -66,21 +78,21 @@ def close(acts: list[Act]) -> None:
         else:
             first.tie = f"; before {second.f.name}: {why}"
 
-def compare(x: Act, y: Act, o: Mapping[str, Any]) -> tuple[int, str]:
+
+def compare(x: Act, y: Act, o: TieOptions) -> tuple[int, str]:
     """-1 if ``x`` goes before ``y`` at their common count, 1 if after, 0 if simultaneous; with the reason."""
     if y.f.name in x.before or x.f.name in y.before or x.f.side == y.f.side:
         return 0, ""  # D12-06 orders the pair by part: the first strike lands between move and blow
-        return 0, ""
     kinds = {x.kind, y.kind}
-    if o["tie_attacks"] and x.kind in _ATTACKS and y.kind in _ATTACKS and x.attacks != y.attacks:
+    if o.tie_attacks and x.kind in _ATTACKS and y.kind in _ATTACKS and x.attacks != y.attacks:
         return (-1 if x.attacks > y.attacks else 1), (f"more attacks go first ({max(x.attacks, y.attacks)} "
                                                       f"against {min(x.attacks, y.attacks)}, D12-07)")
-    if o["tie_wsf"] and x.kind == y.kind == "melee" and x.key != y.key:
+    if o.tie_wsf and x.kind == y.kind == "melee" and x.key != y.key:
         return (-1 if x.key < y.key else 1), f"the lower speed factor goes first ({x.key} and {y.key}, D12-07)"
-    if o["tie_spell_melee"] and kinds == {"melee", "spell"} and x.key != y.key:
+    if o.tie_spell_melee and kinds == {"melee", "spell"} and x.key != y.key:
         return (-1 if x.key < y.key else 1), ("the lower of casting time and speed factor goes first "
                                               f"({x.key} and {y.key}, D12-07)")
-    if o["tie_missile_spell"] and kinds == {"missile", "spell"}:
+    if o.tie_missile_spell and kinds == {"missile", "spell"}:
         spell = x if x.kind == "spell" else y
         if spell.key > spell.result:
             return (-1 if x.kind == "missile" else 1), (f"the missile goes first: CT {spell.key} is higher "
@@ -88,7 +100,8 @@ def compare(x: Act, y: Act, o: Mapping[str, Any]) -> tuple[int, str]:
                                                         "(D12-07)")
     return 0, ""
 
-def ties(acts: list[Act], opt: Mapping[str, Any]) -> None:
+
+def ties(acts: list[Act], opt: TieOptions) -> None:
     """D12-07: ties are simultaneous; each option breaks some; ``sub`` is the act's rank within its count."""
     groups: dict[int | None, list[Act]] = {}
     for a in acts:

@@ -50,19 +50,53 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
+from affray.dice.expr import parse_dice
+from affray.engine.events import Expire, Initiative, Surprise
+from affray.engine.fight import Fight
+from affray.engine.options import BaseOptions, default_morale, morale_dice, option
+from affray.engine.rules import LOST, FreeAttack, Rule
+from affray.engine.ruleset import Ruleset
+from affray.engine.state import Fighter
+from affray.engine.step import AttackMods, Step
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
-from affray.model.encounter import Declaration, Weapon
+from affray.model.encounter import Declaration, Weapon, expand
+from affray.reckon import agility, morale_score
 from affray.rulesets.d12_order import Act, close, ties
 from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
 
 if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
     from affray.io.load import Loaded
 
 __all__ = ["D12Procedure"]
+
+
+@dataclass(frozen=True)
+class D12Options(BaseOptions):
+    """Every Decision of D12-01 to D12-22, with the digest's defaults."""
+
+    morale_dice: str = morale_dice("2d6")
+    default_morale: int = default_morale(7)
+    surprise_stack: str = option("stack", "D12-02", "different surprise modifiers stack, or only the largest "
+                                 "widening and the largest narrowing count", ("stack", "best"))
+    side_dex: str = option("leader", "D12-04", "whose DEX adjusts the side's d12: the first the file lists for the "
+                           "side, nobody's, or each member's own (the seed's individual adjustments)",
+                           ("leader", "none", "individual"))
+    individual_rolls: bool = option(False, "D12-04", "the PCs each roll their own d12 (a declaration's roll), "
+                                    "adjusted by their own DEX; the others roll as a side")
+    three_halves: str = option("1-then-2", "D12-14", "3/2 attacks: 1 in odd rounds and 2 in even, or the reverse",
+                               ("1-then-2", "2-then-1"))
+    tie_wsf: bool = option(False, "D12-07", "a tie between melee weapons goes to the lower speed factor")
+    tie_attacks: bool = option(False, "D12-07", "a tie between attackers goes to whoever has more attacks "
+                               "(missiles too)")
+    tie_spell_melee: bool = option(False, "D12-07", "a tie between a spell taking effect and a melee strike goes to "
+                                   "the lower of the casting time and the speed factor")
+    tie_missile_spell: bool = option(False, "D12-07", "a tie between missile fire and a spell taking effect goes to "
+                                     "the missile if the casting time is higher than the caster's initiative result")
+    turn_rounds: int = option(10, "D12-21", "rounds in a turn of spell duration during combat")
+    move_scale: str = option("squares", "D12-15", "a round's move: the seed's 5-ft squares (12\" = 6 squares = 30 "
+                             "ft) or 10 ft an inch", ("squares", "inches"))
+
 
 @dataclass
 class D12Memo:
@@ -76,35 +110,14 @@ class D12Memo:
     fresh: set[str] = field(default_factory=set)
 
 
-class D12Procedure(Ruleset):
+class D12Procedure(Ruleset[D12Memo, D12Options]):
     """Seed 004: side d12 adjusted by DEX, lowest first; casting timed from the count (D12-*)."""
 
     id = "d12-procedure"
     title = "Combat Procedure: side d12 adjusted by DEX, low acts first"
     seed = "004"
-    rules = "D12"
-    options = (
-        *morale_options("2d6", 7),
-        Option("surprise_stack", "stack", "D12-02", "different surprise modifiers stack, or only the largest "
-               "widening and the largest narrowing count", ("stack", "best")),
-        Option("side_dex", "leader", "D12-04", "whose DEX adjusts the side's d12: the first the file lists "
-               "for the side, nobody's, or each member's own (the seed's individual adjustments)",
-               ("leader", "none", "individual")),
-        Option("individual_rolls", False, "D12-04", "the PCs each roll their own d12 (a declaration's roll), "
-               "adjusted by their own DEX; the others roll as a side"),
-        Option("three_halves", "1-then-2", "D12-14", "3/2 attacks: 1 in odd rounds and 2 in even, or the "
-               "reverse", ("1-then-2", "2-then-1")),
-        Option("tie_wsf", False, "D12-07", "a tie between melee weapons goes to the lower speed factor"),
-        Option("tie_attacks", False, "D12-07", "a tie between attackers goes to whoever has more attacks "
-               "(missiles too)"),
-        Option("tie_spell_melee", False, "D12-07", "a tie between a spell taking effect and a melee strike goes "
-               "to the lower of the casting time and the speed factor"),
-        Option("tie_missile_spell", False, "D12-07", "a tie between missile fire and a spell taking effect goes "
-               "to the missile if the casting time is higher than the caster's initiative result"),
-        Option("turn_rounds", 10, "D12-21", "rounds in a turn of spell duration during combat"),
-        Option("move_scale", "squares", "D12-15", "a round's move: the seed's 5-ft squares (12\" = 6 squares "
-               "= 30 ft) or 10 ft an inch", ("squares", "inches")),
-    )
+    rule_ids = "D12"
+    Options = D12Options
     declaration_keys: ClassVar[dict[str, str]] = {
         "ready": "missile: the weapon is ready with the target in sight: fires before initiative (D12-08)",
         "drop": "with ready: the referee grants the drop, an additional attack on its count (D12-08)",
@@ -118,13 +131,11 @@ class D12Procedure(Ruleset):
     action_die = 12  # a declaration's roll: the combatant's own d12 with individual_rolls (D12-04)
     attack_scheme = "1e"  # D12-14
 
-    def new_memo(self) -> D12Memo:
+    def new_state(self) -> D12Memo:
         return D12Memo()
 
-    @staticmethod
-    def _m(fight: Fight) -> D12Memo:
-        memo: D12Memo = fight.memo
-        return memo
+    def rules(self) -> list[Rule]:
+        return [D12Rules(self.opt)]
 
     # -- load-time checks ------------------------------------------------------------------------------
     @classmethod
@@ -168,25 +179,26 @@ class D12Procedure(Ruleset):
         inches, how = f.spec.mv, f"MV {f.spec.mv}\""
         if f.spec.load is not None:
             inches, how = rate_by_load(f.spec.load, f.spec.race)
-        if self.opt["move_scale"] == "inches":
+        if self.opt.move_scale == "inches":
             return inches * 10, f"{how} = {inches * 10} ft"
         sq = move_squares(inches)
         return sq * 5, f"{how} = {sq} squares = {sq * 5} ft (D12-15)"
 
     # -- the round -------------------------------------------------------------------------------------
-    def begin(self, fight: Fight, rnd: int) -> None:
+    def begin(self, fight: Fight[D12Memo], rnd: int) -> None:
         state = fight.state
+        memo = fight.memo
         if rnd == 1:
             self._surprise(fight)
-        self._m(fight).hp_start = {n: f.hp for n, f in state.fighters.items()}
+        memo.hp_start = {n: f.hp for n, f in state.fighters.items()}
         self._expire(fight, rnd)
         self._morale(fight, rnd)
-        surprised = state.surprised if rnd == 1 and self._m(fight).surprise_round else frozenset()
+        surprised = state.surprised if rnd == 1 and memo.surprise_round else frozenset()
         at = f"round {rnd}, start (declarations)"
         declaring = [f for f in state.pcs_first if f.active and f.side not in surprised
-                     and self._m(fight).busy.get(f.name, 0) < rnd]
+                     and memo.busy.get(f.name, 0) < rnd]
         # a declaration's roll is its own round's d12 (individual_rolls): not reused while it continues
-        self._m(fight).fresh = {f.name for f in declaring if not (f.current is not None and f.remaining > 0)}
+        memo.fresh = {f.name for f in declaring if not (f.current is not None and f.remaining > 0)}
         declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 2, 0, 0), at)) is not None]
         if not declared:
             return
@@ -220,12 +232,13 @@ class D12Procedure(Ruleset):
                     s.why += act.tie
                 fight.push(s)
 
-    def _surprise(self, fight: Fight) -> None:
+    def _surprise(self, fight: Fight[D12Memo]) -> None:
         """D12-01, D12-02: the referee may rule it; otherwise a d12 per side, surprised on 1 to its range."""
         enc = fight.encounter
+        memo = fight.memo
         sides = list(enc.sides)
         tick, at = (1, 0, 0, 0, 0), "round 1, surprise"
-        self._m(fight).surprise_counts = {}
+        memo.surprise_counts = {}
         if enc.surprise == "none":
             surprised: set[str] = set()
             detail = "no surprise: every side is aware (the file says none)"
@@ -236,14 +249,12 @@ class D12Procedure(Ruleset):
             dice = {}
         else:
             dice, parts, surprised = {}, [], set()
-            from affray.io.load import expand
-
             members = [(side, c) for _n, side, c, _l in expand(enc)]
             for s in sides:
                 own = [c for side, c in members if side == s]
                 foes = [c for side, c in members if side != s]
                 rng, notes = surprise_range(own, foes, enc.sides[s].surprise_adjust,
-                                            stack=self.opt["surprise_stack"] == "stack")
+                                            stack=self.opt.surprise_stack == "stack")
                 dice[s] = fight.roller.die(12, "surprise", s, enc.rolls.surprise.get(s))
                 if dice[s] <= rng:
                     surprised.add(s)
@@ -251,37 +262,28 @@ class D12Procedure(Ruleset):
                 parts.append(f"{s} d12={dice[s]} vs {span}" + (f" ({'; '.join(notes)})" if notes else "")
                              + (": surprised" if dice[s] <= rng else ""))
             detail = ", ".join(parts)
-        self._m(fight).surprise_round = 0 < len(surprised) < len(sides)
-        if surprised and not self._m(fight).surprise_round:
+        memo.surprise_round = 0 < len(surprised) < len(sides)
+        if surprised and not memo.surprise_round:
             detail += ": every side surprised, so nobody is (D12-01)"
-        if self._m(fight).surprise_round:
+        if memo.surprise_round:
             for s in sides:
                 if s not in surprised:
-                    self._m(fight).surprise_counts[s] = 13 - dice[s] if s in dice else 1
+                    memo.surprise_counts[s] = 13 - dice[s] if s in dice else 1
             detail += f": {', '.join(s for s in sides if s in surprised)} do nothing in round 1"
-        memo = self._m(fight)
-        fight.emit("surprise", tick, at, why="d12 per side, surprised on 1-4 as the side's abilities move the "
+        fight.emit(Surprise, tick, at, why="d12 per side, surprised on 1-4 as the side's abilities move the "
                    "range; one round, the surprised doing nothing (D12-01, D12-02)", detail=detail,
-                   data={"surprised": tuple(s for s in sides if s in surprised) if memo.surprise_round else (),
-                         "surprisers": tuple(memo.surprise_counts)})
+                   surprised=tuple(s for s in sides if s in surprised) if memo.surprise_round else (),
+                   surprisers=tuple(memo.surprise_counts))
 
-    def _expire(self, fight: Fight, rnd: int) -> None:
-        """D12-21: a duration of N rounds (a turn = ``turn_rounds`` rounds) ends at the start of round r + N."""
-        for caster, spell, cast in self._m(fight).expiries.pop(rnd, []):
-            fight.emit("expire", (rnd, 0, 0, 1, 0), f"round {rnd}, start", caster, spell=spell,
+    def _expire(self, fight: Fight[D12Memo], rnd: int) -> None:
+        """D12-21: a duration of N rounds (a turn = ``turn_rounds`` rounds) ends at the start of round r + N;
+        ``D12Rules.took_effect`` notes when."""
+        for caster, spell, cast in fight.memo.expiries.pop(rnd, []):
+            fight.emit(Expire, (rnd, 0, 0, 1, 0), f"round {rnd}, start", caster, spell=spell,
                        why=f"{spell} took effect in round {cast}; its duration of {rnd - cast} rounds is over "
                        "(D12-21)")
 
-    def took_effect(self, fight: Fight, step: Step) -> None:
-        spell = step.spell
-        if spell is None or spell.duration is None:
-            return
-        n, unit = spell.duration.split()
-        rounds = int(n) * (int(self.opt["turn_rounds"]) if unit.startswith("turn") else 1)
-        rnd = step.tick[0]
-        self._m(fight).expiries.setdefault(rnd + rounds, []).append((step.actor.name, spell.name, rnd))
-
-    def _morale(self, fight: Fight, rnd: int) -> None:
+    def _morale(self, fight: Fight[D12Memo], rnd: int) -> None:
         """D12-22, G-07: the referee checks as he sees fit (a roll entered for the round); PCs never check."""
         state = fight.state
         enc = fight.encounter
@@ -289,37 +291,38 @@ class D12Procedure(Ruleset):
             members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
             if not members:
                 continue
-            score = self.morale_score(fight, side, members)
+            score = morale_score(fight, self.opt, side, members)
             pcs = [f.name for f in state.sides[side] if f.pc and f.active]
             why = (f"the referee checks {side}'s morale this round (G-07)" +
                    (f"; player characters never check ({', '.join(pcs)}, D12-22)" if pcs else ""))
             fight.morale_check(side, members, score, (rnd, 0, 1, k, 0), f"round {rnd}, start (morale)",
-                               ("referee",), why)
+                               ("referee",), why, parse_dice(self.opt.morale_dice))
 
-    def _initiative(self, fight: Fight, rnd: int,
+    def _initiative(self, fight: Fight[D12Memo], rnd: int,
                     declared: list[tuple[Fighter, Declaration]]) -> dict[str, tuple[int, str]]:
         """D12-04: a d12 per side minus the DEX reaction adjustment; the lowest count acts first."""
         state = fight.state
         tick, at = (rnd, 2, 0, 0, 0), f"round {rnd}, initiative"
         sides = [s for s in state.sides if any(f.side == s and d.action != "none" for f, d in declared)]
+        memo = fight.memo
         counts: dict[str, tuple[int, str]] = {}
-        if len(sides) <= 1 and not (rnd == 1 and self._m(fight).surprise_round):
+        if len(sides) <= 1 and not (rnd == 1 and memo.surprise_round):
             for f, _ in declared:
                 counts[f.name] = (1, f"only {f.side} acts this round: no initiative needed, count 1 (D12-04)")
-            fight.emit("initiative", tick, at, detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
-                       data={"ranks": {s: 1 for s in sides}})
+            fight.emit(Initiative, tick, at, detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
+                       ranks={s: 1 for s in sides})
             return counts
-        if rnd == 1 and self._m(fight).surprise_round:
+        if rnd == 1 and memo.surprise_round:
             for f, _ in declared:
-                c = self._m(fight).surprise_counts.get(f.side, 1)
+                c = memo.surprise_counts.get(f.side, 1)
                 counts[f.name] = (c, f"surprise round: {f.side} acts on count {c} (13 - its surprise d12), highest "
                                   "surprise die first (D12-01)")
-            fight.emit("initiative", tick, at, detail="surprise round: no initiative; the unsurprised act, highest "
-                       "surprise die first (D12-01)", data={"ranks": {s: 1 for s in sides}})
+            fight.emit(Initiative, tick, at, detail="surprise round: no initiative; the unsurprised act, highest "
+                       "surprise die first (D12-01)", ranks={s: 1 for s in sides})
             return counts
         given = fight.encounter.rolls.initiative.get(rnd, {})
-        mode = self.opt["side_dex"]
-        individual = self.opt["individual_rolls"]
+        mode = self.opt.side_dex
+        individual = self.opt.individual_rolls
         rolls: dict[str, int] = {}
         results: dict[str, int] = {}
         texts: list[str] = []
@@ -329,18 +332,18 @@ class D12Procedure(Ruleset):
             if not alone:
                 rolls[s] = fight.roller.die(12, "initiative", s, given.get(s))
             leader = state.sides[s][0]  # the Decision: the first the file lists, standing or not
-            lead_score, lead_ability = self.agility(leader)  # C2X-01: AGI with the Agility option
+            lead_score, lead_ability = agility(self.opt, leader)  # C2X-01: AGI with the Agility option
             lead_adj = dex_reaction_adjustment(lead_score, edition="1e")
             for f, d in members:
                 if alone:
-                    die = fight.roller.die(12, "initiative", f.name, d.roll if f.name in self._m(fight).fresh else None)
-                    score, ability = self.agility(f)
+                    die = fight.roller.die(12, "initiative", f.name, d.roll if f.name in memo.fresh else None)
+                    score, ability = agility(self.opt, f)
                     adj = dex_reaction_adjustment(score, edition="1e")
                     how = f"{f.name}'s own d12 {die}"
                     texts.append(f"{f.name} d12={die}")
                     who = f"its {ability} {score}"
                 elif mode == "individual":
-                    score, ability = self.agility(f)
+                    score, ability = agility(self.opt, f)
                     die, adj, how, who = rolls[s], dex_reaction_adjustment(score, edition="1e"), \
                         f"{s} d12 {rolls[s]}", f"its own {ability} {score}"
                 elif mode == "leader":
@@ -360,11 +363,11 @@ class D12Procedure(Ruleset):
         order = sorted(results.values())
         ranks = {s: sorted(set(order)).index(v) + 1 for s, v in results.items()}
         detail = ", ".join(texts) + ": lowest acts first, equal counts together (D12-04)"
-        fight.emit("initiative", tick, at, detail=detail, data={"ranks": ranks, "results": results})
+        fight.emit(Initiative, tick, at, detail=detail, ranks=ranks, results=results)
         return counts
 
     # -- one declaration to acts --------------------------------------------------------------------------
-    def _acts(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
+    def _acts(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
         action = d.action
         if action == "melee":
             return [self._melee(fight, f, d, rnd, count, base)]
@@ -412,7 +415,7 @@ class D12Procedure(Ruleset):
             act.steps.append((3, Step((), f, "move", "", f"{base}; falls back {fb} ft fighting, front to the enemy "
                                       "(D12-17)", decl=d, feet=fb, mode="withdraw", note=f"falls back {fb} ft")))
 
-    def _melee(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
+    def _melee(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
         """D12-10 all attacks on its turn; D12-12 closing at the standard rate and still attacking."""
         weapon = f.weapon(d.weapon)
         n = self._attacks(f, rnd)
@@ -444,7 +447,7 @@ class D12Procedure(Ruleset):
         self._after(act, d, base, remaining, rate)
         return act
 
-    def _missile(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
+    def _missile(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
         weapon = f.weapon(d.weapon, missile=True)
         shots = attacks_in_round(weapon.rate, rnd)
         act = Act(f, count, "missile", count, key=weapon.sf or 0, attacks=shots, target=d.missile)
@@ -457,7 +460,7 @@ class D12Procedure(Ruleset):
         self._after(act, d, base, 0, rate)
         return act
 
-    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
+    def _cast(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
         """D12-05: chosen on the count, cast for CT counts, then the effect; a full round resolves last."""
         spell = f.spells[d.cast or ""]
         ct = spell.ct
@@ -473,7 +476,7 @@ class D12Procedure(Ruleset):
             rounds = ct // 10
             done = Act(f, None, "spell", count, key=ct)
             if rounds > 1:
-                self._m(fight).busy[f.name] = rnd + rounds - 1
+                fight.memo.busy[f.name] = rnd + rounds - 1
             why = (f"{base}; {spell.name} needs a full round to cast and resolves last in the round (D12-05)" if
                    rounds == 1 else f"{base}; {spell.name} takes {rounds} rounds to cast and resolves last in "
                    f"the last of them (D12-05)")
@@ -488,7 +491,7 @@ class D12Procedure(Ruleset):
         self._after(done, d, base, 0, rate)
         return [start, done]
 
-    def _move(self, fight: Fight, f: Fighter, d: Declaration, count: int, base: str) -> Act:
+    def _move(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, count: int, base: str) -> Act:
         """D12-12 running, D12-16 step, D12-17 fall back, D12-18 disengage (last), D12-19 flee."""
         rate, how = self.rate(f)
         mode = d.mode or "full"
@@ -525,22 +528,27 @@ class D12Procedure(Ruleset):
 
     def _attacks(self, f: Fighter, rnd: int) -> int:
         """D12-14: 3/2 is 1 then 2 (or the reverse with option three_halves)."""
-        shift = 1 if self.opt["three_halves"] == "2-then-1" and f.attacks.denominator == 2 else 0
+        shift = 1 if self.opt.three_halves == "2-then-1" and f.attacks.denominator == 2 else 0
         return attacks_in_round(f.attacks, rnd + shift)
 
-    # -- resolution hooks ---------------------------------------------------------------------------------
-    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
-        mods = super().attack_mods(fight, step, target)
+
+class D12Rules(Rule):
+    """d12-procedure's step rules: D12-09 casting after damage, D12-11 to D12-19 attacks of opportunity, D12-13 a
+    caster's AC, D12-21 durations."""
+
+    def __init__(self, opt: D12Options) -> None:
+        self.opt = opt
+
+    def mods(self, fight: Fight[D12Memo], step: Step, target: Fighter, mods: AttackMods) -> None:
         if target.casting is not None:
-            score, ability = self.agility(target)  # C2X-01: AGI gives the AC bonus with the Agility option
+            score, ability = agility(self.opt, target)  # C2X-01: AGI gives the AC bonus with the Agility option
             d = dex_defense_adjustment(score)
             if d < 0:
                 mods.add("ac", -d, f"{target.name} casting: no {ability} bonus to AC, D12-13")
-        return mods
 
-    def refuse(self, fight: Fight, step: Step) -> str | None:
+    def refuse(self, fight: Fight[D12Memo], step: Step) -> str | None:
         a = step.actor
-        start = self._m(fight).hp_start.get(a.name, a.hp)
+        start = fight.memo.hp_start.get(a.name, a.hp)
         if step.kind == "cast-start" and a.hp < start:
             return (f"{a.name} took damage earlier this round ({start} -> {a.hp} hp): no casting "
                     "for the rest of the round (D12-09)")
@@ -548,59 +556,76 @@ class D12Procedure(Ruleset):
             return f"{a.name} is still {a.remaining} ft short of {step.target}"
         return None
 
-    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+    def interrupt(self, fight: Fight[D12Memo], caster: Fighter, step: Step) -> str | None:
         """D12-09: struck while actually casting, the spell is lost from memory."""
-        return "spell-lost"
+        return LOST
 
-    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
-        """D12-11 moving more than 5 ft in reach; D12-16 the 5-foot step and D12-17 the first 5 ft back provoke
-        nothing; D12-18 a disengage is let go; D12-19 a flight gives every engaged foe one at its back."""
-        mover = step.actor
-        mode = step.mode
-        if mode in ("step", "retreat") or not mover.engaged:
-            return []
-        out = []
-        for foe in self._foes_in_reach(fight, mover):
-            weapon = _best(foe)
-            if foe.name == step.target:
-                continue  # closing on it is entering its reach, not moving within it
-            if mode == "flee":
-                out.append((foe, weapon, f"{mover.name} flees in panic: an attack of opportunity at its back "
-                                         "(D12-19)"))
-            elif mode == "withdraw":
-                if step.feet > 5 and weapon.reach >= 10:
-                    out.append((foe, weapon, f"{mover.name} falls back {step.feet} ft, still within the "
-                                             f"{weapon.reach} ft reach of {foe.name}'s {weapon.name} after the "
-                                             "first 5 ft (D12-17, D12-11)"))
-            elif step.feet > 5:
-                out.append((foe, weapon, f"{mover.name} moves {step.feet} ft (more than 5 ft) within melee range: "
-                                         "an attack of opportunity at the attacker's best (D12-11)"))
-        return out
+    def free_attacks(self, fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:
+        """D12-11: a move's attacks of opportunity (``_opportunity``); firing or casting in reach (``_provoked``)."""
+        return _opportunity(fight, step) if step.kind == "move" else _provoked(fight, step)
 
-    def provoked(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
-        """D12-11: missile fire against an adjacent melee attacker; casting within melee range."""
-        a = step.actor
-        if step.kind not in ("missile", "cast-start") or not a.engaged:
-            return []
-        out = []
-        for foe in self._foes_in_reach(fight, a):
-            if step.kind == "missile":
-                d = foe.declared
-                if d is None or d.melee != a.name:
-                    continue
-                out.append((foe, foe.weapon(d.weapon), f"{a.name} fires a missile while {foe.name} attacks it in "
-                            "melee: an attack of opportunity (D12-11)"))
-            else:
-                out.append((foe, _best(foe), f"{a.name} casts within {foe.name}'s melee range: an attack of "
-                            "opportunity (D12-11)"))
-        return out
+    def took_effect(self, fight: Fight[D12Memo], step: Step) -> None:
+        """D12-21: a duration in rounds, or turns of ``turn_rounds`` rounds, runs from the round it took effect."""
+        spell = step.spell
+        if spell is None or spell.duration is None:
+            return
+        n, unit = spell.duration.split()
+        rounds = int(n) * (self.opt.turn_rounds if unit.startswith("turn") else 1)
+        rnd = step.tick[0]
+        fight.memo.expiries.setdefault(rnd + rounds, []).append((step.actor.name, spell.name, rnd))
 
-    def _foes_in_reach(self, fight: Fight, f: Fighter) -> list[Fighter]:
-        """Engaged, standing foes that have not yet used this round's attack of opportunity (D12-11)."""
-        rnd = fight.period
-        fs = fight.state.fighters
-        return [fs[n] for n in sorted(f.engaged, key=fight.order)
-                if fs[n].active and fs[n].aoo_round != rnd and fs[n].side != f.side]
+
+def _opportunity(fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:
+    """D12-11 moving more than 5 ft in reach; D12-16 the 5-foot step and D12-17 the first 5 ft back provoke
+    nothing; D12-18 a disengage is let go; D12-19 a flight gives every engaged foe one at its back."""
+    mover = step.actor
+    mode = step.mode
+    if mode in ("step", "retreat") or not mover.engaged:
+        return []
+    out: list[FreeAttack] = []
+    for foe in _foes_in_reach(fight, mover):
+        weapon = _best(foe)
+        if foe.name == step.target:
+            continue  # closing on it is entering its reach, not moving within it
+        if mode == "flee":
+            out.append((foe, weapon, f"{mover.name} flees in panic: an attack of opportunity at its back "
+                                     "(D12-19)"))
+        elif mode == "withdraw":
+            if step.feet > 5 and weapon.reach >= 10:
+                out.append((foe, weapon, f"{mover.name} falls back {step.feet} ft, still within the "
+                                         f"{weapon.reach} ft reach of {foe.name}'s {weapon.name} after the "
+                                         "first 5 ft (D12-17, D12-11)"))
+        elif step.feet > 5:
+            out.append((foe, weapon, f"{mover.name} moves {step.feet} ft (more than 5 ft) within melee range: "
+                                     "an attack of opportunity at the attacker's best (D12-11)"))
+    return out
+
+
+def _provoked(fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:
+    """D12-11: missile fire against an adjacent melee attacker; casting within melee range."""
+    a = step.actor
+    if step.kind not in ("missile", "cast-start") or not a.engaged:
+        return []
+    out: list[FreeAttack] = []
+    for foe in _foes_in_reach(fight, a):
+        if step.kind == "missile":
+            d = foe.declared
+            if d is None or d.melee != a.name:
+                continue
+            out.append((foe, foe.weapon(d.weapon), f"{a.name} fires a missile while {foe.name} attacks it in "
+                        "melee: an attack of opportunity (D12-11)"))
+        else:
+            out.append((foe, _best(foe), f"{a.name} casts within {foe.name}'s melee range: an attack of "
+                        "opportunity (D12-11)"))
+    return out
+
+
+def _foes_in_reach(fight: Fight[D12Memo], f: Fighter) -> list[Fighter]:
+    """Engaged, standing foes that have not yet used this round's attack of opportunity (D12-11)."""
+    rnd = fight.period
+    fs = fight.state.fighters
+    return [fs[n] for n in sorted(f.engaged, key=fight.order)
+            if fs[n].active and fs[n].aoo_round != rnd and fs[n].side != f.side]
 
 
 def _best(f: Fighter) -> Weapon:
