@@ -6,11 +6,12 @@ from typing import Any
 
 from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
+from affray.rulesets.phase_count import PhaseCount
 from affray.rulesets.side_d6 import SideD6
 
-__all__ = ["RULESETS", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "PhaseCount", "SideD6", "find_ruleset"]
 
-RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6]
+RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6, PhaseCount]
 
 
 def find_ruleset(name: str) -> type[Ruleset[Any, Any]]:
