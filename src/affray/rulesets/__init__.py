@@ -7,11 +7,13 @@ from typing import Any
 from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
 from affray.rulesets.d12_procedure import D12Procedure
+from affray.rulesets.phase_count import PhaseCount
 from affray.rulesets.side_d6 import SideD6
+from affray.rulesets.speed_segments import SpeedSegments
 
-__all__ = ["RULESETS", "D12Procedure", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "D12Procedure", "PhaseCount", "SideD6", "SpeedSegments", "find_ruleset"]
 
-RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6, D12Procedure]
+RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6, SpeedSegments, PhaseCount, D12Procedure]
 
 
 def find_ruleset(name: str) -> type[Ruleset[Any, Any]]:

@@ -44,20 +44,38 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
-from affray.crits import strike_penalty
-from affray.engine.events import Tick
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
+from affray.dice.expr import parse_dice
+from affray.engine.events import (
+    Abort,
+    CastStart,
+    Declare,
+    Effect,
+    Expire,
+    Fatigue,
+    Impossible,
+    Initiative,
+    Move,
+    SpellRuined,
+    Surprise,
+    Tick,
+)
+from affray.engine.fight import Fight
+from affray.engine.options import BaseOptions, default_morale, morale_dice, option
+from affray.engine.rules import LOST, RUINED, FreeAttack, Rule
+from affray.engine.ruleset import Ruleset
+from affray.engine.state import Fighter
+from affray.engine.step import AttackMods, Step
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Declaration, Spell, Weapon, parse_duration
+from affray.plugins.conditions import strike_penalty
+from affray.reckon import losses, morale_due, morale_score
 from affray.rulesets.phase_count_input import CATEGORY_PM, check_file, ct_category, phase_modifier
 
 if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
     from affray.io.load import Loaded
 
-__all__ = ["PhaseCount", "phase_modifier"]
+__all__ = ["PhaseCount", "PhaseCountOptions", "PhaseCountRules", "phase_modifier"]
 
 #: PC-06: the order of kinds within one phase.
 EXPIRY, FREE, SPELLS, SHOOTING, MOVEMENT, MELEE, OTHER = range(7)
@@ -89,26 +107,33 @@ class _Battle:
     forced: list[tuple[Fighter, Fighter]] = field(default_factory=list)
 
 
-class PhaseCount(Ruleset):
+@dataclass(frozen=True)
+class PhaseCountOptions(BaseOptions):
+    """The Decisions of PC-01 to PC-12 (and G-07, G-11), with the digest's defaults."""
+
+    start_phase: int = option(0, "PC-01", "the phase the referee starts counting from (the seed's bugbear "
+                              "example starts at 1)", minimum=0)
+    duration_scale: str = option("tactical", "PC-12", "tactical: 1 round = 5 phases, 1 turn = 50; real: 20 "
+                                 "and 200", ("tactical", "real"))
+    morale_dice: str = morale_dice("2d10")
+    default_morale: int = default_morale(11)
+    interrupted_spell: str = option("lost", "G-11", "a caster damaged while casting loses the spell from "
+                                    "memory (2e) or only this casting", ("lost", "ruined"))
+    missile_rate: bool = option(True, "PC-04", "a missile weapon's fire rate multiplies its shots, one a phase")
+    switch_target: bool = option(True, "PC-04", "when its target falls, the rest of a multiple attack goes to "
+                                 "another foe: a shot to the first standing foe in file order, a blow to an "
+                                 "engaged one")
+    fatigue: bool = option(True, "PC-11", "mark fatigue (a fatigue event) each time an action completes")
+
+
+class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     """Seed 003: no rounds; each action at the phase declared + 1d6 + its phase modifier (PC-*)."""
 
     id = "phase-count"
     title = "Continuous phases, d6 + phase modifier per action (Insane DM Houserules III)"
     seed = "003"
-    rules = "PC"
-    options = (
-        Option("start_phase", 0, "PC-01", "the phase the referee starts counting from (the seed's bugbear "
-               "example starts at 1)", minimum=0),
-        Option("duration_scale", "tactical", "PC-12", "tactical: 1 round = 5 phases, 1 turn = 50; real: 20 "
-               "and 200", ("tactical", "real")),
-        *morale_options("2d10", 11),
-        Option("interrupted_spell", "lost", "G-11", "a caster damaged while casting loses the spell from "
-               "memory (2e) or only this casting", ("lost", "ruined")),
-        Option("missile_rate", True, "PC-04", "a missile weapon's fire rate multiplies its shots, one a phase"),
-        Option("switch_target", True, "PC-04", "when its target falls, the rest of a multiple attack goes to "
-               "another foe: a shot to the first standing foe in file order, a blow to an engaged one"),
-        Option("fatigue", True, "PC-11", "mark fatigue (a fatigue event) each time an action completes"),
-    )
+    rule_ids = "PC"
+    Options = PhaseCountOptions
     declaration_keys: ClassVar[dict[str, str]] = {
         "until": "wait: stand guard until this phase, then declare (PC-08a)",
         "abort": "at this phase, drop the current action and declare this one, rolling from there (PC-09)",
@@ -129,14 +154,12 @@ class PhaseCount(Ruleset):
         start = tick[0] // 10 * 10
         return f"Phases {start}-{start + 9}"
 
-    def new_memo(self) -> _Battle:
+    def new_state(self) -> _Battle:
         """Each fight's bookkeeping (``Fight.memo``), so that one prepared ruleset may serve several fights."""
         return _Battle()
 
-    @staticmethod
-    def _of(fight: Fight) -> _Battle:
-        battle: _Battle = fight.memo
-        return battle
+    def rules(self) -> list[Rule]:
+        return [PhaseCountRules(self.opt)]
 
     # -- load-time checks ------------------------------------------------------------------------------
     @classmethod
@@ -146,25 +169,21 @@ class PhaseCount(Ruleset):
 
     # -- the clock -------------------------------------------------------------------------------------
     def period_end(self, period: int) -> Tick:
-        return (self.opt["start_phase"] + self.phases_per_period * period,)
+        return (self.opt.start_phase + self.phases_per_period * period,)
 
-    def phase_end(self, fight: Fight, tick: Tick, later: int = 0) -> Tick:
+    def phase_end(self, fight: Fight[_Battle], tick: Tick, later: int = 0) -> Tick:
         """C2X-03/04: phase-count's phases are its ticks' first element."""
         return (tick[0] + later + 1,)
 
-    def roll_period(self, fight: Fight, tick: Tick) -> int:
-        """``rolls.morale`` is keyed by the phase of the check."""
-        return tick[0]
-
     def _scale(self, unit: str) -> int:
-        real = self.opt["duration_scale"] == "real"
+        real = self.opt.duration_scale == "real"
         return {"round": 20 if real else 5, "turn": 200 if real else 50, "phase": 1}[unit]
 
-    def begin(self, fight: Fight, period: int) -> None:
+    def begin(self, fight: Fight[_Battle], period: int) -> None:
         if period != 1:
             return  # no rounds: everything after the opening is declared as actions resolve
-        b = self._of(fight)
-        start = self.opt["start_phase"]
+        b = fight.memo
+        start = self.opt.start_phase
         tick = (start, EXPIRY, 0)
         surprisers = self._surprise(fight, tick)
         self._initiative(fight, tick)
@@ -172,10 +191,10 @@ class PhaseCount(Ruleset):
             b.first.add(f.name)  # a surpriser's free action rolls nothing: the opening die serves its next
             self._declare(fight, f, start, tick, free=f.side in surprisers)
 
-    def ready(self, fight: Fight, f: Fighter) -> None:
+    def ready(self, fight: Fight[_Battle], f: Fighter) -> None:
         """PC-02: a combatant idle mid-battle (one who joined, or was given new declarations) declares now;
         PC-09: a busy one whose new declaration carries ``abort: N`` drops its action at phase N."""
-        b = self._of(fight)
+        b = fight.memo
         if fight.period < 1 or not f.active or f.name in b.aborts or not fight.events:
             return  # before the opening everyone declares anyway
         tick = fight.events[-1].tick
@@ -184,14 +203,13 @@ class PhaseCount(Ruleset):
         else:
             self._declare(fight, f, tick[0], tick)
 
-    def _surprise(self, fight: Fight, tick: Tick) -> set[str]:
+    def _surprise(self, fight: Fight[_Battle], tick: Tick) -> set[str]:
         """PC-08: the standard rule, d10 per side, surprised on 1-3; the others get one free action."""
         enc = fight.encounter
         sides = list(enc.sides)
         at = f"phase {tick[0]}, surprise"
         if enc.surprise == "none":
-            fight.emit("surprise", tick, at, detail="no surprise: every side is aware (the file says none)",
-                       data={"surprised": (), "surprisers": ()})
+            fight.emit(Surprise, tick, at, detail="no surprise: every side is aware (the file says none)")
             return set()
         if isinstance(enc.surprise, dict):
             surprised = {s for s in sides if enc.surprise.get(s)}
@@ -202,13 +220,13 @@ class PhaseCount(Ruleset):
             detail = ", ".join(f"{s} d10={rolls[s]}" for s in sides) + \
                 f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
         surprisers = set(sides) - surprised if surprised else set()
-        fight.emit("surprise", tick, at, why="d10 per side, 1-3 is surprised (standard rule); every surpriser "
+        fight.emit(Surprise, tick, at, why="d10 per side, 1-3 is surprised (standard rule); every surpriser "
                    "gets one free action at initiative 0, before anyone else (PC-08)", detail=detail,
-                   data={"surprised": tuple(s for s in sides if s in surprised),
-                         "surprisers": tuple(s for s in sides if s in surprisers)})
+                   surprised=tuple(s for s in sides if s in surprised),
+                   surprisers=tuple(s for s in sides if s in surprisers))
         return surprisers
 
-    def _initiative(self, fight: Fight, tick: Tick) -> None:
+    def _initiative(self, fight: Fight[_Battle], tick: Tick) -> None:
         """PC-06 Decision: 1d6 per side at the start, low first; it is also each one's first action die."""
         rolls = fight.encounter.rolls.initiative
         given = rolls[min(rolls)] if rolls else {}
@@ -216,18 +234,18 @@ class PhaseCount(Ruleset):
         dice = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
         values = sorted(set(dice.values()))
         ranks = {s: values.index(dice[s]) + 1 for s in sides}
-        self._of(fight).dice = dice
+        fight.memo.dice = dice
         detail = ", ".join(f"{s} d6={dice[s]}" for s in sides) + ": " + " then ".join(
             " and ".join(s for s in sides if ranks[s] == k) for k in sorted(set(ranks.values())))
-        fight.emit("initiative", tick, f"phase {tick[0]}, start", detail=detail,
+        fight.emit(Initiative, tick, f"phase {tick[0]}, start", detail=detail,
                    why="1d6 per side, low first among actions of the same kind in the same phase; each side's "
                    "die is also its combatants' die for their first action (PC-06)",
-                   data={"ranks": ranks, "results": dice})
+                   ranks=ranks, results=dice)
 
     # -- declaring and placing actions -----------------------------------------------------------------
-    def _declare(self, fight: Fight, f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:
+    def _declare(self, fight: Fight[_Battle], f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:
         """PC-02: ``f`` declares its next action at ``phase`` and places it; an impossible one is skipped."""
-        self._of(fight).actions.pop(f.name, None)
+        fight.memo.actions.pop(f.name, None)
         for _ in range(len(f.plan) + 2):
             if self._abort_ahead(fight, f, phase):
                 return  # idle until the phase of its abort (PC-09)
@@ -239,18 +257,18 @@ class PhaseCount(Ruleset):
                 return
             free = False
 
-    def _abort_ahead(self, fight: Fight, f: Fighter, phase: int) -> bool:
+    def _abort_ahead(self, fight: Fight[_Battle], f: Fighter, phase: int) -> bool:
         """Whether ``f``'s next declaration waits for its ``abort`` phase; pushes that moment once."""
         nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) and not f.routed else None
         when = nxt.extra.get("abort") if nxt is not None else None
         if not isinstance(when, int) or when <= phase:
             return False
-        if f.name not in self._of(fight).aborts:
-            self._of(fight).aborts[f.name] = when
+        if f.name not in fight.memo.aborts:
+            fight.memo.aborts[f.name] = when
             fight.push(Step((when, EXPIRY, 0), f, "abort", f"phase {when}", "", note="abort"))
         return True
 
-    def _pm(self, fight: Fight, f: Fighter, decl: Declaration, phase: int) -> tuple[int, str]:
+    def _pm(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, phase: int) -> tuple[int, str]:
         """PC-03: the action's phase modifier and its reason."""
         if decl.speed is not None:
             pm, why = phase_modifier(decl.speed)
@@ -264,7 +282,7 @@ class PhaseCount(Ruleset):
             return CATEGORY_PM[cat], f"{spell.name}, CT {spell.ct}: {cat}"
         if action in ("melee", "missile"):
             w = f.weapon(decl.weapon, missile=action == "missile")
-            slowed, why = strike_penalty(fight, f, (phase,)) if f.conditions else (0, "")
+            slowed, why = strike_penalty(f, (phase,)) if f.conditions else (0, "")
             if slowed and w.speed is None and w.sf is not None:  # C2X-04: a slowed strike's SF, then its PM
                 pm, text = phase_modifier(w.sf + slowed)
                 return pm, f"{w.name} SF {w.sf} + {slowed} ({why}) = {w.sf + slowed}, {text}"
@@ -283,10 +301,10 @@ class PhaseCount(Ruleset):
         pm, why = phase_modifier(w.sf)
         return pm, f"{w.name} SF {w.sf}, {why}"
 
-    def _place(self, fight: Fight, f: Fighter, decl: Declaration, phase: int, tick: Tick, *,
+    def _place(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, phase: int, tick: Tick, *,
                free: bool = False) -> bool:
         """Turn a declaration into timed steps (PC-02 to PC-05); False when it cannot even start."""
-        b = self._of(fight)
+        b = fight.memo
         ex = fight.explain
         rank = fight.state.ranks.get(f.side, 1)
         action = decl.action
@@ -305,7 +323,7 @@ class PhaseCount(Ruleset):
             spell = f.spells[decl.cast or ""]
             cannot = f.can_cast(spell)  # a memorised copy, or mana or a slot (C2X-06/08)
             if cannot is not None:
-                fight.emit("impossible", tick, f"phase {phase}", f.name, spell=spell.name, why=cannot,
+                fight.emit(Impossible, tick, f"phase {phase}", f.name, spell=spell.name, why=cannot,
                            detail="cast cancelled")
                 return False
         if free:
@@ -317,15 +335,16 @@ class PhaseCount(Ruleset):
         steps = self._schedule(fight, f, decl, at, stage, rank, why if ex else "")
         if action == "cast":
             spell = f.spells[decl.cast or ""]
-            fight.emit("cast-start", tick, f"phase {phase}", f.name, spell=spell.name, target=decl.at,
+            fight.emit(CastStart, tick, f"phase {phase}", f.name, spell=spell.name, target=decl.at,
                        why=f"begins casting at phase {phase}; it completes at phase {at} and damage before "
                        f"then disrupts it (G-11)" if ex else "")
             b.actions[f.name].spell = spell
         return bool(steps)
 
-    def _when(self, fight: Fight, f: Fighter, decl: Declaration, phase: int, continuing: bool) -> tuple[int, str]:
+    def _when(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, phase: int,
+              continuing: bool) -> tuple[int, str]:
         """PC-02: declared phase + d6 + PM; the die is the side's opening roll for a first action (PC-06)."""
-        b = self._of(fight)
+        b = fight.memo
         if decl.roll is not None and not continuing:
             die, source = decl.roll, "d6"
         elif f.name in b.first:
@@ -344,7 +363,7 @@ class PhaseCount(Ruleset):
             at = phase + 1
         return at, why
 
-    def _schedule(self, fight: Fight, f: Fighter, decl: Declaration, at: int, stage: int | None, rank: int,
+    def _schedule(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, at: int, stage: int | None, rank: int,
                   why: str) -> list[Step]:
         """The steps of one action from its phase ``at`` (``stage`` forces the surprise slot)."""
         ex = fight.explain
@@ -385,7 +404,7 @@ class PhaseCount(Ruleset):
                      weapon=weapon, index=i, tags=frozenset({"charge"}) if decl.charge else frozenset())
         elif action == "missile":
             weapon = f.weapon(decl.weapon, missile=True)
-            rate = f.attacks * weapon.rate if self.opt["missile_rate"] else f.attacks
+            rate = f.attacks * weapon.rate if self.opt.missile_rate else f.attacks
             n = self._attacks(fight, f, rate)
             for i in range(n):
                 nth = f" (shot {i + 1} of {n}: phase {at} + {i}, PC-04)" if n > 1 else ""
@@ -415,28 +434,28 @@ class PhaseCount(Ruleset):
             step(at, OTHER, "misc", why, note=str(what))
         return self._steps(fight, f, decl, steps)
 
-    def _attacks(self, fight: Fight, f: Fighter, rate: Fraction) -> int:
+    def _attacks(self, fight: Fight[_Battle], f: Fighter, rate: Fraction) -> int:
         """Attacks of this action: a round's worth, 3/2 alternating 1, 2, 1... by attack action."""
-        swings = self._of(fight).swings
+        swings = fight.memo.swings
         k = swings[f.name] = swings.get(f.name, 0) + 1
         return max(1, attacks_in_round(rate, k))
 
-    def _steps(self, fight: Fight, f: Fighter, decl: Declaration, steps: list[Step]) -> list[Step]:
+    def _steps(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, steps: list[Step]) -> list[Step]:
         for s in steps:
             fight.push(s)
-        self._of(fight).actions[f.name] = _Action(decl, steps)
+        fight.memo.actions[f.name] = _Action(decl, steps)
         return steps
 
     # -- after each moment -----------------------------------------------------------------------------
-    def after(self, fight: Fight, tick: Tick) -> None:
-        b = self._of(fight)
+    def after(self, fight: Fight[_Battle], tick: Tick) -> None:
+        b = fight.memo
         phase = tick[0]
         at = f"phase {phase}"
         for attacker, target in b.forced:
             if target.active:
-                fight.emit("move", tick, at, target.name, why=f"{attacker.name}'s called shot forces "
+                fight.emit(Move, tick, at, target.name, why=f"{attacker.name}'s called shot forces "
                            f"{target.name} back, out of melee (PC-10)", detail="forced back 5 ft",
-                           data={"feet": 5, "mode": "forced", "disengage": True})
+                           feet=5, mode="forced", disengage=True)
         b.forced.clear()
         for name in [n for n in b.actions if not fight.state.fighters[n].active]:
             del b.actions[name]  # its steps still come up, reported impossible by the engine (G-05)
@@ -449,16 +468,16 @@ class PhaseCount(Ruleset):
             if f.name not in b.aborts:
                 self._declare(fight, f, phase, tick)
 
-    def _complete(self, fight: Fight, f: Fighter, act: _Action, tick: Tick) -> None:
+    def _complete(self, fight: Fight[_Battle], f: Fighter, act: _Action, tick: Tick) -> None:
         """PC-11 fatigue; PC-12 durations and delayed effects of a spell that took effect."""
-        b = self._of(fight)
+        b = fight.memo
         phase = tick[0]
         b.done[f.name] = n = b.done.get(f.name, 0) + 1
-        if self.opt["fatigue"]:
-            fight.emit("fatigue", tick, f"phase {phase}", f.name, why="fatigue is marked each time an action "
+        if self.opt.fatigue:
+            fight.emit(Fatigue, tick, f"phase {phase}", f.name, why="fatigue is marked each time an action "
                        "completes, not at the end of a round (PC-11)",
                        detail=f"{f.name} completes an action: fatigue {n}" if fight.explain else None,
-                       data={"actions": n})
+                       actions=n)
         spell = act.spell
         if spell is None or act.ruined:
             return
@@ -468,7 +487,7 @@ class PhaseCount(Ruleset):
             end = phase + count * self._scale(unit)
             fight.push(Step((end, EXPIRY, rank), f, "expire", f"phase {end}", f"{spell.name} cast at phase {phase} "
                             f"+ {spell.duration} x {self._scale(unit)} = phase {end} (PC-12, "
-                            f"{self.opt['duration_scale']} scale)", spell=spell, target=act.decl.at))
+                            f"{self.opt.duration_scale} scale)", spell=spell, target=act.decl.at))
         for k, text in enumerate(spell.damage_at):
             count, unit = parse_duration(text)
             when = phase + count * self._scale(unit)
@@ -476,66 +495,67 @@ class PhaseCount(Ruleset):
                             f"{phase} + {text} x {self._scale(unit)} = phase {when} (PC-12)", decl=act.decl,
                             spell=spell, target=act.decl.at, index=k))
 
-    def _morale(self, fight: Fight, tick: Tick) -> None:
+    def _morale(self, fight: Fight[_Battle], tick: Tick) -> None:
         """PC-11: morale is rolled the moment it is due: a side's first casualty, then half of it down."""
         for side in fight.encounter.sides:
-            members, triggers = self.morale_due(fight, side)
+            members, triggers = morale_due(fight, side)
             if not triggers:
                 continue
-            why = (f"{side} checks morale at once after its {' and '.join(triggers)} ({self.losses(fight, side)}), "
+            why = (f"{side} checks morale at once after its {' and '.join(triggers)} ({losses(fight, side)}), "
                    "not at a round's end; PCs never check (PC-11, G-07)")
-            score = self.morale_score(fight, side, members)
-            if not fight.morale_check(side, members, score, tick, f"phase {tick[0]}", triggers, why):
+            score = morale_score(fight, self.opt, side, members)
+            if not fight.morale_check(side, members, score, tick, f"phase {tick[0]}", triggers, why,
+                                      parse_dice(self.opt.morale_dice)):
                 for f in members:  # routed: drop the action in hand and flee from this phase (PC-09)
                     self._drop(fight, f, tick, "routed")
                     self._declare(fight, f, tick[0], tick)
 
-    def _drop(self, fight: Fight, f: Fighter, tick: Tick, reason: str) -> None:
+    def _drop(self, fight: Fight[_Battle], f: Fighter, tick: Tick, reason: str) -> None:
         """Cancel ``f``'s pending action; a spell being cast is ruined (PC-09)."""
-        act = self._of(fight).actions.pop(f.name, None)
+        act = fight.memo.actions.pop(f.name, None)
         if act is None:
             return
         for s in act.steps:
             if s.tick > tick:
                 s.cancelled = True
         if f.casting is not None:
-            fight.emit("spell-ruined", tick, f"phase {tick[0]}", f.name, spell=f.casting,
+            fight.emit(SpellRuined, tick, f"phase {tick[0]}", f.name, spell=f.casting,
                        why=f"{f.name} abandons the casting ({reason}, PC-09)", detail="the spell is ruined for "
                        "this casting")
 
-    # -- resolution hooks ------------------------------------------------------------------------------
-    def resolve_own(self, fight: Fight, step: Step) -> None:
+    # -- the ruleset's own steps -----------------------------------------------------------------------
+    def resolve_own(self, fight: Fight[_Battle], step: Step) -> None:
         f = step.actor
         phase = step.tick[0]
         if step.kind == "expire":
-            fight.emit("expire", step.tick, step.at, f.name, spell=step.spell.name if step.spell else None,
+            fight.emit(Expire, step.tick, step.at, f.name, spell=step.spell.name if step.spell else None,
                        target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'effect'} "
                        "ends")
         elif step.kind == "effect":
             self._effect(fight, step)
         elif step.kind == "abort":
-            b = self._of(fight)
+            b = fight.memo
             b.aborts.pop(f.name, None)
             if not f.active or f.routed:
                 return  # a rout overrides the plan: the flight goes on
             old = b.actions.get(f.name)
             nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) else None
-            fight.emit("abort", step.tick, step.at, f.name, why=f"aborts at phase {phase}: declares a new action "
+            fight.emit(Abort, step.tick, step.at, f.name, why=f"aborts at phase {phase}: declares a new action "
                        "and rolls for it from this phase (PC-09)",
                        detail=f"drops: {_what(old.decl) if old else 'nothing'}" if fight.explain else None)
             self._drop(fight, f, step.tick, "aborted")
             if nxt is None:
                 return
             # declared here, not through Fight.declare: a half-finished approach must not continue
-            fight.emit("declare", step.tick, step.at, f.name, detail=_what(nxt) if fight.explain else None,
-                       data={"decl": nxt, "consumed": True, "continuing": False,
-                             "remaining": nxt.distance if nxt.action == "melee" else 0})
+            fight.emit(Declare, step.tick, step.at, f.name, detail=_what(nxt) if fight.explain else None,
+                       decl=nxt, consumed=True, continuing=False,
+                       remaining=nxt.distance if nxt.action == "melee" else 0)
             if self._place(fight, f, nxt, phase, step.tick):
                 self._abort_ahead(fight, f, phase)
             else:
                 self._declare(fight, f, phase, step.tick)
 
-    def _effect(self, fight: Fight, step: Step) -> None:
+    def _effect(self, fight: Fight[_Battle], step: Step) -> None:
         """PC-12: a delayed damage of a spell (heat metal's 2d4 at 15, 20 and 25 phases)."""
         spell = step.spell
         assert spell is not None and spell.damage is not None
@@ -549,65 +569,53 @@ class PhaseCount(Ruleset):
             else None
         rolled = fight.roller.dice(spell.damage, "spell damage", step.actor.name, given=given)
         dmg = max(0, rolled + spell.damage.bonus)
-        fight.emit("effect", step.tick, step.at, step.actor.name, target=step.target, spell=spell.name,
+        fight.emit(Effect, step.tick, step.at, step.actor.name, target=step.target, spell=spell.name,
                    damage=dmg, why=step.why, detail=f"{spell.damage.text}: {rolled} = {dmg} damage to "
                    f"{', '.join(t.name for t in targets)}",
-                   data={"effects": {t.name: dmg for t in targets}, "damage": dmg})
+                   effects={t.name: dmg for t in targets})
 
-    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
-        mods = super().attack_mods(fight, step, target)
+
+class PhaseCountRules(Rule):
+    """phase-count's step rules: the charge and the called shot (PC-10), a multiple attack's target falling
+    (PC-04), attacks of opportunity (PC-07), a caster's interrupted spell (G-11)."""
+
+    def __init__(self, opt: PhaseCountOptions) -> None:
+        self.opt = opt
+
+    def mods(self, fight: Fight[_Battle], step: Step, target: Fighter, mods: AttackMods) -> None:
         if "charge" in step.tags:
             mods.add("hit", 2, "charge, 2e")
         if step.decl is not None and step.decl.extra.get("force_back") is True:
             mods.add("hit", -4, "called shot to force back, 2e, PC-10")
-        return mods
 
-    def refuse(self, fight: Fight, step: Step) -> str | None:
+    def refuse(self, fight: Fight[_Battle], step: Step) -> str | None:
         a = step.actor
         if step.kind == "melee" and a.remaining > 0:
             return f"{a.name} is still {a.remaining} ft short of {step.target}"
         if step.kind in ("melee", "missile") and step.target is not None:
             target = fight.state.fighters[step.target]
-            if not target.active and step.index > 0 and self.opt["switch_target"]:
-                other = self._other_target(fight, step)
+            if not target.active and step.index > 0 and self.opt.switch_target:
+                other = _other_target(fight, step)
                 if other is not None:
                     if fight.explain:
                         step.why += f"; {target.name} is down: the {step.kind} goes to {other.name} (PC-04)"
                     step.target = other.name
                     return None
             if not target.active:
-                self._end_action_at(fight, step)
+                _end_action_at(fight, step)
                 return f"the target {target.name} is {'down' if target.down else 'gone'}: the action ends (G-05)"
         return None
 
-    def _end_action_at(self, fight: Fight, step: Step) -> None:
-        """The action ends with ``step``: its later steps are cancelled and the next is declared now."""
-        act = self._of(fight).actions.get(step.actor.name)
-        if act is not None and step in act.steps:
-            k = act.steps.index(step)
-            for s in act.steps[k + 1:]:
-                s.cancelled = True
-            del act.steps[k + 1:]
-
-    def lose_sequence(self, fight: Fight, step: Step) -> None:
+    def lose_sequence(self, fight: Fight[_Battle], step: Step) -> None:
         """C2X-03: a critical miss ends the action: its attacks in the following phases (PC-04) are lost."""
-        self._end_action_at(fight, step)
+        _end_action_at(fight, step)
 
-    @staticmethod
-    def _other_target(fight: Fight, step: Step) -> Fighter | None:
-        a = step.actor
-        state = fight.state
-        if step.kind == "missile":
-            return next((g for g in state.fighters.values() if g.side != a.side and g.active), None)
-        return next((state.fighters[n] for n in sorted(a.engaged, key=fight.order) if state.fighters[n].active),
-                    None)
-
-    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+    def free_attacks(self, fight: Fight[_Battle], step: Step) -> list[FreeAttack]:
         """PC-07: leaving melee (not by a withdrawal) gives each engaged foe an attack, in that very phase."""
         mover = step.actor
-        if "disengage" not in step.tags or step.mode == "withdraw":
+        if step.kind != "move" or "disengage" not in step.tags or step.mode == "withdraw":
             return []
-        out = []
+        out: list[FreeAttack] = []
         for name in sorted(mover.engaged, key=fight.order):
             foe = fight.state.fighters[name]
             if foe.active:
@@ -615,17 +623,37 @@ class PhaseCount(Ruleset):
                             f"phase it happens, phase {step.tick[0]} (PC-07)"))
         return out
 
-    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
-        act = self._of(fight).actions.get(caster.name)
+    def interrupt(self, fight: Fight[_Battle], caster: Fighter, step: Step) -> str | None:
+        act = fight.memo.actions.get(caster.name)
         if act is not None:
             act.ruined = True
-        return "spell-lost" if self.opt["interrupted_spell"] == "lost" else "spell-ruined"
+        return LOST if self.opt.interrupted_spell == "lost" else RUINED
 
-    def redirect(self, fight: Fight, step: Step, target: Fighter) -> tuple[Fighter | None, str]:
+    def redirect(self, fight: Fight[_Battle], step: Step, target: Fighter) -> tuple[Fighter | None, str] | None:
         if step.decl is not None and step.decl.extra.get("force_back") is True:
-            self._of(fight).forced.append((step.actor, target))
+            fight.memo.forced.append((step.actor, target))
             return target, f"{target.name} is forced back (PC-10)"
-        return target, ""
+        return None
+
+
+def _end_action_at(fight: Fight[_Battle], step: Step) -> None:
+    """The action ends with ``step``: its later steps are cancelled and the next is declared now."""
+    act = fight.memo.actions.get(step.actor.name)
+    if act is not None and step in act.steps:
+        k = act.steps.index(step)
+        for s in act.steps[k + 1:]:
+            s.cancelled = True
+        del act.steps[k + 1:]
+
+
+def _other_target(fight: Fight[_Battle], step: Step) -> Fighter | None:
+    """PC-04: who the rest of a multiple attack goes to when its target falls."""
+    a = step.actor
+    state = fight.state
+    if step.kind == "missile":
+        return next((g for g in state.fighters.values() if g.side != a.side and g.active), None)
+    return next((state.fighters[n] for n in sorted(a.engaged, key=fight.order) if state.fighters[n].active),
+                None)
 
 
 def _what(decl: Declaration) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from affray.errors import Problem
-from affray.model.encounter import SPEED_CATEGORIES, parse_duration
+from affray.model.encounter import SPEED_CATEGORIES, expand, parse_duration
 
 if TYPE_CHECKING:
     from affray.io.load import Loaded
@@ -42,8 +42,6 @@ def ct_category(ct: int) -> str:
 
 def check_file(loaded: Loaded) -> Iterator[Problem]:
     """phase-count's own checks: one opening roll, durations it can count, its declaration keys' values."""
-    from affray.io.load import expand
-
     enc = loaded.encounter
     if len(enc.rolls.initiative) > 1:
         keys = ", ".join(map(str, enc.rolls.initiative))
