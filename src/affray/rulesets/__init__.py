@@ -7,10 +7,11 @@ from typing import Any
 from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
 from affray.rulesets.side_d6 import SideD6
+from affray.rulesets.speed_segments import SpeedSegments
 
-__all__ = ["RULESETS", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "SideD6", "SpeedSegments", "find_ruleset"]
 
-RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6]
+RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6, SpeedSegments]
 
 
 def find_ruleset(name: str) -> type[Ruleset[Any, Any]]:
