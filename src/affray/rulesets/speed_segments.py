@@ -13,7 +13,8 @@ D. segments 1, 2, ... : an action happens in the segment equal to its action spe
    of its segment, melee at once (SEG-10);
 E. morale and bookkeeping (SEG-20).
 
-The module ``speed_segments_actions`` turns one declaration into timed parts (SEG-07, SEG-13 to SEG-19).
+The module ``speed_segments_actions`` turns one declaration into timed parts (SEG-07, SEG-13 to SEG-19);
+``speed_segments_base`` holds what both read: the options, the fight's state, the placing of a segment.
 
 A tick is ``(round, segment, turn, phase, sub)``. Segment 0 is the start of the round (surprise, the
 declarations, initiative, casting begun). In a segment, turn k is the k-th side in initiative order
@@ -66,56 +67,41 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from affray.dice.expr import parse_dice
-from affray.engine.events import Tick
-from affray.engine.ruleset import AttackMods, Option, Ruleset, Step, morale_options
+from affray.engine.events import Delay, Initiative, Surprise, Tick, Wait
+from affray.engine.fight import Fight
+from affray.engine.resolve import Engine
+from affray.engine.rules import KEPT, LOST, FreeAttack, Rule
+from affray.engine.ruleset import Ruleset
+from affray.engine.state import Fighter
+from affray.engine.step import AttackMods, Step
 from affray.errors import Problem
-from affray.model.encounter import SIZES, Declaration, Weapon
+from affray.model.encounter import Declaration, expand
+from affray.reckon import losses, morale_due
 from affray.rulesets import speed_segments_actions as actions
+from affray.rulesets.speed_segments_base import (
+    END,
+    SegmentsState,
+    SpeedSegmentsOptions,
+    moment,
+    morale,
+    push,
+)
 
 if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
     from affray.io.load import Loaded
 
-__all__ = ["SpeedSegments"]
-
-PHASES = {1: "movement", 2: "missile", 3: "magic", 4: "melee", 5: "morale"}
-END = 99  # the turn of a segment's end (damage landing) and the segment of step E
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+__all__ = ["SpeedSegments", "SpeedSegmentsOptions"]
 
 
-class SpeedSegments(Ruleset):
+class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
     """Seed 002: 20-second rounds; side d6; an action happens at its speed + modifiers (SEG-*)."""
 
     id = "speed-segments"
     title = "20-second rounds, action speed in segments"
     seed = "002"
-    rules = "SEG"
+    rule_ids = "SEG"
+    Options = SpeedSegmentsOptions
     attack_scheme = "1e"  # OSRIC's attacks per round: Erik the Bold's 3 every 2 rounds (SEG-08)
-    options = (
-        *morale_options("2d6", 7),
-        Option("round_segments", 10, "SEG-01", "segments in a round", minimum=1),
-        Option("overrun", 2, "SEG-01", "segments a round may run past round_segments before actions spill over",
-               minimum=0),
-        Option("spill_over", True, "SEG-01", "an action later than round_segments + overrun happens in the next "
-               "round at its segment minus round_segments (false: it does not happen)"),
-        Option("change_penalty", 0, "SEG-04", "extra segments for a declaration changed mid-round; the new "
-               "action counts its speed from the segment of the change", minimum=0),
-        Option("specialist_speed", False, "SEG-08", "weapon specialization lowers weapon Spd by 1 at all times"),
-        Option("last_gasp", False, "SEG-12", "a caster killed in the segment its spell finishes still gets it "
-               "off if still standing at its magic phase"),
-        Option("move_penalty", -2, "SEG-07", "to-hit penalty of a split-move or half-move attack"),
-        Option("move_segment", 5, "SEG-07", "segment of a pure half move, shift, withdrawal, retreat or flight "
-               "(a full move: this and twice this)", minimum=1),
-        Option("misc_speed", 5, "SEG-07", "segment of rally, imbibe, finish activity and other misc actions "
-               "without a speed", minimum=1),
-        Option("delay_segments", 2, "SEG-07", "segments a parley, spectacle or bait holds the count", minimum=1),
-        Option("giant_size", "huge", "SEG-15", "the least size of a giant creature whose charge makes targets "
-               "of fewer than 4 HD check morale", SIZES),
-        Option("rear_bonus", 2, "SEG-14", "to-hit bonus of an engaged foe's attack from the rear on one who "
-               "breaks and runs"),
-    )
     declaration_keys: ClassVar[dict[str, str]] = {
         "split": "melee or missile: split-move attack or fire, +4 segments and -2 to hit; true, or the feet "
                  "moved after the attack (SEG-07, SEG-14, SEG-16)",
@@ -140,11 +126,18 @@ class SpeedSegments(Ruleset):
     initiative_die = 6
     surprise_die = 6
 
+    own_kinds = actions.OWN_KINDS
+
+    def new_state(self) -> SegmentsState:
+        """This fight's bookkeeping (``Fight.memo``): the round's steps, held actions, exploits, surprise."""
+        return SegmentsState()
+
+    def rules(self) -> list[Rule]:
+        return [SpeedSegmentsRules(self.opt)]
+
     # -- load-time checks -------------------------------------------------------------------------------
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
-        from affray.io.load import expand
-
         enc = loaded.encounter
         names = {name for name, _s, _c, _l in expand(enc)}
         seen: set[tuple[Any, ...]] = set()
@@ -158,39 +151,32 @@ class SpeedSegments(Ruleset):
             for i, d in enumerate(decls):
                 loc = ("plan", actor, i)
                 yield from (loaded.problem(loc + (key,), msg) for key, msg in _key_problems(d, i, names))
-                for k, given in enumerate(d.dice_given):
-                    value = given.other("morale")
+                for k, entered in enumerate(d.dice_given):
+                    value = entered.other("morale")
                     if value is not None and not 2 <= value <= 20:
                         where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
                         yield loaded.problem((*where, "morale"), f"{value} is not a morale dice total (2-20)")
 
     # -- the round -------------------------------------------------------------------------------------
-    def new_memo(self) -> dict[str, Any]:
-        """This fight's bookkeeping (``Fight.memo``): the round's steps, held actions, exploits, surprise."""
-        return {}
-
-    def begin(self, fight: Fight, rnd: int) -> None:
+    def begin(self, fight: Fight[SegmentsState], rnd: int) -> None:
         state = fight.state
         memo = fight.memo
-        memo["steps"] = {}
-        memo["waits"] = {}
-        memo["exploit"] = {}
-        memo["late"] = {}
+        memo.new_round()
         surprise: dict[str, int] = {}
         if rnd == 1:
             surprise = self._surprise(fight)
             self._initial_morale(fight)
-        memo["surprise"] = surprise
+        memo.surprise = surprise
         # B: the unsurprised declare, the PCs' sides first (SEG-04)
         at = f"round {rnd}, B (declarations)"
-        busy = {n: b for n, b in memo.get("busy", {}).items() if b[0] >= rnd and state.fighters[n].casting == b[2]}
-        memo["busy"] = busy
-        later = {n for n, b in busy.items() if b[0] > rnd}  # casting all this round: no declaration
+        busy = {n: b for n, b in memo.busy.items() if b.round >= rnd and state.fighters[n].casting == b.spell}
+        memo.busy = busy
+        later = {n for n, b in busy.items() if b.round > rnd}  # casting all this round: no declaration
         for f in state.pcs_first:
             if f.name in later and f.active:
-                r, s, spell, _tick = busy[f.name]
-                fight.emit("delay", (rnd, 0, 0, 1, 0), at, f.name, why=f"still casting {spell}, which finishes in "
-                           f"round {r}, segment {s}: no new declaration (SEG-01)", detail="casting")
+                b = busy[f.name]
+                fight.emit(Delay, (rnd, 0, 0, 1, 0), at, f.name, why=f"still casting {b.spell}, which finishes in "
+                           f"round {b.round}, segment {b.segment}: no new declaration (SEG-01)", detail="casting")
         declaring = [f for f in state.pcs_first if f.active and f.side not in surprise and f.name not in later]
         declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 0, 1, 0), at)) is not None]
         late = [f for f in state.pcs_first if f.active and f.side in surprise and f.name not in later]
@@ -199,17 +185,18 @@ class SpeedSegments(Ruleset):
                          [s for s in state.sides if s in surprise])
         for k, (f, d) in enumerate(declared):
             if f.name in busy:  # its spell spilled into this round: the new action follows it (SEG-01)
-                _r, s, spell, tick = busy[f.name]
-                actions.schedule(self, fight, f, d, rnd, index=k, after=(s, f"after {spell} finishes in segment"),
-                                 begun=tick[:4] + (tick[4] + 1,))
+                b = busy[f.name]
+                actions.schedule(self.opt, fight, f, d, rnd, index=k,
+                                 after=(b.segment, f"after {b.spell} finishes in segment"),
+                                 begun=b.tick[:4] + (b.tick[4] + 1,))
             else:
-                actions.schedule(self, fight, f, d, rnd, index=k)
+                actions.schedule(self.opt, fight, f, d, rnd, index=k)
         for k, f in enumerate(late):
-            self.push(fight, Step((rnd, 1, 0, 0, k), f, "late", self.at(fight, (rnd, 1, 0, 0, k)),
-                                  f"{f.side} is surprised: it declares once the unsurprised have declared and "
-                                  "begun acting (SEG-03, SEG-04)"))
+            tick = (rnd, 1, 0, 0, k)
+            push(fight, Step(tick, f, "late", moment(fight, tick), f"{f.side} is surprised: it declares once the "
+                             "unsurprised have declared and begun acting (SEG-03, SEG-04)"))
 
-    def _surprise(self, fight: Fight) -> dict[str, int]:
+    def _surprise(self, fight: Fight[SegmentsState]) -> dict[str, int]:
         """SEG-03: d6 per party, 1 or 2 surprised (+1/+2); all surprised: each minus the least."""
         enc = fight.encounter
         sides = list(enc.sides)
@@ -217,8 +204,7 @@ class SpeedSegments(Ruleset):
         why = ("d6 per party, 1 or 2 -> surprised, +1 or +2 to every member's action speed; if every party "
                "is surprised, each subtracts the least roll (SEG-03)")
         if enc.surprise == "none":
-            fight.emit("surprise", tick, at, detail="no surprise: every party is aware (the file says none)",
-                       data={"surprised": (), "penalties": {}})
+            fight.emit(Surprise, tick, at, detail="no surprise: every party is aware (the file says none)")
             return {}
         if isinstance(enc.surprise, dict):
             rolls = {s: enc.rolls.surprise.get(s, 1) if enc.surprise.get(s) else 6 for s in sides}
@@ -234,21 +220,20 @@ class SpeedSegments(Ruleset):
             pens = {s: p - least for s, p in pens.items() if p - least > 0}
         detail = source + note + ": " + (", ".join(f"{s} surprised, +{p}" for s, p in pens.items()) or
                                          "nobody surprised")
-        fight.emit("surprise", tick, at, why=why, detail=detail,
-                   data={"surprised": tuple(pens), "penalties": dict(pens)})
+        fight.emit(Surprise, tick, at, why=why, detail=detail, surprised=tuple(pens), penalties=dict(pens))
         return pens
 
-    def _initial_morale(self, fight: Fight) -> None:
+    def _initial_morale(self, fight: Fight[SegmentsState]) -> None:
         """SEG-20: a side clearly overmatched on first assessment checks when the file gives its roll."""
         given = fight.encounter.rolls.morale.get(0, {})
         for k, side in enumerate(s for s in fight.state.sides if s in given):
             members = [f for f in fight.state.sides[side] if f.active and not f.pc]
             if members:
-                self.morale(fight, side, members, given[side], (1, 0, 0, 0, 1 + k), "round 1, A (first assessment)",
-                            ("overmatched",), f"{side} judged clearly overmatched on first assessment: a morale "
-                            "check before the fight (SEG-20, G-07)")
+                morale(fight, self.opt, side, members, given[side], (1, 0, 0, 0, 1 + k),
+                       "round 1, A (first assessment)", ("overmatched",), f"{side} judged clearly overmatched on "
+                       "first assessment: a morale check before the fight (SEG-20, G-07)")
 
-    def _initiative(self, fight: Fight, rnd: int, sides: list[str], surprised: list[str]) -> None:
+    def _initiative(self, fight: Fight[SegmentsState], rnd: int, sides: list[str], surprised: list[str]) -> None:
         """SEG-05, SEG-06: a d6 per unsurprised side; high wins; a loser +1 per 2 pips below the winner."""
         tick, at = (rnd, 0, 0, 2, 0), f"round {rnd}, C (initiative)"
         given = fight.encounter.rolls.initiative.get(rnd, {})
@@ -275,111 +260,62 @@ class SpeedSegments(Ruleset):
             ranks[s] = last + 1
         if surprised:
             detail += f"; {' and '.join(surprised)} surprised: no roll, acts after the others (SEG-03)"
-        fight.emit("initiative", tick, at, why="one d6 per unsurprised side, the highest wins; a tie makes like "
+        fight.emit(Initiative, tick, at, why="one d6 per unsurprised side, the highest wins; a tie makes like "
                    "actions simultaneous; a loser adds +1 per 2 pips below the winner (SEG-05, SEG-06)",
-                   detail=detail, data={"ranks": ranks, "results": rolls, "penalties": pen})
-        fight.memo["init"] = (rolls, pen, max(rolls.values(), default=0))
-
-    def penalty(self, fight: Fight, f: Fighter, rnd: int) -> list[tuple[int, str]]:
-        """The side's penalties this round: surprise (round 1) and lost initiative, each with its reason."""
-        terms: list[tuple[int, str]] = []
-        surprise = fight.memo.get("surprise", {}).get(f.side, 0) if rnd == 1 else 0
-        if surprise:
-            terms.append((surprise, f"{f.side} surprised, SEG-03"))
-        rolls, pen, best = fight.memo.get("init", ({}, {}, 0))
-        if pen.get(f.side):
-            terms.append((pen[f.side], f"{f.side} lost initiative {rolls[f.side]} vs {best}: +1 per 2 pips, "
-                                       "SEG-06"))
-        return terms
-
-    def end(self, fight: Fight, rnd: int) -> None:
-        """E: waits never triggered, then morale (SEG-20)."""
+                   detail=detail, ranks=ranks, results=rolls, penalties=pen)
         memo = fight.memo
-        for k, (name, (trigger, _kinds, _decl)) in enumerate(sorted(memo["waits"].items(), key=lambda kv:
-                                                                      fight.order(kv[0]))):
+        memo.init_rolls, memo.init_penalties, memo.init_best = rolls, pen, max(rolls.values(), default=0)
+
+    def end(self, fight: Fight[SegmentsState], rnd: int) -> None:
+        """E: waits never triggered, then morale (SEG-20)."""
+        waits = sorted(fight.memo.waits.items(), key=lambda kv: fight.order(kv[0]))
+        for k, (name, waiting) in enumerate(waits):
             f = fight.state.fighters[name]
             if f.active:
-                fight.emit("wait", (rnd, END, 0, 0, k), f"round {rnd}, E (bookkeeping)", name,
-                           why=f"held all round: {trigger} never acted near enough to trigger it (SEG-07, SEG-13)",
-                           detail="the held action lapses")
+                fight.emit(Wait, (rnd, END, 0, 0, k), f"round {rnd}, E (bookkeeping)", name,
+                           why=f"held all round: {waiting.trigger} never acted near enough to trigger it (SEG-07, "
+                           "SEG-13)", detail="the held action lapses")
         self._morale(fight, rnd)
 
-    def _morale(self, fight: Fight, rnd: int) -> None:
+    def _morale(self, fight: Fight[SegmentsState], rnd: int) -> None:
         """SEG-20 at step E: a side checks after its first casualty and after half or more are down."""
         enc = fight.encounter
         k = 0
         for side in enc.sides:
-            members, triggers = self.morale_due(fight, side)
+            members, triggers = morale_due(fight, side)
             if triggers:
                 why = (f"step E: {side} checks morale after its {' and '.join(triggers)} "
-                       f"({self.losses(fight, side)}); PCs never check (SEG-20, G-07)")
-                self.morale(fight, side, members, enc.rolls.morale.get(rnd, {}).get(side),
-                            (rnd, END, 0, 5, k), f"round {rnd}, E (morale)", triggers, why)
+                       f"({losses(fight, side)}); PCs never check (SEG-20, G-07)")
+                morale(fight, self.opt, side, members, enc.rolls.morale.get(rnd, {}).get(side),
+                       (rnd, END, 0, 5, k), f"round {rnd}, E (morale)", triggers, why)
                 k += 1
 
-    def morale(self, fight: Fight, side: str, members: list[Fighter], given: int | None, tick: Tick, at: str,
-               triggers: tuple[str, ...], why: str, *, rally: bool = False) -> bool:
-        """Roll the morale dice against the side's score: above it fails (G-07); a rally passing restores."""
-        dice = parse_dice(self.opt["morale_dice"])
-        score = self.morale_score(fight, side, members)
-        roll = fight.roller.dice(dice, "morale", side, given=given) + dice.bonus
-        passed = roll <= score
-        surrender = not passed and not rally and self.opt["morale_failure"] == "surrender"
-        result = ("rallied" if rally else "passes") if passed else (
-            "stays broken" if rally else "fails: surrenders" if surrender else "fails: flees")
-        who = ", ".join(m.name for m in members)
-        fight.emit("morale", tick, at, None, passed=passed, why=why,
-                   detail=f"{who}: {side} morale {dice.text}={roll} vs {score}: {result}",
-                   data={"side": side, "members": tuple(m.name for m in members), "triggers": triggers,
-                         "surrender": surrender, "rally": rally})
-        return passed
+    def resolve_own(self, fight: Fight[SegmentsState], step: Step) -> None:
+        """The ruleset's own kinds (``actions.OWN_KINDS``), once the engine's checks let the step happen."""
+        assert isinstance(fight, Engine)  # Fight declares no may_act: only the Engine makes the checks
+        if fight.may_act(step):
+            actions.resolve(self.opt, fight, step)
 
-    # -- placing steps ---------------------------------------------------------------------------------
-    def push(self, fight: Fight, step: Step) -> None:
-        fight.memo["steps"].setdefault(step.actor.name, []).append(step)
-        fight.push(step)
 
-    def place(self, rnd: int, seg: int) -> tuple[int, int] | None:
-        """SEG-01: a segment past round_segments + overrun spills into the next round (or is lost)."""
-        length, limit = int(self.opt["round_segments"]), int(self.opt["round_segments"]) + int(self.opt["overrun"])
-        seg = max(1, seg)
-        if seg <= limit:
-            return rnd, seg
-        if not self.opt["spill_over"]:
-            return None
-        while seg > limit:
-            seg -= length
-            rnd += 1
-        return rnd, seg
+class SpeedSegmentsRules(Rule):
+    """speed-segments' step rules: SEG-10 landing, held actions' triggers, refusals, SEG-07/14/16 modifiers,
+    SEG-14 free attacks on one who breaks and runs, SEG-12 disruption."""
 
-    def at(self, fight: Fight, tick: Tick) -> str:
-        rnd, seg, turn, phase = tick[0], tick[1], tick[2], tick[3]
-        if seg == 0:
-            return f"round {rnd}, start"
-        if seg == END:
-            return f"round {rnd}, E (morale and bookkeeping)"
-        if turn == END:
-            return f"round {rnd}, end of segment {seg} (missile and spell effects land)"
-        if turn == 0:
-            return f"round {rnd}, segment {seg}, before anyone acts"
-        who = self.turn_sides(fight, turn)
-        return f"round {rnd}, segment {seg}, {who} ({ORDINAL.get(turn, f'{turn}th')}), {PHASES[phase]} phase"
+    def __init__(self, opt: SpeedSegmentsOptions) -> None:
+        self.opt = opt
 
-    # -- resolution hooks ------------------------------------------------------------------------------
-    def lands(self, fight: Fight, step: Step, damage: int) -> Tick | None:
+    def lands(self, fight: Fight[SegmentsState], step: Step, damage: int) -> tuple[Tick, str] | None:
         """SEG-10: missile and spell effects land at the end of their segment; melee at once."""
         if step.kind in ("missile", "cast"):
-            fight.memo["landing"] = damage  # for last_gasp: on its way, not yet off the hit points
-            return (step.tick[0], step.tick[1], END, 0, 0)
+            fight.memo.landing = damage  # for last_gasp: on its way, not yet off the hit points
+            tick = (step.tick[0], step.tick[1], END, 0, 0)
+            return tick, moment(fight, tick)
         return None
 
-    def resolve(self, fight: Fight, step: Step) -> bool:
-        return actions.resolve(self, fight, step)
+    def resolved(self, fight: Fight[SegmentsState], step: Step) -> None:
+        actions.trigger(fight, step)
 
-    def resolved(self, fight: Fight, step: Step) -> None:
-        actions.trigger(self, fight, step)
-
-    def refuse(self, fight: Fight, step: Step) -> str | None:
+    def refuse(self, fight: Fight[SegmentsState], step: Step) -> str | None:
         a = step.actor
         if "exploit" in step.tags and "set-up" not in step.tags:
             return "the stunt did not set it up: no exploit (SEG-07, SEG-18)"
@@ -391,9 +327,8 @@ class SpeedSegments(Ruleset):
             return f"{a.name} is still {a.remaining} ft short of {step.target}"
         return None
 
-    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
-        mods = super().attack_mods(fight, step, target)
-        pen = int(self.opt["move_penalty"])
+    def mods(self, fight: Fight[SegmentsState], step: Step, target: Fighter, mods: AttackMods) -> None:
+        pen = self.opt.move_penalty
         if "split" in step.tags:
             mods.add("hit", pen, "split-move fire, SEG-16" if step.kind == "missile" else "split-move attack, SEG-07")
         if "half" in step.tags:
@@ -401,16 +336,15 @@ class SpeedSegments(Ruleset):
         tdecl = target.declared
         if (step.decl is None and step.kind == "melee" and tdecl is not None and tdecl.action == "move"
                 and tdecl.mode == "flee" and step.actor.name in target.engaged):
-            mods.add("hit", int(self.opt["rear_bonus"]), "from the rear on one breaking away, SEG-14")
-        return mods
+            mods.add("hit", self.opt.rear_bonus, "from the rear on one breaking away, SEG-14")
 
-    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
+    def free_attacks(self, fight: Fight[SegmentsState], step: Step) -> list[FreeAttack]:
         """SEG-14 break and run: every engaged foe attacks from the rear, close foes without bonus."""
-        if step.mode not in ("flee", "full") or "disengage" not in step.tags:
+        if step.kind != "move" or step.mode not in ("flee", "full") or "disengage" not in step.tags:
             return []
         mover = step.actor
         state = fight.state
-        out: list[tuple[Fighter, Weapon, str]] = []
+        out: list[FreeAttack] = []
         for name in sorted(mover.engaged, key=fight.order):
             foe = state.fighters[name]
             if foe.active:
@@ -424,14 +358,16 @@ class SpeedSegments(Ruleset):
                             "line of flight attacks without bonus (SEG-14)"))
         return out
 
-    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
+    def interrupt(self, fight: Fight[SegmentsState], caster: Fighter, step: Step) -> str | None:
         """SEG-12: damaged before the spell finishes, the caster loses it (2nd edition: gone from memory)."""
-        finish = fight.memo.get("finish", {}).get(caster.name)
-        landing = fight.memo.pop("landing", 0) if step.kind == "missile" else 0  # melee is already off the hp
-        if (self.opt["last_gasp"] and finish is not None and finish[:2] == step.tick[:2]
-                and caster.hp - landing <= 0):
-            return None
-        return "spell-lost"
+        memo = fight.memo
+        finish = memo.finish.get(caster.name)
+        landing = 0  # melee is already off the hit points
+        if step.kind == "missile":
+            landing, memo.landing = memo.landing, 0
+        if self.opt.last_gasp and finish is not None and finish[:2] == step.tick[:2] and caster.hp - landing <= 0:
+            return KEPT
+        return LOST
 
 
 def _key_problems(d: Declaration, i: int, names: set[str]) -> Iterator[tuple[str, str]]:

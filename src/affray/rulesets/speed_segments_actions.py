@@ -1,30 +1,40 @@
 """speed-segments, the list of actions: one declaration -> timed parts (SEG-07, SEG-08, SEG-13 to SEG-19).
 
 A part's segment is the sum of its terms (weapon or casting Spd, movement additions) plus the side's
-penalties (surprise, lost initiative); the ruleset places it in its side's turn and its phase.
+penalties (surprise, lost initiative); the ruleset places it in its side's turn and its phase. The ruleset's
+own kinds of step (``OWN_KINDS``) are resolved here too. This module reads ``speed_segments_base`` (options,
+state, placing), never the ruleset's module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from affray.engine.events import Tick
-from affray.engine.ruleset import Step
-from affray.engine.state import UNARMED
+from affray.engine.events import Delay, Impossible, Melee, Misc, Move, SpellRuined, Tick, Wait
+from affray.engine.fight import Fight
+from affray.engine.state import UNARMED, Fighter
+from affray.engine.step import AttackMods, Step, given
 from affray.model.derive import attacks_in_round, hd_value
 from affray.model.encounter import SIZES, Declaration, Weapon
+from affray.rulesets.speed_segments_base import (
+    PHASES,
+    Busy,
+    SegmentsState,
+    SpeedSegmentsOptions,
+    Waiting,
+    moment,
+    morale,
+    penalty,
+    place,
+    push,
+)
 
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
-    from affray.rulesets.speed_segments import SpeedSegments
-
-__all__ = ["resolve", "schedule", "trigger"]
+__all__ = ["OWN_KINDS", "resolve", "schedule", "trigger"]
 
 #: Step kinds that end a wait on their actor (SEG-07: "immediately after triggering event").
 ACTS = frozenset({"move", "melee", "missile", "cast", "misc", "stunt", "retreat", "rally"})
-PHASE_NAME = {1: "movement", 2: "missile", 3: "magic", 4: "melee", 5: "morale"}
 
 
 @dataclass
@@ -49,32 +59,32 @@ def _arith(terms: list[tuple[int, str]]) -> str:
 
 
 # -- from declaration to parts ----------------------------------------------------------------------------
-def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int, *, start: int = 0,
-             index: int = 0, now: Tick | None = None, changed: bool = False, held: bool = False,
+def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Declaration, rnd: int, *,
+             start: int = 0, index: int = 0, now: Tick | None = None, changed: bool = False, held: bool = False,
              begun: Tick | None = None, after: tuple[int, str] | None = None) -> None:
     """Push the steps of ``d``: at speed + penalties (from ``start`` when changed), or (``now``) at once, a
     wait's action. ``begun`` is the moment of declaring, when not the start of the round."""
     memo = fight.memo
     x = d.extra
     if not held and d.action == "missile" and x.get("pass_through") is True:
-        memo["waits"][f.name] = (d.missile, frozenset({"move", "retreat"}), d)
+        memo.waits[f.name] = Waiting(d.missile or "", frozenset({"move", "retreat"}), d)
         return
     if d.action == "wait":
-        memo["waits"][f.name] = (x.get("trigger") or _named(fight, d.wait, f.name) or "nobody", ACTS, None)
+        memo.waits[f.name] = Waiting(x.get("trigger") or _named(fight, d.wait, f.name) or "nobody", ACTS, None)
         return
-    parts = _parts(rs, fight, f, d, rnd)
-    pen = [] if changed else rs.penalty(fight, f, rnd)
+    parts = _parts(opt, fight, f, d, rnd)
+    pen = [] if changed else penalty(fight, f, rnd)
     lead = [after] if after is not None else []  # the segment counted from, written first
     if changed:
-        extra = int(rs.opt["change_penalty"])
+        extra = opt.change_penalty
         lead = [(start, "counted from the change at segment")]
         pen = [(extra, "change_penalty, SEG-04")] if extra else []
     turn = fight.state.ranks.get(f.side, 1)
     if d.action == "cast":
         spell = f.spells[d.cast or ""]
         tick = now or begun or (rnd, 0, 0, 3, index)
-        rs.push(fight, Step(tick, f, "cast-start", rs.at(fight, tick), f"casting {spell.name} begins once declared; "
-                            "damage before it finishes loses the spell (SEG-12)", decl=d, spell=spell, target=d.at))
+        push(fight, Step(tick, f, "cast-start", moment(fight, tick), f"casting {spell.name} begins once declared; "
+                         "damage before it finishes loses the spell (SEG-12)", decl=d, spell=spell, target=d.at))
     first = parts[0].seg if parts else 0
     for part in parts:
         if now is not None:
@@ -88,12 +98,12 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
             terms = lead + own + pen
             seg = sum(n for n, _ in terms)
             why = _arith(terms)
-        placed = rs.place(now[0] if now is not None else rnd, seg)
+        placed = place(opt, now[0] if now is not None else rnd, seg)
         if placed is None:
-            limit = int(rs.opt["round_segments"]) + int(rs.opt["overrun"])
+            limit = opt.round_segments + opt.overrun
             tick = (rnd, limit, turn, part.phase, 9)
-            rs.push(fight, Step(tick, f, "lost", rs.at(fight, tick), f"{why} = segment {seg}, past the round's "
-                                f"{limit} and spill_over is off: it does not happen (SEG-01)", decl=d))
+            push(fight, Step(tick, f, "lost", moment(fight, tick), f"{why} = segment {seg}, past the round's "
+                             f"{limit} and spill_over is off: it does not happen (SEG-01)", decl=d))
             continue
         r, s = placed
         tick = now[:4] + (now[4] + 1,) if now is not None and part.seg == first else (r, s, turn, part.phase, part.sub)
@@ -104,23 +114,23 @@ def schedule(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: i
             part.fields["note"] = f"{part.fields.get('mode')} move of {part.fields.get('feet')} ft" + (
                 f" towards {to}" if to else "")
         where = (f"in its trigger's turn and phase ({part.rule})" if now is not None and part.seg == first else
-                 f"{PHASE_NAME[part.phase]} phase of {_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)")
-        step = Step(tick, f, part.kind, rs.at(fight, tick), f"{text}; {where}", decl=d, **part.fields)
-        rs.push(fight, step)
+                 f"{PHASES[part.phase]} phase of {_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)")
+        step = Step(tick, f, part.kind, moment(fight, tick), f"{text}; {where}", decl=d, **part.fields)
+        push(fight, step)
         if "exploit" in step.tags:
-            memo["exploit"][f.name] = step
+            memo.exploit[f.name] = step
         if step.kind == "cast":
-            memo.setdefault("finish", {})[f.name] = step.tick
+            memo.finish[f.name] = step.tick
             if r > rnd:  # still casting in round r: no new declaration until then (SEG-01)
-                memo.setdefault("busy", {})[f.name] = (r, s, d.cast, tick)
+                memo.busy[f.name] = Busy(r, s, d.cast, tick)
     nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) else None
     if now is None and not changed and nxt is not None and "change" in nxt.extra:
         s = int(nxt.extra["change"])
-        rs.push(fight, Step((rnd, s, 0, 0, index), f, "change", rs.at(fight, (rnd, s, 0, 0, index)),
-                            f"{f.name} changes its declaration at segment {s} (SEG-04)"))
+        push(fight, Step((rnd, s, 0, 0, index), f, "change", moment(fight, (rnd, s, 0, 0, index)),
+                         f"{f.name} changes its declaration at segment {s} (SEG-04)"))
 
 
-def _turn_text(fight: Fight, side: str) -> str:
+def _turn_text(fight: Fight[SegmentsState], side: str) -> str:
     ranks = fight.state.ranks
     rank = ranks.get(side, 1)
     tied = [s for s, k in ranks.items() if k == rank]
@@ -131,17 +141,18 @@ def _turn_text(fight: Fight, side: str) -> str:
         return f"the turn {' and '.join(tied)} share, tied"
     if rank == 1:
         return f"{own} turn, first: it won initiative"
-    if side in fight.memo.get("surprise", {}):
+    if side in fight.memo.surprise:
         return f"{own} turn, after the unsurprised (SEG-03)"
     return f"{own} turn, after the side(s) ahead of it"
 
 
-def _parts(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int) -> list[Part]:
+def _parts(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Declaration,
+           rnd: int) -> list[Part]:
     action = d.action
     if action == "melee":
-        return _melee(rs, fight, f, d, rnd)
+        return _melee(opt, fight, f, d, rnd)
     if action == "missile":
-        return _missile(rs, f, d, rnd)
+        return _missile(opt, f, d, rnd)
     if action == "cast":
         spell = f.spells[d.cast or ""]
         by = d.extra.get("by", "caster")
@@ -149,14 +160,14 @@ def _parts(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int
         return [Part([(spell.ct, f"{spell.name} {what[by]} Spd")], 3, "cast", "SEG-07, SEG-17",
                      {"spell": spell, "target": d.at})]
     if action == "move":
-        return _move(rs, f, d)
+        return _move(opt, f, d)
     if action == "misc":
         x = d.extra
         delay = misc_delay(d)
         if delay:
             speed = d.speed if isinstance(d.speed, int) else 1
             return [Part([(speed, f"{delay} at speed")], 5, "delay-hold", "SEG-13", {"note": str(d.misc)})]
-        speed = d.speed if isinstance(d.speed, int) else int(rs.opt["misc_speed"])
+        speed = d.speed if isinstance(d.speed, int) else opt.misc_speed
         rally = x.get("rally") is True or ("rally" not in x and _words(d.misc) & {"rally", "rallies"})
         kind = "rally" if rally else "misc"
         return [Part([(speed, f"{d.misc} at speed")], 5, kind, "SEG-07, SEG-19", {"note": str(d.misc)})]
@@ -176,17 +187,18 @@ def misc_delay(d: Declaration) -> str | None:
     return min(found) if found else None
 
 
-def _named(fight: Fight, text: object, own: str) -> str | None:
+def _named(fight: Fight[SegmentsState], text: object, own: str) -> str | None:
     """A wait's trigger read from its text: the longest combatant name it contains (SEG-07)."""
     low = str(text).lower() if isinstance(text, str) else ""
     names = sorted((n for n in fight.state.fighters if n != own and n.lower() in low), key=len, reverse=True)
     return names[0] if names else None
 
 
-def _speeds(rs: SpeedSegments, f: Fighter, weapon: Weapon, n: int, *, monster: bool) -> list[tuple[int, str, Weapon]]:
+def _speeds(opt: SpeedSegmentsOptions, f: Fighter, weapon: Weapon, n: int, *,
+            monster: bool) -> list[tuple[int, str, Weapon]]:
     """SEG-08: the segment terms of each of ``n`` attacks this round, with the weapon of each."""
     sf = weapon.sf or 0
-    spec = 1 if rs.opt["specialist_speed"] and f.spec.specialist else 0
+    spec = 1 if opt.specialist_speed and f.spec.specialist else 0
     sp = " - 1 specialist" if spec else ""
     if n == 1:
         return [(max(1, sf - spec), f"{weapon.name} Spd {sf}{sp} =" if spec else f"{weapon.name} Spd", weapon)]
@@ -204,7 +216,8 @@ def _speeds(rs: SpeedSegments, f: Fighter, weapon: Weapon, n: int, *, monster: b
     return [(k * step, f"attack {k} of {n}: {k} x (Spd {sf}{sp} - 1) =", weapon) for k in range(1, n + 1)]
 
 
-def _melee(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int) -> list[Part]:
+def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Declaration,
+           rnd: int) -> list[Part]:
     x = d.extra
     weapon = UNARMED if x.get("unarmed") is True else f.weapon(d.weapon)
     target = d.melee
@@ -229,16 +242,16 @@ def _melee(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int
             tags.add("charge")
             rule = "SEG-07, SEG-14"
             if counter and fdecl is not None:
-                mine = (weapon.sf or 0) + 4 + sum(n for n, _ in rs.penalty(fight, f, rnd))
-                theirs = (foe.weapon(fdecl.weapon).sf or 0) + 4 + sum(n for n, _ in rs.penalty(fight, foe, rnd))
+                mine = (weapon.sf or 0) + 4 + sum(n for n, _ in penalty(fight, f, rnd))
+                theirs = (foe.weapon(fdecl.weapon).sf or 0) + 4 + sum(n for n, _ in penalty(fight, foe, rnd))
                 if theirs < mine:
                     add.append((theirs - mine, f"meets {foe.name}'s earlier charge at segment {theirs}"))
                 rule += ", counter-charge: both strike in the earlier segment"
             moves.append(Part([], 1, "move", rule, {"feet": dist, "mode": "charge", "target": target}))
-            if _giant(rs, f) and not foe.pc and _hd(foe) < 4:
+            if _giant(opt, f) and not foe.pc and _hd(foe) < 4:
                 moves.append(Part([], 1, "charge-morale", "SEG-15", {"target": target}, sub=1))
         else:
-            return _full_move(rs, f, d, dist, f"charging distance is {reach} ft (MV {f.spec.mv}"
+            return _full_move(opt, f, d, dist, f"charging distance is {reach} ft (MV {f.spec.mv}"
                               + (f" + {foe.name}'s counter-charge" if counter else "") + "): ")
     elif "split" in x and x["split"] is not False:
         add = [(4, "split-move attack")]
@@ -251,14 +264,14 @@ def _melee(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int
                               {"feet": min(after, mv // 3), "mode": "split", "tags": frozenset({"disengage"})}))
     elif dist > 0:
         if dist > mv // 2:
-            return _full_move(rs, f, d, dist, "")
+            return _full_move(opt, f, d, dist, "")
         add = [(5, "half move")]
         tags.add("half")
-        moves.append(Part([(int(rs.opt["move_segment"]), "half move at")], 1, "move", "SEG-07",
+        moves.append(Part([(opt.move_segment, "half move at")], 1, "move", "SEG-07",
                           {"feet": dist, "mode": "half", "target": target}))
     n = 1 if "charge" in tags else attacks_in_round(f.attacks, rnd)  # a charge ends in one strike
     parts: list[Part] = []
-    for k, (spd, label, w) in enumerate(_speeds(rs, f, weapon, n, monster=f.spec.klass == "monster")):
+    for k, (spd, label, w) in enumerate(_speeds(opt, f, weapon, n, monster=f.spec.klass == "monster")):
         terms = [(spd, label)] + add
         parts.append(Part(terms, 4, "melee", rule + (", SEG-08" if n > 1 else ""),
                           {**base, "weapon": w, "index": k, "tags": frozenset(tags)}))
@@ -268,10 +281,10 @@ def _melee(rs: SpeedSegments, fight: Fight, f: Fighter, d: Declaration, rnd: int
     return moves + parts
 
 
-def _full_move(rs: SpeedSegments, f: Fighter, d: Declaration, dist: int, lead: str) -> list[Part]:
+def _full_move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, dist: int, lead: str) -> list[Part]:
     """SEG-07: a full move is two half moves and allows nothing else; the attack waits for another round."""
     mv = f.spec.mv * 10
-    seg = int(rs.opt["move_segment"])
+    seg = opt.move_segment
     half1 = min(dist, mv // 2)
     half2 = min(dist - half1, mv // 2)
     rule = "SEG-07: " + lead + f"{dist} ft to close is more than a half move ({mv // 2} ft): a full move, no attack"
@@ -282,7 +295,7 @@ def _full_move(rs: SpeedSegments, f: Fighter, d: Declaration, dist: int, lead: s
     return out
 
 
-def _missile(rs: SpeedSegments, f: Fighter, d: Declaration, rnd: int) -> list[Part]:
+def _missile(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, rnd: int) -> list[Part]:
     x = d.extra
     weapon = f.weapon(d.weapon, missile=True)
     n = attacks_in_round(f.attacks * weapon.rate, rnd)
@@ -295,7 +308,7 @@ def _missile(rs: SpeedSegments, f: Fighter, d: Declaration, rnd: int) -> list[Pa
         tags.add("split")
         moves.append(Part([], 1, "move", "SEG-16", {"feet": f.spec.mv * 10 // 3, "mode": "split"}))
     parts = []
-    for k, (spd, label, w) in enumerate(_speeds(rs, f, weapon, n, monster=False)):
+    for k, (spd, label, w) in enumerate(_speeds(opt, f, weapon, n, monster=False)):
         nth = f"{'first' if k == 0 else 'second' if k == 1 else f'fire {k + 1}'} fire: " if n > 1 else ""
         parts.append(Part([(spd, nth + label)] + add, 2, "missile", rule + (", SEG-08" if n > 1
                           else ""), {"target": d.missile, "weapon": w, "index": k, "tags": frozenset(tags)}))
@@ -304,12 +317,12 @@ def _missile(rs: SpeedSegments, f: Fighter, d: Declaration, rnd: int) -> list[Pa
     return moves + parts
 
 
-def _move(rs: SpeedSegments, f: Fighter, d: Declaration) -> list[Part]:
+def _move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration) -> list[Part]:
     """SEG-07 defaults: a pure move at segment move_segment, a full move at it and twice it (SEG-14)."""
     mode = d.mode or "full"
     feet = d.move or 0
     mv = f.spec.mv * 10
-    seg = int(rs.opt["move_segment"])
+    seg = opt.move_segment
     if mode == "full":
         first = min(feet, mv // 2)
         second = min(feet - first, mv // 2)
@@ -334,8 +347,8 @@ def _move(rs: SpeedSegments, f: Fighter, d: Declaration) -> list[Part]:
                  {"feet": min(feet, mv), "mode": "flee", "tags": frozenset(flee)})]
 
 
-def _giant(rs: SpeedSegments, f: Fighter) -> bool:
-    return SIZES.index(f.spec.size) >= SIZES.index(str(rs.opt["giant_size"]))
+def _giant(opt: SpeedSegmentsOptions, f: Fighter) -> bool:
+    return SIZES.index(f.spec.size) >= SIZES.index(opt.giant_size)
 
 
 def _hd(f: Fighter) -> float:
@@ -346,57 +359,59 @@ def _hd(f: Fighter) -> float:
 
 
 # -- the ruleset's own kinds of step --------------------------------------------------------------------
-def resolve(rs: SpeedSegments, fight: Fight, step: Step) -> bool:
-    kind = step.kind
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        return False
-    handler(rs, fight, step)
-    return True
+def resolve(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
+    """Resolve a step of one of ``OWN_KINDS``, once the engine's checks let it happen."""
+    _HANDLERS[step.kind](opt, fight, step)
 
 
-def _late(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _late(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-03, SEG-04: a surprised party declares once the count has begun."""
     f = step.actor
     d = fight.declare(f, step.tick, step.at)
     if d is not None:
-        schedule(rs, fight, f, d, step.tick[0], index=step.tick[4], begun=step.tick)
+        schedule(opt, fight, f, d, step.tick[0], index=step.tick[4], begun=step.tick)
 
 
-def _change(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _change(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-04: the new declaration replaces what is left of the old; its speed counts from the change."""
     f = step.actor
     s = step.tick[1]
-    for old in fight.memo["steps"].get(f.name, []):
+    for old in fight.memo.steps.get(f.name, []):
         if old.tick > step.tick and not old.cancelled and old.kind not in ("late", "change"):
             old.cancelled = True
-            fight.emit("impossible", step.tick, step.at, f.name, target=old.target,
+            fight.emit(Impossible, step.tick, step.at, f.name, target=old.target,
                        why=f"abandoned: {f.name} changes its declaration at segment {s} (SEG-04)",
                        detail=f"{old.kind} of {old.at} cancelled")
-    fight.memo["waits"].pop(f.name, None)
+    fight.memo.waits.pop(f.name, None)
     if f.casting is not None:
-        fight.emit("spell-ruined", step.tick, step.at, f.name, spell=f.casting,
+        fight.emit(SpellRuined, step.tick, step.at, f.name, spell=f.casting,
                    why=f"{f.name} abandons the casting: it changes its declaration at segment {s} (SEG-04)",
                    detail="the spell is not cast this time")
     d = fight.declare(f, step.tick, step.at)
     if d is not None:
-        schedule(rs, fight, f, d, step.tick[0], start=s, index=step.tick[4],
+        schedule(opt, fight, f, d, step.tick[0], start=s, index=step.tick[4],
                  changed=True, begun=step.tick)
 
 
-def _held(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _held(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-07: a wait's action comes immediately after its trigger (a pass-through shot, SEG-16)."""
     f = step.actor
-    fight.emit("wait", step.tick, step.at, f.name, target=step.target, why=step.why, detail=step.note)
+    fight.emit(Wait, step.tick, step.at, f.name, target=step.target, why=step.why, detail=step.note)
     d = step.decl if step.decl is not None else fight.declare(f, step.tick, step.at)
     if d is not None:
-        schedule(rs, fight, f, d, step.tick[0], now=step.tick, held=True)
+        schedule(opt, fight, f, d, step.tick[0], now=step.tick, held=True)
 
 
-def _press(rs: SpeedSegments, fight: Fight, step: Step, target: Fighter, bonus: int, reason: str) -> bool:
+def _press(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step, target: Fighter, bonus: int,
+           reason: str) -> bool:
     """An attack roll that does no damage (a stunt; a retreat pressing the foe): G-04 against the target."""
     a = step.actor
-    mods = rs.attack_mods(fight, step, target)
+    mods = AttackMods()
+    weapon = step.weapon
+    if weapon is not None and weapon.magic:  # as an attack's (G-04), then the chain's rules, this ruleset's last
+        mods.add("hit", weapon.magic, "magic weapon")
+        mods.add("damage", weapon.magic, "magic weapon")
+    fight.rules.mods(fight, step, target, mods)
     if bonus:
         mods.add("hit", bonus, reason)
     decl = step.decl
@@ -406,95 +421,94 @@ def _press(rs: SpeedSegments, fight: Fight, step: Step, target: Fighter, bonus: 
         detail = f"the referee's outcome: {'success' if hit else 'failure'}"
     else:
         dice = decl.dice_given if decl is not None else ()
-        given = dice[step.index].attack if step.index < len(dice) else None
-        d = fight.roller.die(20, "attack", a.name, given)
+        entered = dice[step.index].attack if step.index < len(dice) else None
+        d = fight.roller.die(20, "attack", a.name, entered)
         need = a.thac0 - (target.ac + mods.ac)
         total = d + mods.hit
-        hit = d == 20 if rs.opt["natural_20"] and d in (1, 20) else total >= need
+        hit = d == 20 if opt.natural_20 and d in (1, 20) else total >= need
         detail = (f"d20 {d}{mods.text('hit')} = {total} vs THAC0 {a.thac0} - AC {target.ac}{mods.text('ac')} = "
                   f"{need}: {'success' if hit else 'failure'}")
-    fight.emit("melee", step.tick, step.at, a.name, target=target.name, hit=hit, damage=0, why=step.why,
-               detail=detail, data={"maneuver": step.kind})
+    fight.emit(Melee, step.tick, step.at, a.name, target=target.name, hit=hit, damage=0, why=step.why,
+               detail=detail, maneuver=step.kind)
     return hit
 
 
-def _stunt(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _stunt(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-18: the stunt sets up the exploit 4 segments later if it succeeds."""
     target = fight.state.fighters[step.target or ""]
     if not target.active:
-        fight.emit("impossible", step.tick, step.at, step.actor.name, target=target.name,
+        fight.emit(Impossible, step.tick, step.at, step.actor.name, target=target.name,
                    why=f"the target {target.name} is down (G-05)", detail="stunt cancelled")
         return
-    if _press(rs, fight, step, target, 0, ""):
-        exploit = fight.memo["exploit"].get(step.actor.name)
+    if _press(opt, fight, step, target, 0, ""):
+        exploit = fight.memo.exploit.get(step.actor.name)
         if exploit is not None:
             exploit.tags = exploit.tags | frozenset({"set-up"})
 
 
-def _retreat(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _retreat(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-14: press the engaged foe at +2; success: no damage, the foe driven back, the character backs away."""
     f = step.actor
     foes = sorted((fight.state.fighters[n] for n in f.engaged if fight.state.fighters[n].active),
                   key=lambda g: g.index)
-    data = {"feet": step.feet, "mode": "retreat", "disengage": True}
     if not foes:
-        fight.emit("move", step.tick, step.at, f.name, why=step.why, detail=f"backs away {step.feet} ft "
-                   "(nobody engaged)", data=data)
+        fight.emit(Move, step.tick, step.at, f.name, why=step.why, detail=f"backs away {step.feet} ft "
+                   "(nobody engaged)", feet=step.feet, mode="retreat", disengage=True)
         return
     foe = foes[0]
-    if _press(rs, fight, step, foe, 2, "retreat presses the foe, SEG-14"):
-        fight.emit("move", step.tick, step.at, f.name, target=foe.name, why=step.why,
-                   detail=f"drives {foe.name} back and backs away {step.feet} ft unharmed", data=data)
+    if _press(opt, fight, step, foe, 2, "retreat presses the foe, SEG-14"):
+        fight.emit(Move, step.tick, step.at, f.name, target=foe.name, why=step.why,
+                   detail=f"drives {foe.name} back and backs away {step.feet} ft unharmed", feet=step.feet,
+                   mode="retreat", disengage=True)
     else:
-        fight.emit("move", step.tick, step.at, f.name, target=foe.name, why=step.why,
-                   detail=f"fails to drive {foe.name} back: still engaged",
-                   data={"feet": 0, "mode": "retreat", "stopped": True})
+        fight.emit(Move, step.tick, step.at, f.name, target=foe.name, why=step.why,
+                   detail=f"fails to drive {foe.name} back: still engaged", feet=0, mode="retreat", stopped=True)
 
 
-def _delay(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _delay(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-13: parley and spectacle hold everyone's count, bait the foes': later actions come N segments later."""
     f = step.actor
     decl = step.decl
     assert decl is not None
     kind = misc_delay(decl) or "parley"
-    n = int(decl.extra.get("segments", rs.opt["delay_segments"]))
+    n = int(decl.extra.get("segments", opt.delay_segments))
     who = "its foes" if kind == "bait" else "everyone"
-    fight.emit("delay", step.tick, step.at, f.name, why=f"{step.why}; {kind} holds the count of {who} for {n} "
-               "segments (SEG-13)", detail=step.note or None, data={"delay": kind, "segments": n})
+    fight.emit(Delay, step.tick, step.at, f.name, why=f"{step.why}; {kind} holds the count of {who} for {n} "
+               "segments (SEG-13)", detail=step.note or None, delay=kind, segments=n)
     memo = fight.memo
-    for name, steps in list(memo["steps"].items()):
+    for name, steps in list(memo.steps.items()):
         g = fight.state.fighters[name]
         if kind == "bait" and g.side == f.side:
             continue
         for old in list(steps):
             if old.cancelled or old.tick <= step.tick or old.tick[1] == 0:
                 continue
-            placed = rs.place(old.tick[0], old.tick[1] + n)
+            placed = place(opt, old.tick[0], old.tick[1] + n)
             if placed is None:
                 continue
             tick = (*placed, *old.tick[2:])
-            new = replace(old, tick=tick, at=rs.at(fight, tick),
+            new = replace(old, tick=tick, at=moment(fight, tick),
                           why=f"{old.why}; held {n} segments by {f.name}'s {kind} (SEG-13)")
             old.cancelled = True
-            rs.push(fight, new)
-            if memo["exploit"].get(name) is old:
-                memo["exploit"][name] = new
+            push(fight, new)
+            if memo.exploit.get(name) is old:
+                memo.exploit[name] = new
             if new.kind == "cast":
-                memo.setdefault("finish", {})[name] = new.tick
+                memo.finish[name] = new.tick
 
 
-def _rally(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _rally(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-19: shaken or broken allies close by check morale again; passing, they fight on."""
     f = step.actor
     broken = [g for g in fight.state.sides[f.side] if g.active and g.routed and g is not f]
-    fight.emit("misc", step.tick, step.at, f.name, why=step.why, detail=f"rallies {', '.join(g.name for g in broken)}"
+    fight.emit(Misc, step.tick, step.at, f.name, why=step.why, detail=f"rallies {', '.join(g.name for g in broken)}"
                if broken else "rallies: nobody is shaken or broken")
     if broken:
-        rs.morale(fight, f.side, broken, rs.given(step, "morale"), step.tick, step.at, ("rally",),
-                  f"{f.name} rallies the broken: they check morale again (SEG-19, G-07)", rally=True)
+        morale(fight, opt, f.side, broken, given(step, "morale"), step.tick, step.at, ("rally",),
+               f"{f.name} rallies the broken: they check morale again (SEG-19, G-07)", rally=True)
 
 
-def _charge_morale(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def _charge_morale(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-15: charged by a giant creature, a target of fewer than 4 HD checks morale at once."""
     target = fight.state.fighters[step.target or ""]
     if not target.active or target.routed:
@@ -502,29 +516,33 @@ def _charge_morale(rs: SpeedSegments, fight: Fight, step: Step) -> None:
     a = step.actor
     why = (f"{a.name} ({a.spec.size}) charges {target.name} ({_hd(target):g} HD, fewer than 4): a morale check at "
            "once (SEG-15, G-07)")
-    given = fight.encounter.rolls.morale.get(step.tick[0], {}).get(target.side)
-    if rs.morale(fight, target.side, [target], given, step.tick, step.at, ("giant charge",), why):
+    entered = fight.encounter.rolls.morale.get(step.tick[0], {}).get(target.side)
+    if morale(fight, opt, target.side, [target], entered, step.tick, step.at, ("giant charge",), why):
         return
-    for old in fight.memo["steps"].get(target.name, []):
+    for old in fight.memo.steps.get(target.name, []):
         if old.tick > step.tick:
             old.cancelled = True
     tick = step.tick[:4] + (step.tick[4] + 1,)
-    rs.push(fight, Step(tick, target, "move", rs.at(fight, tick), f"failed its morale against {a.name}'s charge: "
-                        "the effect applies at once, it breaks and runs (SEG-15, SEG-14)", feet=target.spec.mv * 10,
-                        mode="flee", tags=frozenset({"disengage", "leaves"}), note=f"flees {target.spec.mv * 10} ft"))
+    push(fight, Step(tick, target, "move", moment(fight, tick), f"failed its morale against {a.name}'s charge: "
+                     "the effect applies at once, it breaks and runs (SEG-15, SEG-14)", feet=target.spec.mv * 10,
+                     mode="flee", tags=frozenset({"disengage", "leaves"}), note=f"flees {target.spec.mv * 10} ft"))
 
 
-def _lost(rs: SpeedSegments, fight: Fight, step: Step) -> None:
-    fight.emit("impossible", step.tick, step.at, step.actor.name, why=step.why, detail="too late for this round")
+def _lost(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
+    """SEG-01: an action past the round's last segment with spill_over off."""
+    fight.emit(Impossible, step.tick, step.at, step.actor.name, why=step.why, detail="too late for this round")
 
 
-_HANDLERS = {"late": _late, "change": _change, "held": _held, "stunt": _stunt, "retreat": _retreat,
-             "delay-hold": _delay, "rally": _rally, "charge-morale": _charge_morale, "lost": _lost}
+_HANDLERS: dict[str, Callable[[SpeedSegmentsOptions, Fight[SegmentsState], Step], None]] = {
+    "late": _late, "change": _change, "held": _held, "stunt": _stunt, "retreat": _retreat, "delay-hold": _delay,
+    "rally": _rally, "charge-morale": _charge_morale, "lost": _lost}
+#: The kinds of step this ruleset resolves itself (``Ruleset.resolve_own``).
+OWN_KINDS = frozenset(_HANDLERS)
 
 
-def trigger(rs: SpeedSegments, fight: Fight, step: Step) -> None:
+def trigger(fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-07: a wait ends right after its trigger acts; its action follows at once."""
-    waits = fight.memo.get("waits")
+    waits = fight.memo.waits
     if not waits or step.kind not in ACTS:
         return
     actor = step.actor.name
@@ -537,6 +555,6 @@ def trigger(rs: SpeedSegments, fight: Fight, step: Step) -> None:
         del waits[name]
         tick = step.tick[:4] + (step.tick[4] + 1,)
         what = "pass-through fire at" if decl is not None else "its wait ends on"
-        rs.push(fight, Step(tick, waiter, "held", rs.at(fight, tick), f"{what} {actor}'s {step.kind}: it acts "
-                            "immediately after its trigger (SEG-07, SEG-13, SEG-16)", decl=decl, target=actor,
-                            note=f"{actor} {step.kind}"))
+        push(fight, Step(tick, waiter, "held", moment(fight, tick), f"{what} {actor}'s {step.kind}: it acts "
+                         "immediately after its trigger (SEG-07, SEG-13, SEG-16)", decl=decl, target=actor,
+                         note=f"{actor} {step.kind}"))
