@@ -165,10 +165,10 @@ def test_several_fights_in_one_database(tmp_path: Path) -> None:
 
 def test_the_readable_log(tmp_path: Path) -> None:
     db = tmp_path / "fight.db"
-    play(db, SKIRMISH, stdin="run\nquit\n")
+    play(db, SKIRMISH, "--auto", stdin="run\nquit\n")
     done = affray("log", "--db", db)
     assert done.returncode == 0
-    assert done.stdout == affray("run", SKIRMISH).stdout
+    assert done.stdout == affray("run", SKIRMISH, "--auto").stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [

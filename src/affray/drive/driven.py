@@ -105,6 +105,7 @@ class Drive:
     _answer: object
     _end: End | None
     _k: int
+    _pending_key: tuple[str, int]
 
     def __init__(self, make: Callable[[], Fight[Any]], *, dice: DicePrefs | None = None, announce: bool = False,
                  inputs: Iterable[Input] = (), events: int = 0) -> None:
@@ -164,7 +165,7 @@ class Drive:
         self._answer = accepted
         self._pending = None
         if not (isinstance(q, DieQuestion) and accepted is ROLL):
-            self._record(Input("answer", len(self.fight.events), self._k, (q.what, self._seq_of(q)), accepted))
+            self._record(Input("answer", len(self.fight.events), self._k, self._pending_key, accepted))
         return None
 
     def command(self, text: str) -> str | None:
@@ -283,51 +284,58 @@ class Drive:
                 return
             at, k = len(self.fight.events), 0  # a command entered after another's events
 
-    def _ask(self, q: Question) -> object:
-        """The answer to ``q``: recorded, or the caller's."""
-        key = (q.what, self._seq_of(q))
-        if key in self._given:
-            return self._given.pop(key)
-        if self._replaying_now():
-            if isinstance(q, DieQuestion):
-                return ROLL  # rolled then, rolled again: the same die from the seed
-            raise DriveError(f"rebuilding the fight: no recorded answer for the declaration of {q.actor} "
-                             f"at {q.at}")
+    def _key(self, what: str) -> tuple[str, int]:
+        """The next question of this kind, numbered whether or not it is asked (``DicePrefs`` may change)."""
+        n = self._counts[what]
+        self._counts[what] = n + 1
+        return what, n
+
+    def _ask(self, q: Question, key: tuple[str, int]) -> object:
+        """The caller's answer to ``q``."""
         self._pending = q
+        self._pending_key = key
         self._answer = None
         while self._pending is not None:
             self._switch()
         return self._answer
 
-    def _seq_of(self, q: Question) -> int:
-        return self._counts[q.what] - 1
-
-    def _next_id(self, what: str) -> int:
-        self._counts[what] += 1
+    def _new_id(self) -> int:
         self._asked += 1
         return self._asked - 1
 
     def declaration(self, fight: Fight[Any], f: Fighter, tick: Tick, at: str,
                     known: tuple[tuple[str, Declaration], ...]) -> Declaration:
-        q = DeclareQuestion(self._next_id("declare"), f.name, f.side, at, tick, choices(fight, f), known)
-        answer = self._ask(q)
+        key = self._key("declare")
+        if key in self._given:
+            answer = self._given.pop(key)
+        elif self._replaying_now():
+            raise DriveError(f"rebuilding the fight: no recorded answer for the declaration of {f.name} at {at}")
+        else:
+            answer = self._ask(DeclareQuestion(self._new_id(), f.name, f.side, at, tick, choices(fight, f), known),
+                               key)
         assert isinstance(answer, Declaration)
         return answer
 
     def attack_roll(self, fight: Fight[Any], step: Step, target: Fighter) -> Outcome | int | None:
+        key = self._key("die")
+        if key in self._given:
+            return self._given.pop(key)  # type: ignore[return-value]
         side = step.actor.side
-        if not self._prefs.asks("attack", side):
+        if self._replaying_now() or not self._prefs.asks("attack", side):
             return None
-        q = DieQuestion(self._next_id("die"), 20, 1, "attack", step.actor.name, side, attack=True)
-        answer = self._ask(q)
-        return None if answer is ROLL else answer  # type: ignore[return-value]
+        q = DieQuestion(self._new_id(), 20, 1, "attack", step.actor.name, side, attack=True, target=target.name,
+                        kind="missile" if step.kind == "missile" else "melee")
+        answer = self._ask(q, key)
+        return None if isinstance(answer, Roll) else answer  # type: ignore[return-value]
 
     def _die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
+        key = self._key("die")
+        if key in self._given:
+            return self._given.pop(key)  # type: ignore[return-value]
         side = self._side(actor)
-        if not self._prefs.asks(purpose, side):
-            return None
-        q = DieQuestion(self._next_id("die"), sides, count, purpose, actor, side)
-        answer = self._ask(q)
+        if self._replaying_now() or not self._prefs.asks(purpose, side):
+            return None  # rolled from the seed; rebuilt, rolled again the same
+        answer = self._ask(DieQuestion(self._new_id(), sides, count, purpose, actor, side), key)
         return None if isinstance(answer, Roll) else answer  # type: ignore[return-value]
 
     def _side(self, actor: str | None) -> str | None:

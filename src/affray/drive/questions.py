@@ -82,6 +82,8 @@ class DieQuestion:
     actor: str | None
     side: str | None
     attack: bool = False
+    target: str | None = None  # an attack's target, and whether it is a melee or missile attack
+    kind: str | None = None
     what: str = field(default="die", init=False)
 
     @property
@@ -92,7 +94,7 @@ class DieQuestion:
         out: dict[str, Any] = {"id": self.id, "what": "die", "die": self.die, "purpose": self.purpose,
                                "actor": self.actor, "side": self.side}
         if self.attack:
-            out["outcome"] = True
+            out.update({"outcome": True, "target": self.target, "kind": self.kind})
         return out
 
 

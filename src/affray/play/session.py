@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from rich.console import Console
 
 from affray.api import Prepared, prepare
-from affray.drive import ROLL, Coming, DeclareQuestion, DicePrefs, DieQuestion, End, Input
+from affray.drive import ROLL, Coming, DeclareQuestion, DicePrefs, DieQuestion, DriveError, End, Input
 from affray.engine.events import Event
 from affray.engine.fight import Result
 from affray.io.load import load_text
@@ -84,9 +84,12 @@ class Session:
         self._blind = False  # the last prompt saw no step ahead (a declaration point was about to place them)
         # a console asks for every die (and answers "roll" where the referee lets the engine roll): which are
         # shown is the referee's choice, journalled as it changes
-        self.drive = self.prepared.drive(auto=game.auto, max_rounds=game.max_rounds, announce=True,
-                                         dice=DicePrefs({"all": "ask" if interactive else "roll"}),
-                                         inputs=self.journal.inputs, events=len(self.journal.events))
+        try:
+            self.drive = self.prepared.drive(auto=game.auto, max_rounds=game.max_rounds, announce=True,
+                                             dice=DicePrefs({"all": "ask" if interactive else "roll"}),
+                                             inputs=self.journal.inputs, events=len(self.journal.events))
+        except DriveError as exc:
+            raise StoreError(f"{store.path}: fight {game.id}: {exc}") from None
         self.drive.on_input = self._journal_input
         self._check_replay()
 
@@ -105,8 +108,11 @@ class Session:
     def _check_replay(self) -> None:
         """The rebuilt fight's events must be the ones stored (else the file's fight is not the journal's)."""
         rebuilt = [_plain(e, i) for i, e in enumerate(self.drive.fight.events)]
-        if rebuilt != self.journal.events:
-            raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to the events stored for it "
+        stored = self.journal.events
+        if rebuilt != stored:
+            seq = next((i for i, (a, b) in enumerate(zip(rebuilt, stored, strict=False)) if a != b),
+                       min(len(rebuilt), len(stored)))
+            raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to its stored event {seq} "
                              "(was it played with another version of affray?)")
 
     def rebuild(self) -> Result:
@@ -212,7 +218,8 @@ class Session:
         whose = f" for {q.actor}" if q.actor else ""
         while True:
             if q.attack:
-                text = self._line(f"{q.actor} attack: d20, 'hit N' or 'miss' [Enter rolls]: ").strip().lower()
+                text = self._line(f"{q.actor} -> {q.target} ({q.kind}): d20, 'hit N' or 'miss' "
+                                  "[Enter rolls]: ").strip().lower()
             else:
                 text = self._line(f"{q.die} {q.purpose}{whose} [Enter rolls]: ").strip().lower()
             words = text.split()
