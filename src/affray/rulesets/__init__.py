@@ -6,11 +6,13 @@ from typing import Any
 
 from affray.engine.ruleset import Ruleset
 from affray.errors import UnknownRulesetError
+from affray.rulesets.combat2_phase1 import Combat2Phase1
+from affray.rulesets.combat2_phase2 import Combat2Phase2
 from affray.rulesets.side_d6 import SideD6
 
-__all__ = ["RULESETS", "SideD6", "find_ruleset"]
+__all__ = ["RULESETS", "Combat2Phase1", "Combat2Phase2", "SideD6", "find_ruleset"]
 
-RULESETS: list[type[Ruleset[Any, Any]]] = [SideD6]
+RULESETS: list[type[Ruleset[Any, Any]]] = [Combat2Phase1, Combat2Phase2, SideD6]
 
 
 def find_ruleset(name: str) -> type[Ruleset[Any, Any]]:

@@ -3,16 +3,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from affray.engine.events import Delay
+from affray.engine.fight import Fight
+from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.ruleset import Ruleset
+from affray.engine.state import Fighter
 from affray.model.encounter import Declaration, Spell
 
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
+__all__ = ["Book", "Combat2Base", "Combat2Phase1Options", "Memo"]
 
-__all__ = ["Book", "Combat2Base", "Memo"]
+
+@dataclass(frozen=True)
+class Combat2Phase1Options(BaseOptions):
+    """Every Decision of C2 and P1 (Phase System II adds its own, ``Combat2Phase2Options``). Here rather than
+    beside ``Combat2Phase1`` because the attack, casting and movement parts read them too."""
+
+    morale_dice: str = morale_dice("2d10")
+    default_morale: int = default_morale(11)
+    tie_track: str = option("loser", "P1-01", "sides tied for the lowest roll: everyone on the loser track, or a "
+                            "modified roll equal to the lowest opposing one counts as winning", ("loser", "winner"))
+    split_forms: bool = option(False, "C2-07", "separate attack forms: one form per phase (two with more than three "
+                               "forms)")
+    hold_spells: bool = option(True, "C2-14", "casters may hold a cast spell up to 6 CT units (`hold: N`)")
+    ready_components: bool = option(False, "C2-11", "after a spell with M, the next spell with M needs a phase to "
+                                    "ready components")
+    incremental_movement: bool = option(False, "C2-23", "spread movement over the half-segments (Table 3) instead "
+                                        "of at the end of the phase")
+    charge_bonus: int = option(1, "C2-20", "to-hit bonus of a charge (the 2nd-edition +1)")
+    speed_checks: bool = option(True, "C2-19", "STR checks to accelerate and the round's CON check at speed")
 
 
 @dataclass
@@ -66,23 +85,23 @@ class Memo:
     sets: dict[str, tuple[Fighter, Declaration]] = field(default_factory=dict)  # target -> readied setter
 
 
-class Combat2Base(Ruleset):
+class Combat2Base(Ruleset[Memo, Combat2Phase1Options]):
     """What the attack, casting and movement parts of a Combat II ruleset share."""
 
     @staticmethod
-    def book(fight: Fight, f: Fighter) -> Book:
-        books: dict[str, Book] = fight.memo.books
+    def book(fight: Fight[Memo], f: Fighter) -> Book:
+        books = fight.memo.books
         b = books.get(f.name)
         if b is None:
             b = books[f.name] = Book(hp_mark=f.hp)
         return b
 
-    def _delay(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, why: str, what: str) -> None:
+    def _delay(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, why: str, what: str) -> None:
         """A forced delay: the declaration waits for the next phase and is not consumed again (CONTRACT)."""
         b = self.book(fight, f)
         b.carry = d
         b.carry_note = f"held over: {what}"
-        fight.emit("delay", (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), f.name,
+        fight.emit(Delay, (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), f.name,
                    why=why, detail=f"waits: {what}")
 
     def _at_hs(self, rnd: int, phase: int, slot: int, track: str) -> str:
@@ -112,7 +131,7 @@ class Combat2Base(Ruleset):
     def _hs_name(self, phase: int, slot: int) -> str:
         return f"half-segment {6 * (phase - 1) + slot} of phase {phase}"
 
-    def _attack(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
+    def _attack(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
                 *, contact: bool = False) -> None:
         """One attack action (Combat2Attacks)."""
         raise NotImplementedError

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from affray.engine.ruleset import Step
+from affray.engine.fight import Fight
+from affray.engine.state import Fighter
+from affray.engine.step import Step
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Declaration, Weapon
+from affray.model.encounter import Declaration
 from affray.rulesets.combat2 import half_segment_moves
-from affray.rulesets.combat2_base import Combat2Base
-
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
+from affray.rulesets.combat2_base import Combat2Base, Memo
 
 __all__ = ["Combat2Movement"]
 
@@ -20,7 +16,7 @@ __all__ = ["Combat2Movement"]
 class Combat2Movement(Combat2Base):
     """P1-07, P1-10, C2-16..C2-21, C2-23, C2-27."""
 
-    def _close(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def _close(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """P1-07, C2-16: closing takes this phase's move; the blow comes next phase (the orc and the archer)."""
         b = self.book(fight, f)
         third = self._per_phase(f, max(b.pace, 1))
@@ -37,10 +33,10 @@ class Combat2Movement(Combat2Base):
         if arrives and surprised:
             self._attack(fight, f, d.model_copy(update={"distance": 0}), rnd, phase, period, contact=True)
 
-    def _push_move(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, feet: int, mode: str,
+    def _push_move(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, feet: int, mode: str,
                    why: str, *, target: str | None = None, tags: frozenset[str] = frozenset(), sub: int = 1) -> None:
         at = self._at_move(rnd, phase)
-        if self.opt["incremental_movement"] and feet >= 10 and sub == 1:
+        if self.opt.incremental_movement and feet >= 10 and sub == 1:
             squares = half_segment_moves(feet // 10)
             moved = 0
             for s, n in enumerate(squares, start=1):
@@ -58,7 +54,7 @@ class Combat2Movement(Combat2Base):
         fight.push(Step((rnd, phase, 7, sub), f, "move", at, why, decl=d, feet=feet, mode=mode, target=target,
                         tags=tags, note=f"{mode} {feet} ft"))
 
-    def _pace(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int) -> tuple[int, str, bool]:
+    def _pace(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> tuple[int, str, bool]:
         """C2-19: the pace this phase, its explanation, and whether a shortened stop needs a DEX check."""
         b = self.book(fight, f)
         old = b.pace
@@ -71,7 +67,7 @@ class Combat2Movement(Combat2Base):
             text = f"accelerates x{max(old, 1)} -> x{new}"
             if want > top:
                 text += f" (at most +2 a phase, not x{want})"
-            if self.opt["speed_checks"]:
+            if self.opt.speed_checks:
                 given = d.dice_given[0].other("str") if d.dice_given else None
                 roll = fight.roller.die(20, "STR check", f.name, given)
                 if roll > f.spec.str_:
@@ -89,7 +85,7 @@ class Combat2Movement(Combat2Base):
         b.top_pace = max(b.top_pace, new)
         return new, text, want < new
 
-    def _move(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def _move(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """P1-07 1/3 MV a phase; C2-17 closing; C2-18 withdraw and flee; C2-19 speed changes."""
         b = self.book(fight, f)
         mode = d.mode or "full"
@@ -142,7 +138,7 @@ class Combat2Movement(Combat2Base):
         wanted = d.extra.get("pace")
         return int(wanted) if isinstance(wanted, int) else default
 
-    def _charge(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def _charge(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """C2-20: announced with a target; the hit comes on contact in the movement portion."""
         b = self.book(fight, f)
         pace, text, _ = self._pace(fight, f, d, rnd, phase)
@@ -190,7 +186,7 @@ class Combat2Movement(Combat2Base):
                             f"on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d, feet=overrun,
                             mode="charge", note=f"overruns {target} by {overrun} ft"))
 
-    def _readied_wait(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int) -> None:
+    def _readied_wait(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> None:
         """C2-21: a readied weapon strikes as the foe arrives: simultaneously with a charge, before a move."""
         foe = fight.state.fighters.get(d.melee or d.missile or "")
         b = self.book(fight, f)
@@ -221,25 +217,3 @@ class Combat2Movement(Combat2Base):
         fight.push(Step((rnd, phase, 7, 0), f, d.action or "melee", self._at_move(rnd, phase), why, decl=d,
                         target=foe.name if foe else None, weapon=weapon,
                         tags=frozenset({"set", "polearm"} if polearm else {"set"})))
-
-    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
-        """C2-18: a fleer gives every engaged foe a free attack, unless it outruns one or an ally interposes."""
-        if step.mode != "flee":
-            return []
-        mover = step.actor
-        state = fight.state
-        period = fight.period
-        out = []
-        for name in sorted(mover.engaged, key=fight.order):
-            foe = state.fighters[name]
-            if not foe.active:
-                continue
-            if any(g is not mover and g.active and g.declared is not None and g.declared.melee == name
-                   for g in state.sides[mover.side]):
-                continue  # an ally interposes
-            fb = self.book(fight, foe)
-            if (self.book(fight, mover).track == "winner" and fb.attacked_phase == period
-                    and foe.spec.mv <= mover.spec.mv):
-                continue  # the winner outruns a foe that already struck this phase
-            out.append((foe, foe.weapon(None), f"free attack: {mover.name} flees from melee (C2-18)"))
-        return out
