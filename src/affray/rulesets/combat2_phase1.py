@@ -134,8 +134,11 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         at = self._at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
         declared: list[tuple[Fighter, Declaration]] = []
+        heard: tuple[tuple[str, Declaration], ...] | None = None  # the losers' intentions, once they are stated
         for f in order:
             b = books[f.name]
+            if heard is None and b.track == "winner":
+                heard = tuple((g.name, d) for g, d in declared)
             if b.lost_phase == period:
                 fight.emit(Delay, tick, at, f.name, why="surprised: loses one full phase (C2-27)",
                            detail="no action this phase")
@@ -144,7 +147,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                 fight.emit(Delay, tick, at, f.name, why=f"prone until {self._phase_name(b.prone_until)}: no "
                            "attacks, no DEX bonus, +4 to be hit (C2-19)", detail="lies prone")
                 continue
-            decl = self._declare(fight, f, b, tick, at, period)
+            decl = self._declare(fight, f, b, tick, at, period, heard or ())
             if decl is not None:
                 declared.append((f, decl))
         sets = [(f, d) for f, d in declared if d.extra.get("set") is True and d.action in ("melee", "missile")]
@@ -259,7 +262,10 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             b.forms = set()
 
     # -- declarations ------------------------------------------------------------------------------------
-    def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int) -> Declaration | None:
+    def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
+                 known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
+        """``f``'s intentions: a spell it goes on casting, a declaration held over or owed, else the next one (asked
+        for with ``known``, the declarations it may take into account)."""
         if b.casting_until >= period and f.casting is not None and b.casting_decl is not None:
             return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
         b.casting_until = 0
@@ -270,7 +276,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         if pending is not None and f.remaining == 0 and not f.routed:
             return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
         b.con_checked = False
-        return fight.declare(f, tick, at)
+        return fight.declare(f, tick, at, known=known)
 
     @staticmethod
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Declaration, tick: Tick, at: str, note: str) -> None:

@@ -134,7 +134,8 @@ class Combat2Phase2(Combat2Phase1):
                 b.completes_in = 0
                 self._complete(fight, f, b, b.casting_decl, rnd, phase, b.units_left)
 
-    def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int) -> Declaration | None:
+    def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
+                 known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
         # P2-07: a phase without an attack either serves the schedule's delay or, in an attack slot, restarts it
         if b.pattern and b.attacked_phase != period - 1:
             if b.pattern[b.sched_pos] == 0:
@@ -144,7 +145,7 @@ class Combat2Phase2(Combat2Phase1):
             else:  # an attack slot left unused: the sequence starts over (P2-07)
                 b.sched_pos = b.sched_attacks = 0
                 b.next_forms = set()
-        return super()._declare(fight, f, b, tick, at, period)
+        return super()._declare(fight, f, b, tick, at, period, known)
 
     # -- attacks: Table 6 -------------------------------------------------------------------------------
     def _pattern(self, f: Fighter, d: Declaration, target: Fighter | None, rnd: int) -> tuple[int, ...]:
