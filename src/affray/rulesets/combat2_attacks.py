@@ -12,12 +12,12 @@ from affray.model.derive import attacks_in_round, attacks_per_round, dex_reactio
 from affray.model.encounter import Declaration, Weapon
 from affray.plugins.conditions import strike_penalty
 from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
-from affray.rulesets.combat2_base import Book, Combat2Base, Memo
+from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book, charged
 
 __all__ = ["Combat2Attacks", "below_1_hd"]
 
 
-class Combat2Attacks(Combat2Base):
+class Combat2Attacks(Combat2Part):
     """P1-04, P1-07, P1-13, C2-01..C2-08, C2-22, C2-25, C2-26, C2-29."""
 
     def _rate(self, f: Fighter, weapon: Weapon) -> Any:
@@ -48,15 +48,15 @@ class Combat2Attacks(Combat2Base):
             return [(f.weapon(str(w)), names[i] if i < len(names) else target) for i, w in enumerate(routine)]
         return [(f.weapon(d.weapon, missile=d.action == "missile"), target)]
 
-    def _attack(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
+    def attack(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
                 *, contact: bool = False) -> None:
         """P1-07 one attack action a phase; P1-04 its band; C2-25 double attacks; C2-07 routines."""
-        b = self.book(fight, f)
+        b = book(fight, f)
         state = fight.state
         target = state.fighters.get(d.melee or d.missile or "")
         touch = bool(d.extra.get("touch"))
-        if touch and not self._charged(f, b, str(d.extra.get("touch"))):
-            fight.push(Step((rnd, phase, 1, 0), f, "melee", self._at_hs(rnd, phase, 1, b.track), "", decl=d,
+        if touch and not charged(f, b, str(d.extra.get("touch"))):
+            fight.push(Step((rnd, phase, 1, 0), f, "melee", self.words.at_hs(rnd, phase, 1, b.track), "", decl=d,
                             target=d.melee, note=f"no charged {d.extra.get('touch')} to deliver (C2-10)",
                             tags=frozenset({"refused"})))
             return
@@ -101,21 +101,21 @@ class Combat2Attacks(Combat2Base):
             else:
                 routine = " (the routine's slowest part, C2-07)" if len(parts) > 1 else ""
                 why = f"{b.track} track, {slowest.text()}{routine} falls in band {band_text(sf)}: "
-            why += f"{self._hs_name(phase, slot)} (P1-04)"
+            why += f"{self.words.hs_name(phase, slot)} (P1-04)"
         kind = d.action if d.action in ("melee", "missile") else "melee"
         tags = frozenset({"touch"}) if touch else frozenset()
         if contact:  # C2-27: closing on a surprised foe, the blow comes at the end of the movement
             tick: Tick = (rnd, phase, 7, 2)
-            at = self._at_move(rnd, phase)
+            at = self.words.at_move(rnd, phase)
             why = "closed on a surprised foe: attacks at the end of its movement (C2-27)" if ex else ""
         else:
-            tick, at = (rnd, phase, slot, 0), self._at_hs(rnd, phase, slot, b.track)
+            tick, at = (rnd, phase, slot, 0), self.words.at_hs(rnd, phase, slot, b.track)
         for i, (w, t, _s) in enumerate(speeds):
             fight.push(Step(tick, f, kind, at, why, decl=d, target=t, weapon=w, index=i, tags=tags))
         if second:  # C2-25: the second blow of a phase falls SF half-segments after the first
             w, t, s = speeds[0]
             then = min(6, slot + s.sf)
-            fight.push(Step((rnd, phase, then, 0), f, kind, self._at_hs(rnd, phase, then, b.track),
+            fight.push(Step((rnd, phase, then, 0), f, kind, self.words.at_hs(rnd, phase, then, b.track),
                             f"double attack: {second}, so the second falls on half-segment {slot} + SF {s.sf} = "
                             f"{slot + s.sf}" + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)"
                             if ex else "", decl=d, target=t, weapon=w, index=len(speeds)))
@@ -197,9 +197,9 @@ class Combat2Attacks(Combat2Base):
 
     def defenseless(self, fight: Fight[Memo], target: Fighter, period: int) -> bool:
         """C2-08: a caster casting a spell with S, or a prone combatant."""
-        if self.book(fight, target).prone_until >= period:
+        if book(fight, target).prone_until >= period:
             return True
-        if target.casting is not None or self.book(fight, target).casting_until >= period:
+        if target.casting is not None or book(fight, target).casting_until >= period:
             spell = target.spells.get(target.casting or "")
             return spell is not None and "S" in spell.components
         return False
@@ -207,7 +207,7 @@ class Combat2Attacks(Combat2Base):
     def retarget(self, fight: Fight[Memo], step: Step, target: Fighter) -> str:
         """C2-04: the target fell on an earlier half-segment: strike another at +3 SF, or keep the attack."""
         a = step.actor
-        b = self.book(fight, a)
+        b = book(fight, a)
         other = fight.state.fighters.get(str(step.decl.extra.get("retarget"))) if step.decl else None
         rnd, phase = step.tick[0], step.tick[1]
         if other is None or not other.active or phase > 3 or step.index > 0:
@@ -217,7 +217,7 @@ class Combat2Attacks(Combat2Base):
                     "(C2-04)")
         speed = adjusted_sf(a, step.weapon or a.weapon(None), [(3, "retargeting (C2-04)")])
         slot = max(band(speed.sf, winner=b.track == "winner"), step.tick[2])
-        fight.push(Step((rnd, phase, slot, 0), a, step.kind, self._at_hs(rnd, phase, slot, b.track),
+        fight.push(Step((rnd, phase, slot, 0), a, step.kind, self.words.at_hs(rnd, phase, slot, b.track),
                         f"{b.track} track, retargeting {other.name}: {speed.text()} falls in band {band_text(speed.sf)}"
                         f": half-segment {6 * (phase - 1) + slot} (C2-04)", decl=step.decl, target=other.name,
                         weapon=step.weapon, index=step.index, tags=frozenset({"retarget"})))
@@ -231,8 +231,8 @@ class Combat2Attacks(Combat2Base):
         bonus = 1 if target.casting is not None else 0
         ok = roll + bonus > 3
         if not ok:
-            self.book(fight, target).lost_phase = period + 1
-        fight.emit(Check, (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), target.name,
+            book(fight, target).lost_phase = period + 1
+        fight.emit(Check, (rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), target.name,
                    passed=ok, why=f"ambushed by {f.name} mid-fight: a surprise roll to return the attack (C2-22, "
                    "C2-27)", detail=f"d10 {roll}" + (" +1 (mid-incantation)" if bonus else "") + f" = {roll + bonus}: "
                    + ("not surprised" if ok else "surprised (1-3): loses its next phase"))

@@ -8,7 +8,7 @@ from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.model.encounter import Declaration, Spell
 from affray.rulesets.combat2 import ct_half_segment
-from affray.rulesets.combat2_base import Book, Combat2Base, Memo
+from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book
 
 __all__ = ["MAX_CT", "ROUND_CT", "Combat2Casting"]
 
@@ -17,12 +17,12 @@ MAX_CT = {1: 9, 2: 6, 3: 3}
 ROUND_CT = 10
 
 
-class Combat2Casting(Combat2Base):
+class Combat2Casting(Combat2Part):
     """P1-05, P1-06, P1-11, C2-09..C2-15."""
 
-    def _cast(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def cast(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """P1-05 the caster's track; C2-09 one casting a round; C2-11, C2-13, C2-14."""
-        b = self.book(fight, f)
+        b = book(fight, f)
         spell = f.spells[d.cast or ""]
         if not self._may_begin(fight, f, b, d, spell, rnd, phase, period):
             return
@@ -43,7 +43,7 @@ class Combat2Casting(Combat2Base):
                 b.held = (spell, d, 0, last)
             slot = 1 if winner else 2
             tick: Tick = (last, 4, slot, 0)
-            at = self._at(last, 4, f"half-segment {18 + slot} ({track})")
+            at = self.words.at(last, 4, f"half-segment {18 + slot} ({track})")
             why = (f"{track} track, a {rounds}-round spell completes in the endphase: half-segment {18 + slot}"
                    + (f" of round {last}" if rounds > 1 else "") + " (P1-05, P1-11)")
             until = 3 * last
@@ -57,7 +57,7 @@ class Combat2Casting(Combat2Base):
             if absolute > 18:  # C2-14: held into the next round, counted on that round's track
                 room = 3 * (4 - phase)
                 b.held = (spell, d, units - room, rnd + 1)
-                tick, at = (rnd + 1, 1, 0, 2), self._at(rnd + 1, 1, "stating intentions")
+                tick, at = (rnd + 1, 1, 0, 2), self.words.at(rnd + 1, 1, "stating intentions")
                 why = ""
                 until = 3 * rnd + 1
             else:
@@ -80,7 +80,7 @@ class Combat2Casting(Combat2Base):
         """C2-12: when a spell due on a half-segment with movement goes off: losers at the end of the movement,
         winners before it (``release: after`` waits for it). Only under C2-23 does movement share the
         half-segments; otherwise it comes after the phase's attacks and spells (C2-16)."""
-        at = self._at_hs(rnd, phase, slot, track)
+        at = self.words.at_hs(rnd, phase, slot, track)
         if self.opt.incremental_movement and (track == "loser" or d.extra.get("release") == "after"):
             who = "a loser casts" if track == "loser" else "released"
             return (rnd, phase, slot, 2), at, f"; {who} after that half-segment's movement (C2-12, C2-23)"
@@ -107,7 +107,7 @@ class Combat2Casting(Combat2Base):
             given = d.dice_given[0].other("con") if d.dice_given else None
             roll = fight.roller.die(20, "CON check", f.name, given)
             ok = roll <= f.spec.con
-            fight.emit(Check, (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), f.name,
+            fight.emit(Check, (rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name,
                        passed=ok, why="hit before the phase it begins a spell: a CON check or the start is delayed "
                        "one phase (C2-13)", detail=f"d20 {roll} vs CON {f.spec.con}: "
                        + ("passes" if ok else "fails, the spell begins a phase later"))
@@ -146,15 +146,20 @@ class Combat2Casting(Combat2Base):
             b.used_m = True
         if spell.touch:
             b.charged = (spell.name, f.casts.get(spell.name, 0))
-        fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self._at(rnd, phase, "stating intentions"),
-                        f"begins {spell.name} at the start of {self._phase_name(3 * (rnd - 1) + phase)} (P1-07)",
+        fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self.words.at(rnd, phase, "stating intentions"),
+                        f"begins {spell.name} at the start of {self.words.phase_name(3 * (rnd - 1) + phase)} (P1-07)",
                         decl=d, spell=spell, target=d.at))
+
+    def phase_started(self, fight: Fight[Memo], rnd: int, phase: int, period: int) -> None:
+        """After the phase's intentions: a spell held over from the last round goes on (C2-14)."""
+        if phase == 1 and rnd > 1:
+            self._held_over(fight, rnd)
 
     def _held_over(self, fight: Fight[Memo], rnd: int) -> None:
         """C2-14, P1-06: a spell held past its round, or of several rounds, completes on the track of the round
         it completes in, and is that round's casting."""
         for f in fight.state.fighters.values():
-            b = self.book(fight, f)
+            b = book(fight, f)
             if b.held is None or b.held[3] != rnd:
                 continue
             spell, d, units, _ = b.held
@@ -168,7 +173,7 @@ class Combat2Casting(Combat2Base):
                 b.completes = (rnd, 4, slot, 0)
                 why = (f"{b.track} track in round {rnd}, the last of this {spell.ct // ROUND_CT}-round spell: it "
                        f"completes in the endphase, half-segment {18 + slot} (P1-05, P1-06, P1-11)")
-                at = self._at(rnd, 4, f"half-segment {18 + slot} ({b.track})")
+                at = self.words.at(rnd, 4, f"half-segment {18 + slot} ({b.track})")
                 fight.push(Step(b.completes, f, "cast", at, why, decl=d, spell=spell,
                                 target=None if spell.touch else d.at))
                 continue

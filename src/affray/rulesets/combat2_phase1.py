@@ -44,12 +44,13 @@ Modelled with simplifications (no positions on a map; the referee states who clo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.engine.events import Check, Delay, Initiative, Surprise, Tick
 from affray.engine.fight import Fight
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
+from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step
 from affray.errors import Problem
@@ -59,7 +60,7 @@ from affray.model.encounter import Combatant, Declaration, Dice
 from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
-from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo
+from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book
 from affray.rulesets.combat2_casting import Combat2Casting
 from affray.rulesets.combat2_movement import Combat2Movement
 
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
 __all__ = ["Combat2Phase1", "Combat2Phase1Options", "Combat2Rules"]
 
 
-class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
+class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     """Seed 000 Phase System I: d10 group initiative, winner/loser tracks, phases of six half-segments."""
 
     id = "combat2-phase1"
@@ -97,6 +98,16 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
     surprise_die = 10
     attack_scheme = "2e"
 
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.words, self.attacks, self.casting, self.movement = self.parts()
+
+    def parts(self) -> tuple[Words, Combat2Attacks, Combat2Casting, Combat2Movement]:
+        """The words for moments and the parts that place attacks, spells and moves (Phase System II's differ)."""
+        words = Words()
+        attacks = Combat2Attacks(self.opt, words)
+        return words, attacks, Combat2Casting(self.opt, words), Combat2Movement(self.opt, words, attacks)
+
     # -- the clock -------------------------------------------------------------------------------------
     def new_state(self) -> Memo:
         return Memo()
@@ -118,12 +129,12 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             if rnd == 1:
                 self._surprise(fight)
             else:
-                casualty_morale(fight, self.opt, (rnd, 0, 0), self._at(rnd, 0, "start"), "start of the round",
+                casualty_morale(fight, self.opt, (rnd, 0, 0), self.words.at(rnd, 0, "start"), "start of the round",
                                 "G-07")
             self._initiative(fight, rnd)
         memo = fight.memo
         memo.sets = {}
-        books = {f.name: self.book(fight, f) for f in state.fighters.values()}
+        books = {f.name: book(fight, f) for f in state.fighters.values()}
         for f in state.fighters.values():
             b = books[f.name]
             b.hit_last_phase = f.hp < b.hp_mark
@@ -131,7 +142,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         # P1-08: losers state their intentions first, then winners (who may take them into account)
         order = [f for f in state.fighters.values() if f.active and books[f.name].track == "loser"]
         order += [f for f in state.fighters.values() if f.active and books[f.name].track == "winner"]
-        at = self._at(rnd, phase, "stating intentions")
+        at = self.words.at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
         declared: list[tuple[Fighter, Declaration]] = []
         heard: tuple[tuple[str, Declaration], ...] | None = None  # the losers' intentions, once they are stated
@@ -144,7 +155,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                            detail="no action this phase")
                 continue
             if b.prone_until >= period:
-                fight.emit(Delay, tick, at, f.name, why=f"prone until {self._phase_name(b.prone_until)}: no "
+                fight.emit(Delay, tick, at, f.name, why=f"prone until {self.words.phase_name(b.prone_until)}: no "
                            "attacks, no DEX bonus, +4 to be hit (C2-19)", detail="lies prone")
                 continue
             decl = self._declare(fight, f, b, tick, at, period, heard or ())
@@ -157,8 +168,8 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             if (f, d) not in sets:
                 self._schedule(fight, f, d, rnd, phase, period)
         for f, d in sets:
-            self._readied_wait(fight, f, d, rnd, phase)
-        self._phase_started(fight, rnd, phase, period)
+            self.movement.readied_wait(fight, f, d, rnd, phase)
+        self.casting.phase_started(fight, rnd, phase, period)
 
     def pending(self, fight: Fight[Memo]) -> bool:
         """An attack owed after closing, a delayed declaration, a spell held into the next round."""
@@ -171,23 +182,18 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         """After the endphase: the round's bookkeeping."""
         return (rnd, 4, 3, 0)
 
-    def _phase_started(self, fight: Fight[Memo], rnd: int, phase: int, period: int) -> None:
-        """After the phase's intentions: a spell held over from the last round goes on (C2-14)."""
-        if phase == 1 and rnd > 1:
-            self._held_over(fight, rnd)
-
     def end(self, fight: Fight[Memo], period: int) -> None:
         rnd, phase = self.round_of(period), (period - 1) % 3 + 1
         if phase != 3:
             return
         for f in fight.state.fighters.values():
-            b = self.book(fight, f)
+            b = book(fight, f)
             if self.opt.speed_checks and f.active and b.top_pace > 1:
                 need = f.spec.con - (b.top_pace - 1)
                 last = f.declared.dice_given if f.declared is not None else []
                 d = fight.roller.die(20, "CON check", f.name, last[0].other("con") if last else None)
                 ok = d <= need
-                fight.emit(Check, self._round_end(rnd), self._at(rnd, 0, "end"), f.name, passed=ok,
+                fight.emit(Check, self._round_end(rnd), self.words.at(rnd, 0, "end"), f.name, passed=ok,
                            why=f"a CON check each round at top speed x{b.top_pace} (C2-19)",
                            detail=f"d20 {d} vs CON {f.spec.con} - {b.top_pace - 1} = {need}: "
                            + ("keeps its pace" if ok else "winded: back to base MV"))
@@ -200,7 +206,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         """C2-27: a d10 per side, 1-3 surprised; a surprised combatant loses one full phase."""
         enc = fight.encounter
         sides = list(enc.sides)
-        tick, at = (1, 0, 0, 0), self._at(1, 0, "surprise")
+        tick, at = (1, 0, 0, 0), self.words.at(1, 0, "surprise")
         if enc.surprise == "none":
             surprised: set[str] = set()
             detail = "no surprise: every side is aware (the file says none)"
@@ -218,7 +224,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                    surprisers=tuple(s for s in sides if s in surprisers))
         for s in surprised:
             for f in fight.state.sides[s]:
-                self.book(fight, f).lost_phase = 1
+                book(fight, f).lost_phase = 1
 
     def _initiative(self, fight: Fight[Memo], rnd: int) -> None:
         """P1-01, P1-02: a d10 per side, low wins; each one's DEX moves it between the tracks."""
@@ -239,7 +245,7 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             mine = rolls[f.side] - adj
             win = mine < lowest or (self.opt.tie_track == "winner" and mine == lowest)
             tracks[f.name] = "winner" if win else "loser"
-            self.book(fight, f).track = tracks[f.name]
+            book(fight, f).track = tracks[f.name]
             side_won = all(rolls[f.side] < o for o in others)
             if adj or win != side_won:
                 notes.append(f"{f.name} {rolls[f.side]}{-adj:+d} ({ability} {score}) = {mine}: {tracks[f.name]}")
@@ -251,12 +257,12 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         if notes:
             text += "; " + "; ".join(notes)
         ranks = {s: 1 if s in winners and len(winners) == 1 else 2 for s in sides}
-        fight.emit(Initiative, (rnd, 0, 1, 0), self._at(rnd, 0, "initiative"), detail=text,
+        fight.emit(Initiative, (rnd, 0, 1, 0), self.words.at(rnd, 0, "initiative"), detail=text,
                    why="each side d10, lowest wins; each combatant's roll less its reaction adjustment must beat the "
                    "lowest opposing roll to be on the winner track (P1-01, P1-02)",
                    ranks=ranks, results=rolls, tracks=tracks)
         for f in state.fighters.values():
-            b = self.book(fight, f)
+            b = book(fight, f)
             b.attacks = 0
             b.weapon_attacks = {}
             b.forms = set()
@@ -285,26 +291,26 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
 
     # -- scheduling ----------------------------------------------------------------------------------------
     def _schedule(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
-        b = self.book(fight, f)
+        b = book(fight, f)
         action = d.action
         if action != "move" and not (action == "melee" and (d.charge or f.remaining > 0)):
             b.pace = 0  # a combatant doing something else has stopped (C2-19, simplified)
         if action in ("melee", "missile"):
             if d.charge:
-                self._charge(fight, f, d, rnd, phase, period)
+                self.movement.charge(fight, f, d, rnd, phase, period)
             elif action == "melee" and f.remaining > 0:
-                self._close(fight, f, d, rnd, phase, period)
+                self.movement.close(fight, f, d, rnd, phase, period)
             else:
-                self._attack(fight, f, d, rnd, phase, period)
+                self.attacks.attack(fight, f, d, rnd, phase, period)
         elif action == "cast":
-            self._cast(fight, f, d, rnd, phase, period)
+            self.casting.cast(fight, f, d, rnd, phase, period)
         elif action == "move":
-            self._move(fight, f, d, rnd, phase, period)
+            self.movement.move(fight, f, d, rnd, phase, period)
         elif action in ("misc", "wait"):
             what = d.misc if action == "misc" else (d.wait if isinstance(d.wait, str) else "")
             if action == "misc" and "component" in (d.misc or "").lower():
                 b.used_m = False
-            fight.push(Step((rnd, phase, 7, 1), f, action, self._at_move(rnd, phase),
+            fight.push(Step((rnd, phase, 7, 1), f, action, self.words.at_move(rnd, phase),
                             "miscellaneous actions come after the phase's attacks and spells, with the movement "
                             "(P1-10, C2-24)", decl=d, note=str(what or "")))
 
@@ -385,7 +391,7 @@ class Combat2Rules(Rule):
             mods.dice_times = 2
         tdecl = target.declared
         dex = dex_defense_adjustment(agility(self.opt, target)[0])  # C2X-01: AGI gives the AC bonus
-        if self.ruleset.defenseless(fight, target, period):
+        if self.ruleset.attacks.defenseless(fight, target, period):
             mods.add("ac", 4, f"{target.name} stationary and defenseless, C2-08")
             if dex < 0:
                 mods.add("ac", -dex, "no DEX bonus, C2-08")
@@ -413,7 +419,7 @@ class Combat2Rules(Rule):
         if step.kind in ("melee", "missile") and step.target is not None and step.decl is not None:
             target = fight.state.fighters[step.target]
             if not target.active and not step.tags & {"counter", "set"}:
-                return self.ruleset.retarget(fight, step, target)
+                return self.ruleset.attacks.retarget(fight, step, target)
         return None
 
     def free_attacks(self, fight: Fight[Memo], step: Step) -> list[FreeAttack]:
@@ -423,7 +429,6 @@ class Combat2Rules(Rule):
         mover = step.actor
         state = fight.state
         period = fight.period
-        book = self.ruleset.book
         out: list[FreeAttack] = []
         for name in sorted(mover.engaged, key=fight.order):
             foe = state.fighters[name]
@@ -441,6 +446,6 @@ class Combat2Rules(Rule):
     def interrupt(self, fight: Fight[Memo], caster: Fighter, step: Step) -> str | None:
         """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes
         cannot preempt it (C2-06, P1-09)."""
-        if step.tick[:3] == self.ruleset.book(fight, caster).completes[:3]:
+        if step.tick[:3] == book(fight, caster).completes[:3]:
             return KEPT
         return RUINED
