@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from affray.crits import strike_penalty
-from affray.engine.ruleset import AttackMods, Step
-from affray.model.derive import (
-    attacks_in_round,
-    attacks_per_round,
-    dex_defense_adjustment,
-    dex_reaction_adjustment,
-    hd_value,
-)
+from affray.engine.events import Check, Tick
+from affray.engine.fight import Fight
+from affray.engine.state import Fighter
+from affray.engine.step import Step
+from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment, hd_value
 from affray.model.encounter import Declaration, Weapon
+from affray.plugins.conditions import strike_penalty
 from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
-from affray.rulesets.combat2_base import Book, Combat2Base
-
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.events import Tick
-    from affray.engine.state import Fighter
+from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book, charged
 
 __all__ = ["Combat2Attacks", "below_1_hd"]
 
 
-class Combat2Attacks(Combat2Base):
+class Combat2Attacks(Combat2Part):
     """P1-04, P1-07, P1-13, C2-01..C2-08, C2-22, C2-25, C2-26, C2-29."""
 
     def _rate(self, f: Fighter, weapon: Weapon) -> Any:
@@ -56,20 +48,20 @@ class Combat2Attacks(Combat2Base):
             return [(f.weapon(str(w)), names[i] if i < len(names) else target) for i, w in enumerate(routine)]
         return [(f.weapon(d.weapon, missile=d.action == "missile"), target)]
 
-    def _attack(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
+    def attack(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
                 *, contact: bool = False) -> None:
         """P1-07 one attack action a phase; P1-04 its band; C2-25 double attacks; C2-07 routines."""
-        b = self.book(fight, f)
+        b = book(fight, f)
         state = fight.state
         target = state.fighters.get(d.melee or d.missile or "")
         touch = bool(d.extra.get("touch"))
-        if touch and not self._charged(f, b, str(d.extra.get("touch"))):
-            fight.push(Step((rnd, phase, 1, 0), f, "melee", self._at_hs(rnd, phase, 1, b.track), "", decl=d,
+        if touch and not charged(f, b, str(d.extra.get("touch"))):
+            fight.push(Step((rnd, phase, 1, 0), f, "melee", self.words.at_hs(rnd, phase, 1, b.track), "", decl=d,
                             target=d.melee, note=f"no charged {d.extra.get('touch')} to deliver (C2-10)",
                             tags=frozenset({"refused"})))
             return
         # C2-08 a defenseless target may be struck every phase; C2-10 a touch in its casting's own round
-        free = (target is not None and self._defenseless(fight, target, period)) or (touch and self._touch_free(b, rnd))
+        free = (target is not None and self.defenseless(fight, target, period)) or (touch and self._touch_free(b, rnd))
         if not free:
             blocked = self._attack_blocked(fight, f, b, d, target, rnd, phase, period)
             if blocked is not None:
@@ -109,21 +101,21 @@ class Combat2Attacks(Combat2Base):
             else:
                 routine = " (the routine's slowest part, C2-07)" if len(parts) > 1 else ""
                 why = f"{b.track} track, {slowest.text()}{routine} falls in band {band_text(sf)}: "
-            why += f"{self._hs_name(phase, slot)} (P1-04)"
+            why += f"{self.words.hs_name(phase, slot)} (P1-04)"
         kind = d.action if d.action in ("melee", "missile") else "melee"
         tags = frozenset({"touch"}) if touch else frozenset()
         if contact:  # C2-27: closing on a surprised foe, the blow comes at the end of the movement
             tick: Tick = (rnd, phase, 7, 2)
-            at = self._at_move(rnd, phase)
+            at = self.words.at_move(rnd, phase)
             why = "closed on a surprised foe: attacks at the end of its movement (C2-27)" if ex else ""
         else:
-            tick, at = (rnd, phase, slot, 0), self._at_hs(rnd, phase, slot, b.track)
+            tick, at = (rnd, phase, slot, 0), self.words.at_hs(rnd, phase, slot, b.track)
         for i, (w, t, _s) in enumerate(speeds):
             fight.push(Step(tick, f, kind, at, why, decl=d, target=t, weapon=w, index=i, tags=tags))
         if second:  # C2-25: the second blow of a phase falls SF half-segments after the first
             w, t, s = speeds[0]
             then = min(6, slot + s.sf)
-            fight.push(Step((rnd, phase, then, 0), f, kind, self._at_hs(rnd, phase, then, b.track),
+            fight.push(Step((rnd, phase, then, 0), f, kind, self.words.at_hs(rnd, phase, then, b.track),
                             f"double attack: {second}, so the second falls on half-segment {slot} + SF {s.sf} = "
                             f"{slot + s.sf}" + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)"
                             if ex else "", decl=d, target=t, weapon=w, index=len(speeds)))
@@ -140,20 +132,20 @@ class Combat2Attacks(Combat2Base):
         """C2-10: a touch in the round of its casting is not the round's attack; in a later round it is."""
         return b.cast_round == rnd
 
-    def _attack_blocked(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None,
+    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None,
                         rnd: int, phase: int, period: int) -> tuple[str, str] | None:
         """Why an attack must wait (a forced delay: why, until when), or None. P1: C2-09 and the round's count."""
         if b.cast_round == rnd and not d.extra.get("touch"):
             return ("a caster who cast (or began a spell) this round cannot attack physically in it (C2-09)",
                     "until the next round")
-        if self.opt["split_forms"] and isinstance(d.extra.get("routine"), list):
+        if self.opt.split_forms and isinstance(d.extra.get("routine"), list):
             return None  # C2-07: each form once a round, one form a phase (the routine's parts say which)
         due = self._due(f, d, target, rnd)
         if b.attacks >= due:
             return f"all {due} of its attacks this round are spent (P1-07, P1-13)", "until the next round"
         return None
 
-    def _second_blow(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
+    def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
                      phase: int) -> str:
         """C2-25: why this phase's attack is a double one ("" if not): a round's attacks exceed its three attack
         phases (RULES Decision), and more are due than phases left. A fighter who spent phases closing has lost
@@ -177,7 +169,7 @@ class Combat2Attacks(Combat2Base):
         """C2-26: a part whose weapon has used its own attacks drops out; split forms: each form once a round."""
         out = []
         for w, t in parts:
-            if self.opt["split_forms"]:
+            if self.opt.split_forms:
                 if w.name in b.forms:
                     continue
             elif b.weapon_attacks.get(w.name, 0) >= attacks_in_round(self._rate(f, w), rnd):
@@ -185,7 +177,7 @@ class Combat2Attacks(Combat2Base):
             out.append((w, t))
         return out
 
-    def _sf_terms(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int) -> list[tuple[int, str]]:
+    def _sf_terms(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> list[tuple[int, str]]:
         extra: list[tuple[int, str]] = []
         if d.extra.get("reposition") is True:
             extra.append((2, "repositioning (C2-03)"))
@@ -194,28 +186,28 @@ class Combat2Attacks(Combat2Base):
         situation = d.extra.get("situation")
         for s in situation if isinstance(situation, list) else ():
             extra.append((SITUATIONS[str(s)], f"{s} (C2-29)"))
-        if self.opt["agility"]:  # C2-01, C2X-01: DEX's reaction adjustment brings the weapon to bear faster
+        if self.opt.agility:  # C2-01, C2X-01: DEX's reaction adjustment brings the weapon to bear faster
             adj = dex_reaction_adjustment(f.spec.dex)
             if adj:
                 extra.append((-adj, f"DEX {f.spec.dex} reaction (C2X-01)"))
-        slowed, why = strike_penalty(fight, f, (rnd, phase, 0, 0))
+        slowed, why = strike_penalty(f, (rnd, phase, 0, 0))
         if slowed:
             extra.append((slowed, why))
         return extra
 
-    def _defenseless(self, fight: Fight, target: Fighter, period: int) -> bool:
+    def defenseless(self, fight: Fight[Memo], target: Fighter, period: int) -> bool:
         """C2-08: a caster casting a spell with S, or a prone combatant."""
-        if self.book(fight, target).prone_until >= period:
+        if book(fight, target).prone_until >= period:
             return True
-        if target.casting is not None or self.book(fight, target).casting_until >= period:
+        if target.casting is not None or book(fight, target).casting_until >= period:
             spell = target.spells.get(target.casting or "")
             return spell is not None and "S" in spell.components
         return False
 
-    def _retarget(self, fight: Fight, step: Step, target: Fighter) -> str:
+    def retarget(self, fight: Fight[Memo], step: Step, target: Fighter) -> str:
         """C2-04: the target fell on an earlier half-segment: strike another at +3 SF, or keep the attack."""
         a = step.actor
-        b = self.book(fight, a)
+        b = book(fight, a)
         other = fight.state.fighters.get(str(step.decl.extra.get("retarget"))) if step.decl else None
         rnd, phase = step.tick[0], step.tick[1]
         if other is None or not other.active or phase > 3 or step.index > 0:
@@ -225,13 +217,13 @@ class Combat2Attacks(Combat2Base):
                     "(C2-04)")
         speed = adjusted_sf(a, step.weapon or a.weapon(None), [(3, "retargeting (C2-04)")])
         slot = max(band(speed.sf, winner=b.track == "winner"), step.tick[2])
-        fight.push(Step((rnd, phase, slot, 0), a, step.kind, self._at_hs(rnd, phase, slot, b.track),
+        fight.push(Step((rnd, phase, slot, 0), a, step.kind, self.words.at_hs(rnd, phase, slot, b.track),
                         f"{b.track} track, retargeting {other.name}: {speed.text()} falls in band {band_text(speed.sf)}"
                         f": half-segment {6 * (phase - 1) + slot} (C2-04)", decl=step.decl, target=other.name,
                         weapon=step.weapon, index=step.index, tags=frozenset({"retarget"})))
         return f"{target.name} fell on an earlier half-segment: {a.name} turns on {other.name} at +3 SF (C2-04)"
 
-    def _ambush(self, fight: Fight, f: Fighter, target: Fighter, d: Declaration, rnd: int, phase: int,
+    def _ambush(self, fight: Fight[Memo], f: Fighter, target: Fighter, d: Declaration, rnd: int, phase: int,
                 period: int) -> None:
         """C2-22, C2-27: ambushed mid-fight, the victim must pass a surprise roll (+1 casting) to answer."""
         given = d.dice_given[0].other("surprise") if d.dice_given else None
@@ -239,33 +231,11 @@ class Combat2Attacks(Combat2Base):
         bonus = 1 if target.casting is not None else 0
         ok = roll + bonus > 3
         if not ok:
-            self.book(fight, target).lost_phase = period + 1
-        fight.emit("check", (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), target.name,
+            book(fight, target).lost_phase = period + 1
+        fight.emit(Check, (rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), target.name,
                    passed=ok, why=f"ambushed by {f.name} mid-fight: a surprise roll to return the attack (C2-22, "
                    "C2-27)", detail=f"d10 {roll}" + (" +1 (mid-incantation)" if bonus else "") + f" = {roll + bonus}: "
                    + ("not surprised" if ok else "surprised (1-3): loses its next phase"))
-
-    def attack_mods(self, fight: Fight, step: Step, target: Fighter) -> AttackMods:
-        mods = super().attack_mods(fight, step, target)
-        period = fight.period
-        if "charge" in step.tags and self.opt["charge_bonus"]:
-            mods.add("hit", int(self.opt["charge_bonus"]), "charging, C2-20")
-        if "polearm" in step.tags:
-            mods.dice_times = 2
-        tdecl = target.declared
-        dex = dex_defense_adjustment(self.agility(target)[0])  # C2X-01: AGI gives the AC bonus
-        if self._defenseless(fight, target, period):
-            mods.add("ac", 4, f"{target.name} stationary and defenseless, C2-08")
-            if dex < 0:
-                mods.add("ac", -dex, "no DEX bonus, C2-08")
-        elif target.casting is not None and dex < 0:
-            mods.add("ac", -dex, "casting: no DEX bonus, C2-12")
-        elif tdecl is not None and tdecl.charge and tdecl.action == "melee":
-            if dex < 0:
-                mods.add("ac", -dex, "charging: no DEX bonus, C2-20")
-            if target.spec.mounted:
-                mods.add("ac", -2, "mounted charger, C2-20")
-        return mods
 
 
 def below_1_hd(f: Fighter) -> bool:

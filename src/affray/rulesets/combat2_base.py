@@ -1,18 +1,37 @@
-"""Combat II's bookkeeping and the helpers every part of a Combat II ruleset shares (seed 000)."""
+"""Combat II's options, bookkeeping and words for moments, and what the attack, casting and movement parts of a
+Combat II ruleset share (seed 000)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from affray.engine.ruleset import Ruleset
+from affray.engine.events import Delay
+from affray.engine.fight import Fight
+from affray.engine.options import BaseOptions, default_morale, morale_dice, option
+from affray.engine.state import Fighter
 from affray.model.encounter import Declaration, Spell
 
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
+__all__ = ["Book", "Combat2Part", "Combat2Phase1Options", "Memo", "Words", "book", "charged", "per_phase"]
 
-__all__ = ["Book", "Combat2Base", "Memo"]
+
+@dataclass(frozen=True)
+class Combat2Phase1Options(BaseOptions):
+    """Every Decision of C2 and P1 (Phase System II adds its own, ``Combat2Phase2Options``). Here rather than
+    beside ``Combat2Phase1`` because the attack, casting and movement parts read them too."""
+
+    morale_dice: str = morale_dice("2d10")
+    default_morale: int = default_morale(11)
+    tie_track: str = option("loser", "P1-01", "sides tied for the lowest roll: everyone on the loser track, or a "
+                            "modified roll equal to the lowest opposing one counts as winning", ("loser", "winner"))
+    split_forms: bool = option(False, "C2-07", "separate attack forms: one form per phase (two with more than three "
+                               "forms)")
+    hold_spells: bool = option(True, "C2-14", "casters may hold a cast spell up to 6 CT units (`hold: N`)")
+    ready_components: bool = option(False, "C2-11", "after a spell with M, the next spell with M needs a phase to "
+                                    "ready components")
+    incremental_movement: bool = option(False, "C2-23", "spread movement over the half-segments (Table 3) instead "
+                                        "of at the end of the phase")
+    charge_bonus: int = option(1, "C2-20", "to-hit bonus of a charge (the 2nd-edition +1)")
+    speed_checks: bool = option(True, "C2-19", "STR checks to accelerate and the round's CON check at speed")
 
 
 @dataclass
@@ -66,53 +85,60 @@ class Memo:
     sets: dict[str, tuple[Fighter, Declaration]] = field(default_factory=dict)  # target -> readied setter
 
 
-class Combat2Base(Ruleset):
-    """What the attack, casting and movement parts of a Combat II ruleset share."""
+def book(fight: Fight[Memo], f: Fighter) -> Book:
+    """What Combat II remembers of ``f`` in this fight (begun at its hit points of the moment)."""
+    books = fight.memo.books
+    b = books.get(f.name)
+    if b is None:
+        b = books[f.name] = Book(hp_mark=f.hp)
+    return b
 
-    @staticmethod
-    def book(fight: Fight, f: Fighter) -> Book:
-        books: dict[str, Book] = fight.memo.books
-        b = books.get(f.name)
-        if b is None:
-            b = books[f.name] = Book(hp_mark=f.hp)
-        return b
 
-    def _delay(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, why: str, what: str) -> None:
-        """A forced delay: the declaration waits for the next phase and is not consumed again (CONTRACT)."""
-        b = self.book(fight, f)
-        b.carry = d
-        b.carry_note = f"held over: {what}"
-        fight.emit("delay", (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), f.name,
-                   why=why, detail=f"waits: {what}")
+def per_phase(f: Fighter, pace: int) -> int:
+    """C2-16: 1/3 of the current MV per phase, in feet (MV 12: 40 ft)."""
+    return f.spec.mv * 10 * pace // 3
 
-    def _at_hs(self, rnd: int, phase: int, slot: int, track: str) -> str:
-        """ "round 1, phase 2, half-segment 9 (winner)": Table 1 numbers the half-segments through the round."""
-        return self._at(rnd, phase, f"{self._hs_name(phase, slot).split(' of ')[0]} ({track})")
 
-    def _at_move(self, rnd: int, phase: int) -> str:
-        return self._at(rnd, phase, "movement")
+def charged(f: Fighter, b: Book, spell: str) -> bool:
+    """C2-10: a touch spell is charged once its casting completed (one more cast of it) and not delivered."""
+    return b.charged is not None and b.charged[0] == spell and f.casts.get(spell, 0) > b.charged[1]
 
-    def _phase_name(self, period: int) -> str:
-        return f"phase {(period - 1) % 3 + 1} of round {(period + 2) // 3}"
 
-    def _per_phase(self, f: Fighter, pace: int) -> int:
-        """C2-16: 1/3 of the current MV per phase, in feet (MV 12: 40 ft)."""
-        return f.spec.mv * 10 * pace // 3
+class Words:
+    """Phase System I's words for a moment ("round 2, phase 1, stating intentions"); Phase System II has its own."""
 
-    def _charged(self, f: Fighter, b: Book, spell: str) -> bool:
-        """C2-10: a touch spell is charged once its casting completed (one more cast of it) and not delivered."""
-        return b.charged is not None and b.charged[0] == spell and f.casts.get(spell, 0) > b.charged[1]
-
-    def _at(self, rnd: int, phase: int, what: str) -> str:
-        """The ruleset's words for a moment: "round 2, phase 1, stating intentions" (phase 0: the round's start)."""
+    def at(self, rnd: int, phase: int, what: str) -> str:
+        """The words for a moment of round ``rnd`` (phase 0: the round's start, 4: the endphase)."""
         if phase == 0:
             return f"round {rnd}, {what}"
         return f"round {rnd}, endphase, {what}" if phase == 4 else f"round {rnd}, phase {phase}, {what}"
 
-    def _hs_name(self, phase: int, slot: int) -> str:
+    def hs_name(self, phase: int, slot: int) -> str:
         return f"half-segment {6 * (phase - 1) + slot} of phase {phase}"
 
-    def _attack(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
-                *, contact: bool = False) -> None:
-        """One attack action (Combat2Attacks)."""
-        raise NotImplementedError
+    def phase_name(self, period: int) -> str:
+        return f"phase {(period - 1) % 3 + 1} of round {(period + 2) // 3}"
+
+    def at_hs(self, rnd: int, phase: int, slot: int, track: str) -> str:
+        """ "round 1, phase 2, half-segment 9 (winner)": Table 1 numbers the half-segments through the round."""
+        return self.at(rnd, phase, f"{self.hs_name(phase, slot).split(' of ')[0]} ({track})")
+
+    def at_move(self, rnd: int, phase: int) -> str:
+        return self.at(rnd, phase, "movement")
+
+
+class Combat2Part:
+    """What the attack, casting and movement parts of a Combat II ruleset share: its options, its words for
+    moments, and the forced delay."""
+
+    def __init__(self, opt: Combat2Phase1Options, words: Words) -> None:
+        self.opt = opt
+        self.words = words
+
+    def _delay(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, why: str, what: str) -> None:
+        """A forced delay: the declaration waits for the next phase and is not consumed again (CONTRACT)."""
+        b = book(fight, f)
+        b.carry = d
+        b.carry_note = f"held over: {what}"
+        fight.emit(Delay, (rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name,
+                   why=why, detail=f"waits: {what}")

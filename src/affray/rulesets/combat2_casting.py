@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from affray.engine.ruleset import Step
+from affray.engine.events import Check, Tick
+from affray.engine.fight import Fight
+from affray.engine.state import Fighter
+from affray.engine.step import Step
 from affray.model.encounter import Declaration, Spell
 from affray.rulesets.combat2 import ct_half_segment
-from affray.rulesets.combat2_base import Book, Combat2Base
-
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.events import Tick
-    from affray.engine.state import Fighter
+from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book
 
 __all__ = ["MAX_CT", "ROUND_CT", "Combat2Casting"]
 
@@ -21,17 +17,17 @@ MAX_CT = {1: 9, 2: 6, 3: 3}
 ROUND_CT = 10
 
 
-class Combat2Casting(Combat2Base):
+class Combat2Casting(Combat2Part):
     """P1-05, P1-06, P1-11, C2-09..C2-15."""
 
-    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def cast(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """P1-05 the caster's track; C2-09 one casting a round; C2-11, C2-13, C2-14."""
-        b = self.book(fight, f)
+        b = book(fight, f)
         spell = f.spells[d.cast or ""]
         if not self._may_begin(fight, f, b, d, spell, rnd, phase, period):
             return
         ex = fight.explain
-        units, terms = self._units(d, spell, self.opt["hold_spells"])
+        units, terms = self._units(d, spell, self.opt.hold_spells)
         hold = d.extra.get("hold")
         track = b.track
         winner = track == "winner"
@@ -47,12 +43,12 @@ class Combat2Casting(Combat2Base):
                 b.held = (spell, d, 0, last)
             slot = 1 if winner else 2
             tick: Tick = (last, 4, slot, 0)
-            at = self._at(last, 4, f"half-segment {18 + slot} ({track})")
+            at = self.words.at(last, 4, f"half-segment {18 + slot} ({track})")
             why = (f"{track} track, a {rounds}-round spell completes in the endphase: half-segment {18 + slot}"
                    + (f" of round {last}" if rounds > 1 else "") + " (P1-05, P1-11)")
             until = 3 * last
         else:
-            if units - (hold if isinstance(hold, int) and self.opt["hold_spells"] else 0) > MAX_CT[phase]:
+            if units - (hold if isinstance(hold, int) and self.opt.hold_spells else 0) > MAX_CT[phase]:
                 self._delay(fight, f, d, rnd, phase, f"begun in phase {phase} a spell may have CT {MAX_CT[phase]} "
                             f"at most; {' '.join(terms)} = {units} (P1-05)", "until phase 1 of the next round")
                 return
@@ -61,7 +57,7 @@ class Combat2Casting(Combat2Base):
             if absolute > 18:  # C2-14: held into the next round, counted on that round's track
                 room = 3 * (4 - phase)
                 b.held = (spell, d, units - room, rnd + 1)
-                tick, at = (rnd + 1, 1, 0, 2), self._at(rnd + 1, 1, "stating intentions")
+                tick, at = (rnd + 1, 1, 0, 2), self.words.at(rnd + 1, 1, "stating intentions")
                 why = ""
                 until = 3 * rnd + 1
             else:
@@ -80,24 +76,17 @@ class Combat2Casting(Combat2Base):
             fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
                             note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
 
-    def interrupt(self, fight: Fight, caster: Fighter, step: Step) -> str | None:
-        """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes
-        cannot preempt it (C2-06, P1-09)."""
-        if step.tick[:3] == self.book(fight, caster).completes[:3]:
-            return None
-        return "spell-ruined"
-
     def _release(self, rnd: int, phase: int, slot: int, track: str, d: Declaration) -> tuple[Tick, str, str]:
         """C2-12: when a spell due on a half-segment with movement goes off: losers at the end of the movement,
         winners before it (``release: after`` waits for it). Only under C2-23 does movement share the
         half-segments; otherwise it comes after the phase's attacks and spells (C2-16)."""
-        at = self._at_hs(rnd, phase, slot, track)
-        if self.opt["incremental_movement"] and (track == "loser" or d.extra.get("release") == "after"):
+        at = self.words.at_hs(rnd, phase, slot, track)
+        if self.opt.incremental_movement and (track == "loser" or d.extra.get("release") == "after"):
             who = "a loser casts" if track == "loser" else "released"
             return (rnd, phase, slot, 2), at, f"; {who} after that half-segment's movement (C2-12, C2-23)"
         return (rnd, phase, slot, 0), at, ""
 
-    def _cast_blocked(self, fight: Fight, f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
+    def _cast_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
         """Why a spell cannot begin now (a forced delay: why, until when), or None (C2-09, C2-13)."""
         if b.cast_round == rnd:
             return "only one casting a round, and not after a ruined one (C2-09, C2-13)", "until the next round"
@@ -105,7 +94,7 @@ class Combat2Casting(Combat2Base):
             return "it attacked physically this round, so it cannot cast in it (C2-09)", "until the next round"
         return None
 
-    def _may_begin(self, fight: Fight, f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int, phase: int,
+    def _may_begin(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int, phase: int,
                    period: int) -> bool:
         """Whether the spell begins now; else a forced delay was emitted: what the ruleset forbids now
         (``_cast_blocked``), C2-13 the CON check of a caster hit in the phase before, C2-11 readying components."""
@@ -118,7 +107,7 @@ class Combat2Casting(Combat2Base):
             given = d.dice_given[0].other("con") if d.dice_given else None
             roll = fight.roller.die(20, "CON check", f.name, given)
             ok = roll <= f.spec.con
-            fight.emit("check", (rnd, phase, 0, 1), self._at(rnd, phase, "stating intentions"), f.name,
+            fight.emit(Check, (rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name,
                        passed=ok, why="hit before the phase it begins a spell: a CON check or the start is delayed "
                        "one phase (C2-13)", detail=f"d20 {roll} vs CON {f.spec.con}: "
                        + ("passes" if ok else "fails, the spell begins a phase later"))
@@ -126,7 +115,7 @@ class Combat2Casting(Combat2Base):
                 self._delay(fight, f, d, rnd, phase, "failed the CON check after being hit (C2-13)",
                             f"{spell.name} begins next phase")
                 return False
-        if self.opt["ready_components"] and "M" in spell.components and b.used_m:
+        if self.opt.ready_components and "M" in spell.components and b.used_m:
             b.used_m = False
             self._delay(fight, f, d, rnd, phase, "material components must be in hand: this phase readies them "
                         "(C2-11)", f"{spell.name} begins next phase")
@@ -147,7 +136,7 @@ class Combat2Casting(Combat2Base):
             terms.append(f"+{hold} held (C2-14)")
         return units, terms
 
-    def _begin_casting(self, fight: Fight, f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int,
+    def _begin_casting(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int,
                        phase: int, until: int) -> None:
         """The bookkeeping of a spell begun, and its ``cast-start``."""
         b.casting_until = until
@@ -157,15 +146,20 @@ class Combat2Casting(Combat2Base):
             b.used_m = True
         if spell.touch:
             b.charged = (spell.name, f.casts.get(spell.name, 0))
-        fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self._at(rnd, phase, "stating intentions"),
-                        f"begins {spell.name} at the start of {self._phase_name(3 * (rnd - 1) + phase)} (P1-07)",
+        fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self.words.at(rnd, phase, "stating intentions"),
+                        f"begins {spell.name} at the start of {self.words.phase_name(3 * (rnd - 1) + phase)} (P1-07)",
                         decl=d, spell=spell, target=d.at))
 
-    def _held_over(self, fight: Fight, rnd: int) -> None:
+    def phase_started(self, fight: Fight[Memo], rnd: int, phase: int, period: int) -> None:
+        """After the phase's intentions: a spell held over from the last round goes on (C2-14)."""
+        if phase == 1 and rnd > 1:
+            self._held_over(fight, rnd)
+
+    def _held_over(self, fight: Fight[Memo], rnd: int) -> None:
         """C2-14, P1-06: a spell held past its round, or of several rounds, completes on the track of the round
         it completes in, and is that round's casting."""
         for f in fight.state.fighters.values():
-            b = self.book(fight, f)
+            b = book(fight, f)
             if b.held is None or b.held[3] != rnd:
                 continue
             spell, d, units, _ = b.held
@@ -179,7 +173,7 @@ class Combat2Casting(Combat2Base):
                 b.completes = (rnd, 4, slot, 0)
                 why = (f"{b.track} track in round {rnd}, the last of this {spell.ct // ROUND_CT}-round spell: it "
                        f"completes in the endphase, half-segment {18 + slot} (P1-05, P1-06, P1-11)")
-                at = self._at(rnd, 4, f"half-segment {18 + slot} ({b.track})")
+                at = self.words.at(rnd, 4, f"half-segment {18 + slot} ({b.track})")
                 fight.push(Step(b.completes, f, "cast", at, why, decl=d, spell=spell,
                                 target=None if spell.touch else d.at))
                 continue
@@ -192,7 +186,6 @@ class Combat2Casting(Combat2Base):
                             f"held into round {rnd}: {units} more unit(s) on this round's {b.track} track: "
                             f"half-segment {rel}; it is this round's casting (C2-14, P1-06){release}", decl=d,
                             spell=spell, target=None if spell.touch else d.at))
-
 
 
 def _nth(n: int) -> str:

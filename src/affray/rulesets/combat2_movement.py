@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from affray.engine.ruleset import Step
+from affray.engine.fight import Fight
+from affray.engine.state import Fighter
+from affray.engine.step import Step
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Declaration, Weapon
+from affray.model.encounter import Declaration
 from affray.rulesets.combat2 import half_segment_moves
-from affray.rulesets.combat2_base import Combat2Base
-
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.state import Fighter
+from affray.rulesets.combat2_attacks import Combat2Attacks
+from affray.rulesets.combat2_base import Combat2Part, Combat2Phase1Options, Memo, Words, book, per_phase
 
 __all__ = ["Combat2Movement"]
 
 
-class Combat2Movement(Combat2Base):
+class Combat2Movement(Combat2Part):
     """P1-07, P1-10, C2-16..C2-21, C2-23, C2-27."""
 
-    def _close(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def __init__(self, opt: Combat2Phase1Options, words: Words, attacks: Combat2Attacks) -> None:
+        super().__init__(opt, words)
+        self.attacks = attacks  # a closer meeting a surprised foe strikes at the end of its movement (C2-27)
+
+    def close(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """P1-07, C2-16: closing takes this phase's move; the blow comes next phase (the orc and the archer)."""
-        b = self.book(fight, f)
-        third = self._per_phase(f, max(b.pace, 1))
+        b = book(fight, f)
+        third = per_phase(f, max(b.pace, 1))
         feet = min(f.remaining, third)
         target = fight.state.fighters.get(d.melee or "")
         arrives = feet >= f.remaining
-        surprised = target is not None and self.book(fight, target).lost_phase == period
+        surprised = target is not None and book(fight, target).lost_phase == period
         why = (f"closing {f.remaining} ft on {d.melee}: up to 1/3 of MV {f.spec.mv} = {third} ft this phase, after "
                "the attacks (C2-16, P1-07)")
         if arrives and not surprised:
@@ -35,12 +36,12 @@ class Combat2Movement(Combat2Base):
             b.pending = d
         self._push_move(fight, f, d, rnd, phase, feet, "close", why, target=d.melee)
         if arrives and surprised:
-            self._attack(fight, f, d.model_copy(update={"distance": 0}), rnd, phase, period, contact=True)
+            self.attacks.attack(fight, f, d.model_copy(update={"distance": 0}), rnd, phase, period, contact=True)
 
-    def _push_move(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, feet: int, mode: str,
+    def _push_move(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, feet: int, mode: str,
                    why: str, *, target: str | None = None, tags: frozenset[str] = frozenset(), sub: int = 1) -> None:
-        at = self._at_move(rnd, phase)
-        if self.opt["incremental_movement"] and feet >= 10 and sub == 1:
+        at = self.words.at_move(rnd, phase)
+        if self.opt.incremental_movement and feet >= 10 and sub == 1:
             squares = half_segment_moves(feet // 10)
             moved = 0
             for s, n in enumerate(squares, start=1):
@@ -48,7 +49,7 @@ class Combat2Movement(Combat2Base):
                     moved += n * 10
                     last = moved >= feet - feet % 10
                     fight.push(Step((rnd, phase, s, 1), f, "move",
-                                    self._at(rnd, phase, self._hs_name(phase, s).split(" of ")[0]),
+                                    self.words.at(rnd, phase, self.words.hs_name(phase, s).split(" of ")[0]),
                                     f"{why.replace('after the phase', 'with the phase')}; spread over the "
                                     f"half-segments, {n} square(s) of {feet // 10} on half-segment "
                                     f"{6 * (phase - 1) + s} (C2-23, Table 3)", decl=d,
@@ -58,9 +59,9 @@ class Combat2Movement(Combat2Base):
         fight.push(Step((rnd, phase, 7, sub), f, "move", at, why, decl=d, feet=feet, mode=mode, target=target,
                         tags=tags, note=f"{mode} {feet} ft"))
 
-    def _pace(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int) -> tuple[int, str, bool]:
+    def _pace(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> tuple[int, str, bool]:
         """C2-19: the pace this phase, its explanation, and whether a shortened stop needs a DEX check."""
-        b = self.book(fight, f)
+        b = book(fight, f)
         old = b.pace
         wanted = d.extra.get("pace")
         want = int(wanted) if isinstance(wanted, int) else max(old, 1)
@@ -71,7 +72,7 @@ class Combat2Movement(Combat2Base):
             text = f"accelerates x{max(old, 1)} -> x{new}"
             if want > top:
                 text += f" (at most +2 a phase, not x{want})"
-            if self.opt["speed_checks"]:
+            if self.opt.speed_checks:
                 given = d.dice_given[0].other("str") if d.dice_given else None
                 roll = fight.roller.die(20, "STR check", f.name, given)
                 if roll > f.spec.str_:
@@ -89,25 +90,25 @@ class Combat2Movement(Combat2Base):
         b.top_pace = max(b.top_pace, new)
         return new, text, want < new
 
-    def _move(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def move(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """P1-07 1/3 MV a phase; C2-17 closing; C2-18 withdraw and flee; C2-19 speed changes."""
-        b = self.book(fight, f)
+        b = book(fight, f)
         mode = d.mode or "full"
         feet = d.move or 0
         if f.engaged and mode not in ("withdraw", "flee"):
-            fight.push(Step((rnd, phase, 7, 1), f, "move", self._at_move(rnd, phase),
+            fight.push(Step((rnd, phase, 7, 1), f, "move", self.words.at_move(rnd, phase),
                             f"engaged with {', '.join(sorted(f.engaged))}: it may only withdraw, flee or fight "
                             "(C2-17)", decl=d, tags=frozenset({"refused"}), note="cannot move away normally"))
             return
         if mode == "withdraw":
-            third = self._per_phase(f, 1) // 3
+            third = per_phase(f, 1) // 3
             feet = min(feet, third)
             self._push_move(fight, f, d, rnd, phase, feet, mode, f"withdrawing at 1/3 of the per-phase move: "
                             f"{f.spec.mv * 10} / 3 / 3 = {third} ft (C2-18)", tags=frozenset({"disengage"}))
             return
-        running = self.book(fight, f).pace > 1
+        running = book(fight, f).pace > 1
         pace, text, _ = self._pace(fight, f, d, rnd, phase)
-        per = self._per_phase(f, pace)
+        per = per_phase(f, pace)
         why = f"moves after the phase's attacks, up to 1/3 of MV {f.spec.mv}"
         why += f" x{pace} = {per} ft" if pace > 1 else f" = {per} ft"
         why += " (P1-07, C2-16)"
@@ -131,7 +132,7 @@ class Combat2Movement(Combat2Base):
                 if not ok:
                     n = fight.roller.die(4, "prone phases", f.name, given.other("prone") if given else None)
                     b.prone_until = period + n
-                    why += f"; d4 {n}: prone through {self._phase_name(period + n)}"
+                    why += f"; d4 {n}: prone through {self.words.phase_name(period + n)}"
             b.pace = self._target_pace(d, pace)
         feet = min(feet, per)
         self._push_move(fight, f, d, rnd, phase, feet, mode, why, tags=tags)
@@ -142,17 +143,17 @@ class Combat2Movement(Combat2Base):
         wanted = d.extra.get("pace")
         return int(wanted) if isinstance(wanted, int) else default
 
-    def _charge(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def charge(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
         """C2-20: announced with a target; the hit comes on contact in the movement portion."""
-        b = self.book(fight, f)
+        b = book(fight, f)
         pace, text, _ = self._pace(fight, f, d, rnd, phase)
-        run = self._per_phase(f, pace)
+        run = per_phase(f, pace)
         remaining = f.remaining
         target = d.melee or ""
         why = (f"charging {target} at x{pace} (MV {f.spec.mv} x{pace} / 3 = {run} ft this phase)"
                + (f"; {text}" if text else ""))
         if pace < 2:
-            fight.push(Step((rnd, phase, 7, 0), f, "move", self._at_move(rnd, phase), why + ": a charge needs at "
+            fight.push(Step((rnd, phase, 7, 0), f, "move", self.words.at_move(rnd, phase), why + ": a charge needs at "
                             "least twice base MV (C2-20)", decl=d, tags=frozenset({"refused"}),
                             note="too slow to charge"))
             return
@@ -164,10 +165,10 @@ class Combat2Movement(Combat2Base):
         b.attack_round = rnd
         b.attacked_phase = period
         overrun = run - remaining
-        fight.push(Step((rnd, phase, 7, 0), f, "move", self._at_move(rnd, phase), f"{why}; contact after "
+        fight.push(Step((rnd, phase, 7, 0), f, "move", self.words.at_move(rnd, phase), f"{why}; contact after "
                         f"{remaining} ft, in the movement portion (C2-20)", decl=d, feet=remaining, mode="charge",
                         target=target, note=f"charges {remaining} ft into {target}"))
-        strike = Step((rnd, phase, 7, 0), f, "melee", self._at_move(rnd, phase), "a charge strikes on contact, in "
+        strike = Step((rnd, phase, 7, 0), f, "melee", self.words.at_move(rnd, phase), "a charge strikes on contact, in "
                       "the movement portion, its damage landing before an unready defender can answer (C2-20)",
                       decl=d, target=target, weapon=f.weapon(d.weapon), tags=frozenset({"charge"}))
         fight.push(strike)
@@ -176,24 +177,24 @@ class Combat2Movement(Combat2Base):
             return
         setter = fight.memo.sets.get(f.name)
         if setter is not None and setter[0] is defender:
-            return  # C2-21: the readied defender strikes simultaneously (pushed by _readied_wait)
-        db = self.book(fight, defender)
+            return  # C2-21: the readied defender strikes simultaneously (pushed by readied_wait)
+        db = book(fight, defender)
         if db.attacked_phase != period and db.attacks < attacks_in_round(defender.attacks, rnd):
             db.attacks += 1
             db.attacked_phase = period
-            fight.push(Step((rnd, phase, 7, 1), defender, "melee", self._at_move(rnd, phase),
+            fight.push(Step((rnd, phase, 7, 1), defender, "melee", self.words.at_move(rnd, phase),
                             f"charged by {f.name} and not ready: it answers only after the charger's blow, before the "
                             "charger runs out of range (C2-20)", target=f.name, weapon=defender.weapon(None),
                             tags=frozenset({"counter"})))
         if overrun:
-            fight.push(Step((rnd, phase, 7, 2), f, "move", self._at_move(rnd, phase), f"momentum carries the charger "
-                            f"on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d, feet=overrun,
-                            mode="charge", note=f"overruns {target} by {overrun} ft"))
+            fight.push(Step((rnd, phase, 7, 2), f, "move", self.words.at_move(rnd, phase), "momentum carries the "
+                            f"charger on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d,
+                            feet=overrun, mode="charge", note=f"overruns {target} by {overrun} ft"))
 
-    def _readied_wait(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int) -> None:
+    def readied_wait(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> None:
         """C2-21: a readied weapon strikes as the foe arrives: simultaneously with a charge, before a move."""
         foe = fight.state.fighters.get(d.melee or d.missile or "")
-        b = self.book(fight, f)
+        b = book(fight, f)
         fdecl = foe.declared if foe is not None else None
         weapon = f.weapon(d.weapon, missile=d.action == "missile")
         trigger = ""
@@ -201,12 +202,12 @@ class Combat2Movement(Combat2Base):
             if fdecl.action == "melee" and fdecl.charge and fdecl.melee == f.name:
                 trigger = "charges it"
             elif fdecl.action == "melee" and fdecl.melee == f.name and foe.remaining > 0 and (
-                    self.book(fight, foe).pace > 1):
+                    book(fight, foe).pace > 1):
                 trigger = "closes on it at speed"
             elif d.action == "missile" and (fdecl.action == "move" or foe.remaining > 0):
                 trigger = "moves into the covered area"
         if not trigger:
-            fight.push(Step((rnd, phase, 7, 1), f, "wait", self._at_move(rnd, phase), "a readied weapon waits for "
+            fight.push(Step((rnd, phase, 7, 1), f, "wait", self.words.at_move(rnd, phase), "a readied weapon waits for "
                             f"the foe to charge or come on (C2-21): {d.melee or d.missile} did not", decl=d,
                             note=f"{weapon.name} ready"))
             return
@@ -218,28 +219,6 @@ class Combat2Movement(Combat2Base):
                "strikes as the foe arrives" + (", simultaneously with the charge" if "charges" in trigger else
                                                ", first") + (" with a set polearm's double damage" if polearm else "")
                + " (C2-21)")
-        fight.push(Step((rnd, phase, 7, 0), f, d.action or "melee", self._at_move(rnd, phase), why, decl=d,
+        fight.push(Step((rnd, phase, 7, 0), f, d.action or "melee", self.words.at_move(rnd, phase), why, decl=d,
                         target=foe.name if foe else None, weapon=weapon,
                         tags=frozenset({"set", "polearm"} if polearm else {"set"})))
-
-    def opportunity(self, fight: Fight, step: Step) -> list[tuple[Fighter, Weapon, str]]:
-        """C2-18: a fleer gives every engaged foe a free attack, unless it outruns one or an ally interposes."""
-        if step.mode != "flee":
-            return []
-        mover = step.actor
-        state = fight.state
-        period = fight.period
-        out = []
-        for name in sorted(mover.engaged, key=fight.order):
-            foe = state.fighters[name]
-            if not foe.active:
-                continue
-            if any(g is not mover and g.active and g.declared is not None and g.declared.melee == name
-                   for g in state.sides[mover.side]):
-                continue  # an ally interposes
-            fb = self.book(fight, foe)
-            if (self.book(fight, mover).track == "winner" and fb.attacked_phase == period
-                    and foe.spec.mv <= mover.spec.mv):
-                continue  # the winner outruns a foe that already struck this phase
-            out.append((foe, foe.weapon(None), f"free attack: {mover.name} flees from melee (C2-18)"))
-        return out

@@ -44,49 +44,40 @@ Modelled with simplifications (no positions on a map; the referee states who clo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from affray.engine.ruleset import Option, Step, morale_options
+from affray.engine.events import Check, Delay, Initiative, Surprise, Tick
+from affray.engine.fight import Fight
+from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
+from affray.engine.ruleset import Ruleset
+from affray.engine.state import Fighter
+from affray.engine.step import AttackMods, Step
 from affray.errors import Problem
-from affray.model.derive import dex_reaction_adjustment
+from affray.io.checks import planned
+from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Combatant, Declaration, Dice
+from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
-from affray.rulesets.combat2_base import Book, Memo
+from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book
 from affray.rulesets.combat2_casting import Combat2Casting
 from affray.rulesets.combat2_movement import Combat2Movement
 
 if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.events import Tick
-    from affray.engine.state import Fighter
     from affray.io.load import Loaded
 
-__all__ = ["Combat2Phase1"]
+__all__ = ["Combat2Phase1", "Combat2Phase1Options", "Combat2Rules"]
 
 
-class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
+class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     """Seed 000 Phase System I: d10 group initiative, winner/loser tracks, phases of six half-segments."""
 
     id = "combat2-phase1"
     title = "Combat II, Phase System I: d10 group initiative, phases and half-segments"
     seed = "000"
-    rules = "C2, P1"
-    options: ClassVar[tuple[Option, ...]] = (
-        *morale_options("2d10", 11),
-        Option("tie_track", "loser", "P1-01", "sides tied for the lowest roll: everyone on the loser track, or "
-               "a modified roll equal to the lowest opposing one counts as winning", ("loser", "winner")),
-        Option("split_forms", False, "C2-07", "separate attack forms: one form per phase (two with more than "
-               "three forms)"),
-        Option("hold_spells", True, "C2-14", "casters may hold a cast spell up to 6 CT units (`hold: N`)"),
-        Option("ready_components", False, "C2-11", "after a spell with M, the next spell with M needs a phase "
-               "to ready components"),
-        Option("incremental_movement", False, "C2-23", "spread movement over the half-segments (Table 3) "
-               "instead of at the end of the phase"),
-        Option("charge_bonus", 1, "C2-20", "to-hit bonus of a charge (the 2nd-edition +1)"),
-        Option("speed_checks", True, "C2-19", "STR checks to accelerate and the round's CON check at speed"),
-    )
+    rule_ids = "C2, P1"
+    Options = Combat2Phase1Options
     declaration_keys: ClassVar[dict[str, str]] = {
         "reposition": "a step or two (10 ft) first: +2 SF to an attack, +1 CT to a spell (C2-03)",
         "retarget": "melee/missile: the foe to strike at +3 SF if the target falls first (C2-04)",
@@ -107,9 +98,22 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
     surprise_die = 10
     attack_scheme = "2e"
 
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.words, self.attacks, self.casting, self.movement = self.parts()
+
+    def parts(self) -> tuple[Words, Combat2Attacks, Combat2Casting, Combat2Movement]:
+        """The words for moments and the parts that place attacks, spells and moves (Phase System II's differ)."""
+        words = Words()
+        attacks = Combat2Attacks(self.opt, words)
+        return words, attacks, Combat2Casting(self.opt, words), Combat2Movement(self.opt, words, attacks)
+
     # -- the clock -------------------------------------------------------------------------------------
-    def new_memo(self) -> Memo:
+    def new_state(self) -> Memo:
         return Memo()
+
+    def rules(self) -> list[Rule]:
+        return [Combat2Rules(self)]
 
     def round_of(self, period: int) -> int:
         return (period + 2) // 3
@@ -118,18 +122,19 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         rnd, phase = self.round_of(period), (period - 1) % 3 + 1
         return (rnd, phase + 1) if phase < 3 else (rnd + 1,)
 
-    def begin(self, fight: Fight, period: int) -> None:
+    def begin(self, fight: Fight[Memo], period: int) -> None:
         rnd, phase = self.round_of(period), (period - 1) % 3 + 1
         state = fight.state
         if phase == 1:
             if rnd == 1:
                 self._surprise(fight)
             else:
-                self.casualty_morale(fight, (rnd, 0, 0), self._at(rnd, 0, "start"), "start of the round", "G-07")
+                casualty_morale(fight, self.opt, (rnd, 0, 0), self.words.at(rnd, 0, "start"), "start of the round",
+                                "G-07")
             self._initiative(fight, rnd)
-        memo: Memo = fight.memo
+        memo = fight.memo
         memo.sets = {}
-        books = {f.name: self.book(fight, f) for f in state.fighters.values()}
+        books = {f.name: book(fight, f) for f in state.fighters.values()}
         for f in state.fighters.values():
             b = books[f.name]
             b.hit_last_phase = f.hp < b.hp_mark
@@ -137,20 +142,23 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         # P1-08: losers state their intentions first, then winners (who may take them into account)
         order = [f for f in state.fighters.values() if f.active and books[f.name].track == "loser"]
         order += [f for f in state.fighters.values() if f.active and books[f.name].track == "winner"]
-        at = self._at(rnd, phase, "stating intentions")
+        at = self.words.at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
         declared: list[tuple[Fighter, Declaration]] = []
+        heard: tuple[tuple[str, Declaration], ...] | None = None  # the losers' intentions, once they are stated
         for f in order:
             b = books[f.name]
+            if heard is None and b.track == "winner":
+                heard = tuple((g.name, d) for g, d in declared)
             if b.lost_phase == period:
-                fight.emit("delay", tick, at, f.name, why="surprised: loses one full phase (C2-27)",
+                fight.emit(Delay, tick, at, f.name, why="surprised: loses one full phase (C2-27)",
                            detail="no action this phase")
                 continue
             if b.prone_until >= period:
-                fight.emit("delay", tick, at, f.name, why=f"prone until {self._phase_name(b.prone_until)}: no "
+                fight.emit(Delay, tick, at, f.name, why=f"prone until {self.words.phase_name(b.prone_until)}: no "
                            "attacks, no DEX bonus, +4 to be hit (C2-19)", detail="lies prone")
                 continue
-            decl = self._declare(fight, f, b, tick, at, period)
+            decl = self._declare(fight, f, b, tick, at, period, heard or ())
             if decl is not None:
                 declared.append((f, decl))
         sets = [(f, d) for f, d in declared if d.extra.get("set") is True and d.action in ("melee", "missile")]
@@ -160,12 +168,12 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             if (f, d) not in sets:
                 self._schedule(fight, f, d, rnd, phase, period)
         for f, d in sets:
-            self._readied_wait(fight, f, d, rnd, phase)
-        self._phase_started(fight, rnd, phase, period)
+            self.movement.readied_wait(fight, f, d, rnd, phase)
+        self.casting.phase_started(fight, rnd, phase, period)
 
-    def pending(self, fight: Fight) -> bool:
+    def pending(self, fight: Fight[Memo]) -> bool:
         """An attack owed after closing, a delayed declaration, a spell held into the next round."""
-        books: dict[str, Book] = fight.memo.books
+        books = fight.memo.books
         return any(fight.state.fighters[name].active and (b.pending is not None or b.carry is not None
                                                           or b.held is not None or b.completes_in > 0)
                    for name, b in books.items())
@@ -174,23 +182,18 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         """After the endphase: the round's bookkeeping."""
         return (rnd, 4, 3, 0)
 
-    def _phase_started(self, fight: Fight, rnd: int, phase: int, period: int) -> None:
-        """After the phase's intentions: a spell held over from the last round goes on (C2-14)."""
-        if phase == 1 and rnd > 1:
-            self._held_over(fight, rnd)
-
-    def end(self, fight: Fight, period: int) -> None:
+    def end(self, fight: Fight[Memo], period: int) -> None:
         rnd, phase = self.round_of(period), (period - 1) % 3 + 1
         if phase != 3:
             return
         for f in fight.state.fighters.values():
-            b = self.book(fight, f)
-            if self.opt["speed_checks"] and f.active and b.top_pace > 1:
+            b = book(fight, f)
+            if self.opt.speed_checks and f.active and b.top_pace > 1:
                 need = f.spec.con - (b.top_pace - 1)
                 last = f.declared.dice_given if f.declared is not None else []
                 d = fight.roller.die(20, "CON check", f.name, last[0].other("con") if last else None)
                 ok = d <= need
-                fight.emit("check", self._round_end(rnd), self._at(rnd, 0, "end"), f.name, passed=ok,
+                fight.emit(Check, self._round_end(rnd), self.words.at(rnd, 0, "end"), f.name, passed=ok,
                            why=f"a CON check each round at top speed x{b.top_pace} (C2-19)",
                            detail=f"d20 {d} vs CON {f.spec.con} - {b.top_pace - 1} = {need}: "
                            + ("keeps its pace" if ok else "winded: back to base MV"))
@@ -199,11 +202,11 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             b.top_pace = b.pace
 
     # -- round start ------------------------------------------------------------------------------------
-    def _surprise(self, fight: Fight) -> None:
+    def _surprise(self, fight: Fight[Memo]) -> None:
         """C2-27: a d10 per side, 1-3 surprised; a surprised combatant loses one full phase."""
         enc = fight.encounter
         sides = list(enc.sides)
-        tick, at = (1, 0, 0, 0), self._at(1, 0, "surprise")
+        tick, at = (1, 0, 0, 0), self.words.at(1, 0, "surprise")
         if enc.surprise == "none":
             surprised: set[str] = set()
             detail = "no surprise: every side is aware (the file says none)"
@@ -216,15 +219,14 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
             detail = ", ".join(f"{s} d10={rolls[s]}" for s in sides)
             detail += f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
         surprisers = set(sides) - surprised if surprised else set()
-        fight.emit("surprise", tick, at, why="each side d10, 1-3 surprised: a surprised individual loses one "
-                   "full phase (C2-27)", detail=detail,
-                   data={"surprised": tuple(s for s in sides if s in surprised),
-                         "surprisers": tuple(s for s in sides if s in surprisers)})
+        fight.emit(Surprise, tick, at, why="each side d10, 1-3 surprised: a surprised individual loses one "
+                   "full phase (C2-27)", detail=detail, surprised=tuple(s for s in sides if s in surprised),
+                   surprisers=tuple(s for s in sides if s in surprisers))
         for s in surprised:
             for f in fight.state.sides[s]:
-                self.book(fight, f).lost_phase = 1
+                book(fight, f).lost_phase = 1
 
-    def _initiative(self, fight: Fight, rnd: int) -> None:
+    def _initiative(self, fight: Fight[Memo], rnd: int) -> None:
         """P1-01, P1-02: a d10 per side, low wins; each one's DEX moves it between the tracks."""
         state = fight.state
         sides = [s for s in state.sides if state.active_left[s] > 0]
@@ -238,12 +240,12 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                 continue
             others = [rolls[s] for s in sides if s != f.side]
             lowest = min(others) if others else rolls[f.side] + 1
-            score, ability = self.agility(f)  # C2X-01: AGI's reaction adjustment with the Agility option
+            score, ability = agility(self.opt, f)  # C2X-01: AGI's reaction adjustment with the Agility option
             adj = dex_reaction_adjustment(score)
             mine = rolls[f.side] - adj
-            win = mine < lowest or (self.opt["tie_track"] == "winner" and mine == lowest)
+            win = mine < lowest or (self.opt.tie_track == "winner" and mine == lowest)
             tracks[f.name] = "winner" if win else "loser"
-            self.book(fight, f).track = tracks[f.name]
+            book(fight, f).track = tracks[f.name]
             side_won = all(rolls[f.side] < o for o in others)
             if adj or win != side_won:
                 notes.append(f"{f.name} {rolls[f.side]}{-adj:+d} ({ability} {score}) = {mine}: {tracks[f.name]}")
@@ -251,22 +253,25 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         winners = [s for s in sides if rolls[s] == low]
         text = ", ".join(f"{s} d10={rolls[s]}" for s in sides) + ": "
         text += (f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} tie for lowest: "
-                 f"{'all on the loser track' if self.opt['tie_track'] == 'loser' else 'all on the winner track'}")
+                 f"{'all on the loser track' if self.opt.tie_track == 'loser' else 'all on the winner track'}")
         if notes:
             text += "; " + "; ".join(notes)
         ranks = {s: 1 if s in winners and len(winners) == 1 else 2 for s in sides}
-        fight.emit("initiative", (rnd, 0, 1, 0), self._at(rnd, 0, "initiative"), detail=text,
+        fight.emit(Initiative, (rnd, 0, 1, 0), self.words.at(rnd, 0, "initiative"), detail=text,
                    why="each side d10, lowest wins; each combatant's roll less its reaction adjustment must beat the "
                    "lowest opposing roll to be on the winner track (P1-01, P1-02)",
-                   data={"ranks": ranks, "results": rolls, "tracks": tracks})
+                   ranks=ranks, results=rolls, tracks=tracks)
         for f in state.fighters.values():
-            b = self.book(fight, f)
+            b = book(fight, f)
             b.attacks = 0
             b.weapon_attacks = {}
             b.forms = set()
 
     # -- declarations ------------------------------------------------------------------------------------
-    def _declare(self, fight: Fight, f: Fighter, b: Book, tick: Tick, at: str, period: int) -> Declaration | None:
+    def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
+                 known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
+        """``f``'s intentions: a spell it goes on casting, a declaration held over or owed, else the next one (asked
+        for with ``known``, the declarations it may take into account)."""
         if b.casting_until >= period and f.casting is not None and b.casting_decl is not None:
             return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
         b.casting_until = 0
@@ -277,73 +282,53 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
         if pending is not None and f.remaining == 0 and not f.routed:
             return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
         b.con_checked = False
-        return fight.declare(f, tick, at)
+        return fight.declare(f, tick, at, known=known)
 
     @staticmethod
-    def _continuing(fight: Fight, f: Fighter, decl: Declaration, tick: Tick, at: str, note: str) -> None:
+    def _continuing(fight: Fight[Memo], f: Fighter, decl: Declaration, tick: Tick, at: str, note: str) -> None:
         fight.declare(f, tick, at, resume=decl, note=note)
         return None
 
     # -- scheduling ----------------------------------------------------------------------------------------
-    def _schedule(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
-        b = self.book(fight, f)
+    def _schedule(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+        b = book(fight, f)
         action = d.action
         if action != "move" and not (action == "melee" and (d.charge or f.remaining > 0)):
             b.pace = 0  # a combatant doing something else has stopped (C2-19, simplified)
         if action in ("melee", "missile"):
             if d.charge:
-                self._charge(fight, f, d, rnd, phase, period)
+                self.movement.charge(fight, f, d, rnd, phase, period)
             elif action == "melee" and f.remaining > 0:
-                self._close(fight, f, d, rnd, phase, period)
+                self.movement.close(fight, f, d, rnd, phase, period)
             else:
-                self._attack(fight, f, d, rnd, phase, period)
+                self.attacks.attack(fight, f, d, rnd, phase, period)
         elif action == "cast":
-            self._cast(fight, f, d, rnd, phase, period)
+            self.casting.cast(fight, f, d, rnd, phase, period)
         elif action == "move":
-            self._move(fight, f, d, rnd, phase, period)
+            self.movement.move(fight, f, d, rnd, phase, period)
         elif action in ("misc", "wait"):
             what = d.misc if action == "misc" else (d.wait if isinstance(d.wait, str) else "")
             if action == "misc" and "component" in (d.misc or "").lower():
                 b.used_m = False
-            fight.push(Step((rnd, phase, 7, 1), f, action, self._at_move(rnd, phase),
+            fight.push(Step((rnd, phase, 7, 1), f, action, self.words.at_move(rnd, phase),
                             "miscellaneous actions come after the phase's attacks and spells, with the movement "
                             "(P1-10, C2-24)", decl=d, note=str(what or "")))
 
-    # -- resolution hooks ------------------------------------------------------------------------------
-    def refuse(self, fight: Fight, step: Step) -> str | None:
-        if "refused" in step.tags:
-            return step.note + (f": {step.why}" if step.why else "")
-        a = step.actor
-        if step.kind == "move" and step.mode != "charge":
-            # C2-21: a readied missile covering the mover's path: it completes the move only on a surprise check
-            setter = fight.memo.sets.get(a.name)
-            if setter is not None and setter[1].action == "missile" and setter[0].active:
-                given = step.decl.dice_given[0].other("surprise") if step.decl and step.decl.dice_given else None
-                roll = fight.roller.die(10, "surprise", a.name, given)
-                if roll <= 3:
-                    return (f"caught by {setter[0].name}'s covering fire: surprise check d10 {roll} (1-3 fails), the "
-                            "move is not completed (C2-21)")
-        if step.kind in ("melee", "missile") and step.target is not None and step.decl is not None:
-            target = fight.state.fighters[step.target]
-            if not target.active and not step.tags & {"counter", "set"}:
-                return self._retarget(fight, step, target)
-        return None
-
     # -- load-time checks ----------------------------------------------------------------------------------
     @classmethod
-    def damage_dice(cls, spec: Combatant, decl: Declaration) -> Dice | None:
+    def attack_dice(cls, spec: Combatant, decl: Declaration) -> tuple[Dice | None, int]:
         """C2-10: a touch throws its spell's damage."""
         touch = decl.extra.get("touch")
         if touch is not None:
             spell = next((s for s in spec.spells if s.name == touch), None)
             if spell is not None and spell.damage is not None:
-                return spell.damage
-        return super().damage_dice(spec, decl)
+                return spell.damage, 1
+        return super().attack_dice(spec, decl)
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
-        specs, planned = cls.planned(loaded)
-        for actor, spec, d, loc in planned:
+        specs, decls = planned(loaded)
+        for actor, spec, d, loc in decls:
             for key in ("reposition", "set", "draw", "ambush"):
                 if key in d.extra and not isinstance(d.extra[key], bool):
                     yield loaded.problem(loc + (key,), f"{key} takes true or false")
@@ -389,3 +374,78 @@ class Combat2Phase1(Combat2Attacks, Combat2Casting, Combat2Movement):
                     if v is not None and not 1 <= v <= die:
                         yield loaded.problem((*where, key), f"{v} is not a d{die} result (1-{die})")
 
+
+class Combat2Rules(Rule):
+    """Combat II's step rules: C2-08, C2-12 and C2-20 on an attack, refusals (C2-04 retargeting, C2-21 covering
+    fire), C2-18 a fleer's free attacks, C2-13 a caster's disruption. Both phase systems use them."""
+
+    def __init__(self, ruleset: Combat2Phase1) -> None:
+        self.ruleset = ruleset
+        self.opt = ruleset.opt
+
+    def mods(self, fight: Fight[Memo], step: Step, target: Fighter, mods: AttackMods) -> None:
+        period = fight.period
+        if "charge" in step.tags and self.opt.charge_bonus:
+            mods.add("hit", int(self.opt.charge_bonus), "charging, C2-20")
+        if "polearm" in step.tags:
+            mods.dice_times = 2
+        tdecl = target.declared
+        dex = dex_defense_adjustment(agility(self.opt, target)[0])  # C2X-01: AGI gives the AC bonus
+        if self.ruleset.attacks.defenseless(fight, target, period):
+            mods.add("ac", 4, f"{target.name} stationary and defenseless, C2-08")
+            if dex < 0:
+                mods.add("ac", -dex, "no DEX bonus, C2-08")
+        elif target.casting is not None and dex < 0:
+            mods.add("ac", -dex, "casting: no DEX bonus, C2-12")
+        elif tdecl is not None and tdecl.charge and tdecl.action == "melee":
+            if dex < 0:
+                mods.add("ac", -dex, "charging: no DEX bonus, C2-20")
+            if target.spec.mounted:
+                mods.add("ac", -2, "mounted charger, C2-20")
+
+    def refuse(self, fight: Fight[Memo], step: Step) -> str | None:
+        if "refused" in step.tags:
+            return step.note + (f": {step.why}" if step.why else "")
+        a = step.actor
+        if step.kind == "move" and step.mode != "charge":
+            # C2-21: a readied missile covering the mover's path: it completes the move only on a surprise check
+            setter = fight.memo.sets.get(a.name)
+            if setter is not None and setter[1].action == "missile" and setter[0].active:
+                given = step.decl.dice_given[0].other("surprise") if step.decl and step.decl.dice_given else None
+                roll = fight.roller.die(10, "surprise", a.name, given)
+                if roll <= 3:
+                    return (f"caught by {setter[0].name}'s covering fire: surprise check d10 {roll} (1-3 fails), the "
+                            "move is not completed (C2-21)")
+        if step.kind in ("melee", "missile") and step.target is not None and step.decl is not None:
+            target = fight.state.fighters[step.target]
+            if not target.active and not step.tags & {"counter", "set"}:
+                return self.ruleset.attacks.retarget(fight, step, target)
+        return None
+
+    def free_attacks(self, fight: Fight[Memo], step: Step) -> list[FreeAttack]:
+        """C2-18: a fleer gives every engaged foe a free attack, unless it outruns one or an ally interposes."""
+        if step.kind != "move" or step.mode != "flee":
+            return []
+        mover = step.actor
+        state = fight.state
+        period = fight.period
+        out: list[FreeAttack] = []
+        for name in sorted(mover.engaged, key=fight.order):
+            foe = state.fighters[name]
+            if not foe.active:
+                continue
+            if any(g is not mover and g.active and g.declared is not None and g.declared.melee == name
+                   for g in state.sides[mover.side]):
+                continue  # an ally interposes
+            fb = book(fight, foe)
+            if book(fight, mover).track == "winner" and fb.attacked_phase == period and foe.spec.mv <= mover.spec.mv:
+                continue  # the winner outruns a foe that already struck this phase
+            out.append((foe, foe.weapon(None), f"free attack: {mover.name} flees from melee (C2-18)"))
+        return out
+
+    def interrupt(self, fight: Fight[Memo], caster: Fighter, step: Step) -> str | None:
+        """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes
+        cannot preempt it (C2-06, P1-09)."""
+        if step.tick[:3] == book(fight, caster).completes[:3]:
+            return KEPT
+        return RUINED

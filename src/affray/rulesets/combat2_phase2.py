@@ -27,24 +27,27 @@ of its phase (P2-05: a round is three phases, a turn thirty). Simplified as in `
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
-from affray.engine.ruleset import Option, Step
+from affray.engine.events import Expire, Tick
+from affray.engine.fight import Fight
+from affray.engine.options import option
+from affray.engine.rules import Rule
+from affray.engine.state import Fighter
+from affray.engine.step import Step
 from affray.model.encounter import Declaration, Weapon, parse_duration
 from affray.rulesets.combat2 import ct_half_segment
-from affray.rulesets.combat2_attacks import below_1_hd
-from affray.rulesets.combat2_base import Book
-from affray.rulesets.combat2_casting import ROUND_CT
-from affray.rulesets.combat2_phase1 import Combat2Phase1
+from affray.rulesets.combat2_attacks import Combat2Attacks, below_1_hd
+from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book
+from affray.rulesets.combat2_casting import ROUND_CT, Combat2Casting
+from affray.rulesets.combat2_movement import Combat2Movement
+from affray.rulesets.combat2_phase1 import Combat2Phase1, Combat2Rules
 
-if TYPE_CHECKING:
-    from affray.engine.engine import Fight
-    from affray.engine.events import Tick
-    from affray.engine.state import Fighter
-
-__all__ = ["SCHEDULES", "Combat2Phase2", "schedule"]
+__all__ = ["SCHEDULES", "Combat2Phase2", "Combat2Phase2Options", "Combat2Phase2Rules", "CycleWords", "Phase2Attacks",
+           "Phase2Casting", "schedule"]
 
 LETTERS = "ABC"
 #: P2-07 (Table 6): attacks in each phase of the sequence, by attacks per round (0: a delay).
@@ -83,52 +86,46 @@ def _text(pattern: tuple[int, ...]) -> str:
     return ", ".join("delay" if n == 0 else "attack" if n == 1 else f"{n} attacks" for n in pattern)
 
 
+@dataclass(frozen=True)
+class Combat2Phase2Options(Combat2Phase1Options):
+    """Phase System I's options and P2-06's."""
+
+    caster_delay_by_level: bool = option(False, "P2-06", "Table 5: the delay before the next spell shortens with "
+                                         "caster level (1-6: 2 phases, 7-12: 1, 13+: two spells, then 1)")
+
+
 class Combat2Phase2(Combat2Phase1):
     """Seed 000 Phase System II: phases A, B, C without rounds; attack and casting delay schedules."""
 
     id = "combat2-phase2"
     title = "Combat II, Phase System II: continuous phases A-B-C, attack and casting delay schedules"
     seed = "000"
-    rules = "C2, P2"
+    rule_ids = "C2, P2"
+    Options = Combat2Phase2Options
     has_rounds = False
     own_kinds = frozenset({"expire"})
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("caster_delay_by_level", False, "P2-06", "Table 5: the delay before the next spell shortens with "
-               "caster level (1-6: 2 phases, 7-12: 1, 13+: two spells, then 1)"),
-    )
+
+    def rules(self) -> list[Rule]:
+        return [Combat2Phase2Rules(self)]
+
+    def parts(self) -> tuple[Words, Combat2Attacks, Combat2Casting, Combat2Movement]:
+        """Phase System II's words for moments, its attack schedules and its casting over phases; moves as I's."""
+        opt = self.opt
+        assert isinstance(opt, Combat2Phase2Options)
+        words = CycleWords()
+        attacks = Phase2Attacks(opt, words)
+        return words, attacks, Phase2Casting(opt, words), Combat2Movement(opt, words, attacks)
 
     # -- the clock -------------------------------------------------------------------------------------
     @classmethod
     def heading(cls, tick: Tick) -> str | None:
         return f"Cycle {tick[0]} (phases A, B, C)"
 
-    def _at(self, rnd: int, phase: int, what: str) -> str:
-        if phase == 0:
-            return f"cycle {rnd}, {what}"
-        return f"cycle {rnd}, phase {LETTERS[phase - 1]}, {what}"
-
-    def _hs_name(self, phase: int, slot: int) -> str:
-        return f"half-segment {slot} of phase {LETTERS[phase - 1]}"
-
-    def _phase_name(self, period: int) -> str:
-        return f"phase {LETTERS[(period - 1) % 3]} of cycle {(period + 2) // 3}"
-
     def _round_end(self, rnd: int) -> Tick:
         return (rnd, 3, 9, 0)
 
-    def roll_period(self, fight: Fight, tick: Tick) -> int:
-        """``rolls.morale`` is keyed by cycle, like the initiative."""
-        return tick[0]
-
-    def _phase_started(self, fight: Fight, rnd: int, phase: int, period: int) -> None:
-        """P2-04: a spell that completes in this phase gets its half-segment on this phase's track."""
-        for f in fight.state.fighters.values():
-            b = self.book(fight, f)
-            if b.completes_in == period and f.active and f.casting is not None and b.casting_decl is not None:
-                b.completes_in = 0
-                self._complete(fight, f, b, b.casting_decl, rnd, phase, b.units_left)
-
-    def _declare(self, fight: Fight, f: Fighter, b: Book, tick: Tick, at: str, period: int) -> Declaration | None:
+    def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
+                 known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
         # P2-07: a phase without an attack either serves the schedule's delay or, in an attack slot, restarts it
         if b.pattern and b.attacked_phase != period - 1:
             if b.pattern[b.sched_pos] == 0:
@@ -138,12 +135,34 @@ class Combat2Phase2(Combat2Phase1):
             else:  # an attack slot left unused: the sequence starts over (P2-07)
                 b.sched_pos = b.sched_attacks = 0
                 b.next_forms = set()
-        return super()._declare(fight, f, b, tick, at, period)
+        return super()._declare(fight, f, b, tick, at, period, known)
 
-    # -- attacks: Table 6 -------------------------------------------------------------------------------
+    def resolve_own(self, fight: Fight[Memo], step: Step) -> None:
+        """An effect's end comes even if its caster has fallen."""
+        fight.emit(Expire, step.tick, step.at, step.actor.name, spell=step.spell.name if step.spell else None,
+                   target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'the effect'} ends")
+
+class CycleWords(Words):
+    """Phase System II's words for a moment: "cycle 2, phase B, half-segment 3 (winner)" (Table 4)."""
+
+    def at(self, rnd: int, phase: int, what: str) -> str:
+        if phase == 0:
+            return f"cycle {rnd}, {what}"
+        return f"cycle {rnd}, phase {LETTERS[phase - 1]}, {what}"
+
+    def hs_name(self, phase: int, slot: int) -> str:
+        return f"half-segment {slot} of phase {LETTERS[phase - 1]}"
+
+    def phase_name(self, period: int) -> str:
+        return f"phase {LETTERS[(period - 1) % 3]} of cycle {(period + 2) // 3}"
+
+
+class Phase2Attacks(Combat2Attacks):
+    """P2-06 no attack soon after a spell; P2-07 Table 6's schedules; P2-09 Table 7 and two weapons."""
+
     def _pattern(self, f: Fighter, d: Declaration, target: Fighter | None, rnd: int) -> tuple[int, ...]:
         routine = d.extra.get("routine")
-        if self.opt["split_forms"] and isinstance(routine, list):
+        if self.opt.split_forms and isinstance(routine, list):
             forms = len({w.name for w in f.weapons})
             return FORM_SCHEDULES.get(min(forms, 6), (1, 0, 0))
         n: Any = self._attacks(f, d)
@@ -151,11 +170,11 @@ class Combat2Phase2(Combat2Phase1):
             n = max(n, f.spec.level)  # C2-25: a fighter's attacks against creatures below 1 HD
         return schedule(n)
 
-    def _attack_blocked(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None,
+    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None,
                         rnd: int, phase: int, period: int) -> tuple[str, str] | None:
         if b.spell_done and period <= b.spell_done + 2:
             return (f"a caster waits two phases after completing a spell before attacking physically: spell done in "
-                    f"{self._phase_name(b.spell_done)} (P2-06)", "a phase")
+                    f"{self.words.phase_name(b.spell_done)} (P2-06)", "a phase")
         pattern = self._pattern(f, d, target, rnd)
         if pattern != b.pattern:
             b.pattern, b.sched_pos = pattern, 0
@@ -163,7 +182,7 @@ class Combat2Phase2(Combat2Phase1):
             return (f"its attack schedule ({_text(pattern)}) has a delay this phase (P2-07)", "a phase")
         return None
 
-    def _second_blow(self, fight: Fight, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
+    def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
                      phase: int) -> str:
         if b.pattern and b.pattern[b.sched_pos] == 2:
             return f"its schedule ({_text(b.pattern)}) gives 2 attacks this phase (P2-07)"
@@ -187,7 +206,7 @@ class Combat2Phase2(Combat2Phase1):
                        rnd: int) -> list[tuple[Weapon, str]]:
         """P2-09: split forms take as many forms as Table 7 allows this phase; a slower off-hand weapon joins
         every other attack of the favoured weapon's schedule."""
-        if self.opt["split_forms"]:
+        if self.opt.split_forms:
             # Table 7: the next forms of the routine substitute for the delays of one attack a round
             allowed = b.pattern[b.sched_pos] if b.pattern else 1
             names = list(dict.fromkeys(w.name for w, _ in parts))
@@ -201,21 +220,38 @@ class Combat2Phase2(Combat2Phase1):
         paired = b.sched_attacks % 2 == 0
         return [(w, t) for w, t in parts if paired or w is f.weapons[0] or self._rate(f, w) >= favoured]
 
-    # -- casting: P2-04, P2-06 ------------------------------------------------------------------------
-    def _cast_blocked(self, fight: Fight, f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
+
+class Phase2Casting(Combat2Casting):
+    """P2-04 a spell's units run on over phases; P2-06 the casting delays (Table 5)."""
+
+    def __init__(self, opt: Combat2Phase2Options, words: Words) -> None:
+        super().__init__(opt, words)
+        self.delay_by_level = opt.caster_delay_by_level  # Table 5
+
+    def phase_started(self, fight: Fight[Memo], rnd: int, phase: int, period: int) -> None:
+        """P2-04: a spell that completes in this phase gets its half-segment on this phase's track. No rounds:
+        nothing is held over a round's end (P2-01)."""
+        for f in fight.state.fighters.values():
+            b = book(fight, f)
+            if b.completes_in == period and f.active and f.casting is not None and b.casting_decl is not None:
+                b.completes_in = 0
+                self.complete(fight, f, b, b.casting_decl, rnd, phase, b.units_left)
+
+    def _cast_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, rnd: int, period: int) -> tuple[str, str] | None:
         if b.next_cast > period:
-            return (f"casting delay: the next spell may begin in {self._phase_name(b.next_cast)} (P2-06)", "a phase")
+            return (f"casting delay: the next spell may begin in {self.words.phase_name(b.next_cast)} (P2-06)",
+                    "a phase")
         if b.attacked_phase and period <= b.attacked_phase + 2:
-            return (f"a caster waits two phases after a physical attack ({self._phase_name(b.attacked_phase)}) "
+            return (f"a caster waits two phases after a physical attack ({self.words.phase_name(b.attacked_phase)}) "
                     "before casting (P2-06)", "a phase")
         return None
 
-    def _cast(self, fight: Fight, f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
-        b = self.book(fight, f)
+    def cast(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+        b = book(fight, f)
         spell = f.spells[d.cast or ""]
         if not self._may_begin(fight, f, b, d, spell, rnd, phase, period):
             return
-        units, terms = self._units(d, spell, self.opt["hold_spells"])
+        units, terms = self._units(d, spell, self.opt.hold_spells)
         if spell.ct >= ROUND_CT:
             phases = 3 * (spell.ct // ROUND_CT)
             last = period + phases - 1
@@ -229,18 +265,18 @@ class Combat2Phase2(Combat2Phase1):
         self._begin_casting(fight, f, b, d, spell, rnd, phase, last)
         self._after_spell(f, b, last)
         if last == period:
-            self._complete(fight, f, b, d, rnd, phase, b.units_left)
+            self.complete(fight, f, b, d, rnd, phase, b.units_left)
         else:
             b.completes_in = last
 
-    def _complete(self, fight: Fight, f: Fighter, b: Book, d: Declaration, rnd: int, phase: int,
-                  units: int) -> None:
+    def complete(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, rnd: int, phase: int,
+                 units: int) -> None:
         """Place the spell's completion in its last phase, on that phase's track (P2-04, P1-06)."""
         spell = f.spells[d.cast or ""]
-        began = self._phase_name(b.cast_begun)
+        began = self.words.phase_name(b.cast_begun)
         if spell.ct >= ROUND_CT:
             tick: Tick = (rnd, phase, 8, 0)
-            at = self._at(rnd, phase, "end of the phase")
+            at = self.words.at(rnd, phase, "end of the phase")
             why = (f"a spell of {spell.ct // ROUND_CT} round(s) begun in {began} goes off after everything else, "
                    f"movement included, at the end of its {_nth(3 * spell.ct // ROUND_CT)} phase of casting (P2-04)")
         else:
@@ -256,7 +292,7 @@ class Combat2Phase2(Combat2Phase1):
         """P2-06: two phases' delay after a spell, or Table 5 by caster level with the option."""
         b.spell_done = done
         delay = 2
-        if self.opt["caster_delay_by_level"]:
+        if self.delay_by_level:
             level = f.spec.level or 1
             delay = next((d for top, d in CASTER_DELAY if level <= top), 1)
             if level >= 13:  # cast spell, cast spell, delay 1
@@ -264,28 +300,25 @@ class Combat2Phase2(Combat2Phase1):
                 delay = 0 if b.spell_chain == 1 else 1
         b.next_cast = done + 1 + delay
 
-    def took_effect(self, fight: Fight, step: Step) -> None:
+
+class Combat2Phase2Rules(Combat2Rules):
+    """Phase System I's step rules and P2-05's durations."""
+
+    def took_effect(self, fight: Fight[Memo], step: Step) -> None:
         """P2-05: three phases are a round; an effect lasts to the end of its phase that many phases on."""
         spell = step.spell
         if spell is None or spell.duration is None:
             return
+        rs = self.ruleset
         count, unit = parse_duration(spell.duration)
         phases = count * {"round": 3, "turn": 30, "phase": 1, "segment": 1}[unit]
         done = 3 * (step.tick[0] - 1) + step.tick[1]
         end = done + phases
-        rnd, phase = self.round_of(end), (end - 1) % 3 + 1
-        fight.push(Step((rnd, phase, 8, 1), step.actor, "expire", self._at(rnd, phase, "end of the phase"),
-                        f"{spell.name} took effect in {self._phase_name(done)}; {spell.duration} = {phases} phases: "
-                        f"it ends with {self._phase_name(end)}, after its movement and combat (P2-05)", spell=spell,
+        rnd, phase = rs.round_of(end), (end - 1) % 3 + 1
+        fight.push(Step((rnd, phase, 8, 1), step.actor, "expire", rs.words.at(rnd, phase, "end of the phase"),
+                        f"{spell.name} took effect in {rs.words.phase_name(done)}; {spell.duration} = {phases} phases: "
+                        f"it ends with {rs.words.phase_name(end)}, after its movement and combat (P2-05)", spell=spell,
                         target=step.target))
-
-    def resolve_own(self, fight: Fight, step: Step) -> None:
-        """An effect's end comes even if its caster has fallen."""
-        fight.emit("expire", step.tick, step.at, step.actor.name, spell=step.spell.name if step.spell else None,
-                   target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'the effect'} ends")
-
-    def _held_over(self, fight: Fight, rnd: int) -> None:
-        """No rounds: nothing is held over a round's end (P2-01)."""
 
 
 def _nth(n: int) -> str:
