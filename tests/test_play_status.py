@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from affray.api import prepare
+from affray.engine.events import Melee
 from affray.io.load import load_text
 from affray.play import Session, Store
 
@@ -102,4 +103,5 @@ def test_a_warning_before_a_move_that_provokes_an_attack_of_opportunity(tmp_path
     assert "(opportunity)" in after.split("  11 move")[0]
     doc = session.rebuild()  # raises unless the journal replays to the stored events
     assert [e.kind for e in doc.events[8:12]] == ["initiative", "damage", "melee", "move"]
-    assert doc.final.combatants["Brom"]["hp"] == 20 - 3 - next(e.damage for e in doc.events if e.opportunity)
+    assert doc.final.combatants["Brom"]["hp"] == 20 - 3 - next(e.damage for e in doc.events
+                                                              if isinstance(e, Melee) and e.opportunity)

@@ -217,7 +217,8 @@ class Drive:
         self._k = 0
         self._counts = {"declare": 0, "die": 0}
         self._asked = 0
-        self._given = {i.key: i.value for i in self.inputs if i.kind == "answer" and i.key is not None}
+        self._given: dict[tuple[str, int], object] = {i.key: i.value for i in self.inputs
+                                                      if i.kind == "answer" and i.key is not None}
         self._later: dict[tuple[int, int], list[Input]] = {}
         for i in self.inputs:
             if i.kind in ("command", "dice"):
@@ -319,7 +320,9 @@ class Drive:
     def attack_roll(self, fight: Fight[Any], step: Step, target: Fighter) -> Outcome | int | None:
         key = self._key("die")
         if key in self._given:
-            return self._given.pop(key)  # type: ignore[return-value]
+            given = self._given.pop(key)
+            assert isinstance(given, (int, Outcome))
+            return given
         side = step.actor.side
         if self._replaying_now() or not self._prefs.asks("attack", side):
             return None
@@ -331,7 +334,9 @@ class Drive:
     def _die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
         key = self._key("die")
         if key in self._given:
-            return self._given.pop(key)  # type: ignore[return-value]
+            given = self._given.pop(key)
+            assert isinstance(given, int)
+            return given
         side = self._side(actor)
         if self._replaying_now() or not self._prefs.asks(purpose, side):
             return None  # rolled from the seed; rebuilt, rolled again the same
