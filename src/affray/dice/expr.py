@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import d20
 from d20 import diceast
@@ -37,7 +38,12 @@ def parse_dice(value: object) -> DiceExpr:
     """Parse ``1d8``, ``2d4+1`` or a number; raise ValueError with a hint otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError(f"not a dice expression: {value!r} ({_HINT})")
-    text = str(value).strip()
+    return _parse(str(value).strip())
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> DiceExpr:
+    """An expression's text parsed once (DiceExpr is immutable); a bad one raises each time."""
     try:
         tree = d20.parse(text)
     except d20.RollSyntaxError as exc:

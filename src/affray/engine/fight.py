@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, Generic, Protocol, TypeVar
 
 from affray.dice.expr import DiceExpr
@@ -91,6 +92,11 @@ class Result:
     rounds: int
 
 
+@lru_cache(maxsize=64)
+def _options(opt: BaseOptions) -> dict[str, Any]:
+    return asdict(opt)
+
+
 class Fight(Generic[S]):
     """One encounter under one ruleset. ``explain=False, keep=False`` is the lean mode of the benchmark.
     ``memo`` is the ruleset's own state for this fight (``Ruleset.new_state``)."""
@@ -125,9 +131,10 @@ class Fight(Generic[S]):
 
     # -- the log --------------------------------------------------------------------------------------
     def emit(self, cls: type[E], tick: Tick, at: str, actor: str | None = None, **fields: Any) -> E:
-        """Append one event of type ``cls`` (with the dice rolled for it) and apply it to the state."""
-        e = cls(tick, at, tick[0] if self._rounds else None, actor,
-                rolls=self.roller.take() if self.explain else (), **fields)
+        """Append one event of type ``cls`` (with the dice rolled for it) and apply it to the state. ``fields``:
+        ``why``, ``detail`` and its kind's own fields by name (a name it does not have is refused)."""
+        e = cls(tick, at, tick[0] if self._rounds else None, actor, rolls=self.roller.take() if self.explain else (),
+                **fields)
         self.state.apply(e)
         if self.keep:
             self.events.append(e)
@@ -267,7 +274,7 @@ class Fight(Generic[S]):
         return self.result()
 
     def result(self) -> Result:
-        return Result(self.ruleset.id, self.seed, asdict(self.ruleset.opt), self.events, self.state.final(),
+        return Result(self.ruleset.id, self.seed, dict(_options(self.ruleset.opt)), self.events, self.state.final(),
                       self.ruleset.round_of(self.period))
 
     def _has_work(self) -> bool:

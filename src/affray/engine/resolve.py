@@ -163,18 +163,22 @@ class Engine(Fight[S]):
             expr = weapon.damage
             if hit and weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
                 expr = weapon.damage_large
-            roll = AttackRoll(step, target, weapon, mods, d, total, need, hit, expr, given_damage)
-            rules.rolled(self, roll)  # the critical tables may work out the damage themselves (C2X-03/04)
-            rolled = 0
-            if hit and roll.damage is None:
-                rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
-                roll.damage = max(1, rolled + expr.bonus + mods.damage)
-            damage = roll.damage if hit and roll.damage is not None else 0
+            worked = None  # the damage and its words, when a rule worked them out (the critical tables, C2X-03/04)
+            if rules.reads_rolls:
+                roll = AttackRoll(step, target, weapon, mods, d, total, need, hit, expr, given_damage)
+                rules.rolled(self, roll)
+                worked = roll.damage
+            rolled = damage = 0
+            if hit:
+                if worked is None:
+                    rolled = roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
+                    worked = max(1, rolled + expr.bonus + mods.damage)
+                damage = worked
             if explain:
                 nat = " (natural 20)" if natural and d == 20 else " (natural 1)" if natural and d == 1 else ""
                 detail = (f"d20 {d}{mods.text('hit')} = {total} vs THAC0 {a.thac0} - AC {target.ac}{mods.text('ac')}"
                           f" = {need}{nat}: {'hit' if hit else 'miss'}")
-                if roll.text:
+                if roll is not None and roll.text:
                     detail += f"; {roll.text}" if hit else roll.text
                 elif hit:
                     times = f" x{mods.dice_times} dice" if mods.dice_times > 1 else ""
@@ -208,7 +212,8 @@ class Engine(Fight[S]):
                           subdual=mods.subdual, lands=lands[0] if lands is not None else None)
         if damage > 0 and casting is not None and struck.casting == casting:
             self._disrupt(step, struck, casting, f"{struck.name} took {damage} damage while casting {casting}")
-        rules.struck(self, step, struck, event, roll)
+        if rules.reads_rolls:
+            rules.struck(self, step, struck, event, roll)
         return event
 
     def _disrupt(self, step: Step, caster: Fighter, spell: str, why: str) -> None:

@@ -106,6 +106,8 @@ class Chain:
         self._resolved = _using(rules, "resolved")
         self._took_effect = _using(rules, "took_effect")
         self._lose = _using(rules, "lose_sequence")
+        #: Whether a rule reads attack rolls (``rolled``, ``struck``): else the engine skips building them.
+        self.reads_rolls = bool(self._rolled or self._struck)
 
     def refuse(self, fight: Any, step: Step) -> str | None:
         for r in self._refuse:
