@@ -382,6 +382,46 @@ def test_c2_21_ordinary_closing_gives_a_set_weapon_no_strike_on_arrival() -> Non
     assert [when(e) for e in attacks(doc, "Kell")] == [(1, 9)]
 
 
+def _troll_waits_then_aldo_charges(options: dict[str, Any] | None = None,
+                                   referee: dict[tuple[str, str], list[int]] | None = None) -> dict[str, Any]:
+    """The paladin and the troll again, but Aldo stands still in phase 1 and charges in phase 2; the troll readies its
+    claw against him once, in phase 1, and declares nothing more."""
+    aldo = {"name": "Aldo", "class": "paladin", "level": 7, "hp": 50, "ac": 2, "mv": 16, "mounted": True,
+            "str": 12, "weapons": [weapon("lance", 8, "1d8")]}
+    troll = {"name": "Troll", "hd": "6+3", "hp": 30, "ac": 4, "size": "large", "weapons": [weapon("claw", None, "1d4")]}
+    charge = melee("Troll", charge=True, distance=130, pace=3, dice={"attack": 9, "damage": 6, "str": 5})
+    return play({"party": [aldo], "orcs": [troll]}, {"Aldo": [NONE, charge], "Troll": [melee("Aldo", 13, 3, set=True)]},
+                initiative=PARTY_WINS, options=options, referee=referee)
+
+
+def test_c2_21_a_ready_state_is_maintained_from_phase_to_phase_until_an_attack_is_made() -> None:
+    """Seed: "A ready state may be maintained from phase to phase until an attack is made." Phase 1: Aldo does
+    nothing, so the troll's readied claw waits (no charge came). Phase 2: the troll declares nothing new: its ready
+    state carries on, and Aldo's charge (pace 1 -> 3, STR d20 5 <= 12; 16 x 3 x 10 / 3 = 160 ft >= 130) meets it:
+    both strike on contact, phase 2's movement portion [1, 2, 7, 0]. Lance d20 9 + 1 (charge) = 10 >= 14 - 4 = 10:
+    6 damage (30 -> 24); claw d20 13 vs THAC0 13 - (AC 2 - 2 mounted charger) = 13: hit, 3 (50 -> 47)."""
+    doc = _troll_waits_then_aldo_charges()
+    carried = [e for e in events(doc, "declare", "Troll") if e["tick"][:2] == [1, 2]]
+    assert len(carried) == 1 and carried[0].get("continuing") is True
+    assert "the ready state is maintained until an attack is made (C2-21)" in carried[0]["detail"]
+    lance, claw = one(doc, "melee", "Aldo"), one(doc, "melee", "Troll")
+    assert lance["tick"] == claw["tick"] == [1, 2, 7, 0]
+    assert (lance["damage"], claw["hit"], claw["damage"]) == (6, True, 3)
+    assert (hp(doc, "Troll"), hp(doc, "Aldo")) == (24, 47)
+
+
+def test_c2_21_option_ready_maintained_false_keeps_the_ready_state_one_phase() -> None:
+    """With ``ready_maintained: false`` the troll's readiness ends with phase 1; in phase 2 it has nothing left to do,
+    so the charge lands first (C2-20) and the unready troll answers after the charger's blow, in the same movement
+    portion but a later sub-moment [1, 2, 7, 1]: claw d20 13 (entered by the referee: the answer has no declaration)
+    again hits AC 0 for 3."""
+    doc = _troll_waits_then_aldo_charges({"ready_maintained": False},
+                                         referee={("attack", "Troll"): [13], ("damage", "Troll"): [3]})
+    lance, claw = one(doc, "melee", "Aldo"), one(doc, "melee", "Troll")
+    assert (lance["tick"], claw["tick"]) == ([1, 2, 7, 0], [1, 2, 7, 1])
+    assert "not ready" in claw["why"]
+
+
 # -- C2-23: half-segment incremental movement, Table 3 -----------------------------------------------------------
 
 

@@ -70,6 +70,22 @@ def test_p2_07_two_attacks_a_round_attack_attack_delay() -> None:
     assert delay_periods(doc, "Brom") == [3, 6]
 
 
+def test_c2x_03_a_critical_miss_loses_the_rest_of_the_attack_sequence() -> None:
+    """Seed (critical miss table): "Automatic loss of remainder of attack sequence. If Crit Miss delay is LESS than
+    regular delay, complete regular delay instead before next attack." The 13th-level fighter (attack, attack,
+    delay) rolls a natural 1 in A (period 1): critical d10 1 is a misstep (no movement this phase), its AGI check
+    d20 5 <= DEX 10 passes, so the miss itself keeps him idle no longer. The rest of the sequence is lost: B
+    (period 2) is not an attack and C (period 3) is the schedule's delay; the sequence begins anew in cycle 2's A:
+    attacks in periods 1, 4, 5; delays in 2, 3, 6 (without the critical miss: 1, 2, 4, 5 and 3, 6)."""
+    first = melee("Orc", dice=[{"attack": 1, "crit": 1, "crit_agi": 5}, {"attack": 2}])
+    doc = _swinger([first, *_every_phase()], level=13, options={"crits": "c2-tables"})
+    assert attack_periods(doc, "Brom") == [1, 4, 5]
+    assert delay_periods(doc, "Brom") == [2, 3, 6]
+    lost = next(d for d in events(doc, "delay", "Brom") if period(d) == 2)
+    assert "a critical miss lost the rest of its attack sequence; the next begins in phase A of cycle 2 (C2X-03)" \
+        in lost["why"]
+
+
 def test_p2_07_five_halves_attack_attack_attack_delay_attack_attack() -> None:
     """Table 6 row 4 (F Lv 13+ specialized, 5/2): "attack, attack, attack, delay, attack, attack", six phases
     long: periods 1, 2, 3 attack, 4 delays, 5, 6 attack, then anew: 7, 8, 9 attack (three cycles)."""

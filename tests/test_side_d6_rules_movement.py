@@ -52,7 +52,9 @@ def test_mj_09_full_retreat_gives_a_free_attack_whose_damage_stops_the_mover():
     # d20 15 >= 20 - 6 = 14: hit, 1d8 4 -> 10 - 4 = 6; out of turn, at the retreat's own moment, before it
     assert (free["round"], free["target"], free["hit"], free["damage"]) == (2, "Orc", True, 4)
     assert free["tick"] == move["tick"] and free["seq"] < move["seq"]
-    assert move["stopped"] is True
+    # "the moving combatant must stop moving": it stops where it stood, so the full retreat covers 0 of its 120 ft
+    assert (move["stopped"], move["feet"]) == (True, 0)
+    assert "none of its 120 ft is covered" in move["detail"]
     assert hp(doc, "Orc") == 6 and not doc["combatants"]["Orc"].get("fled")
 
 

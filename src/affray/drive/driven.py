@@ -286,9 +286,11 @@ class Drive:
             at, k = len(self.fight.events), 0  # a command entered after another's events
 
     def _key(self, what: str) -> tuple[str, int]:
-        """The next question of this kind, numbered whether or not it is asked (``DicePrefs`` may change)."""
+        """The next question of this kind, numbered whether or not it is asked (``DicePrefs`` may change): its
+        answer's key. Every declaration and die counts toward the ids, so a rebuilt fight numbers them the same."""
         n = self._counts[what]
         self._counts[what] = n + 1
+        self._asked += 1
         return what, n
 
     def _ask(self, q: Question, key: tuple[str, int]) -> object:
@@ -301,7 +303,7 @@ class Drive:
         return self._answer
 
     def _new_id(self) -> int:
-        self._asked += 1
+        """The id of the question whose key was taken last."""
         return self._asked - 1
 
     def declaration(self, fight: Fight[Any], f: Fighter, tick: Tick, at: str,

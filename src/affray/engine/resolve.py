@@ -261,9 +261,10 @@ class Engine(Fight[S]):
         tags = step.tags
         detail = step.note
         if stopped and self.explain:
-            detail = (detail + "; " if detail else "") + "stopped: an opportunity attack drew blood"
+            detail = (detail + "; " if detail else "") + (f"stopped: an opportunity attack drew blood, so none of "
+                                                          f"its {step.feet} ft is covered")
         self.emit(Move, step.tick, step.at, mover.name, target=step.target, why=step.why, detail=detail or None,
-                  feet=step.feet, mode=step.mode, stopped=stopped, disengage="disengage" in tags,
+                  feet=0 if stopped else step.feet, mode=step.mode, stopped=stopped, disengage="disengage" in tags,
                   leaves="leaves" in tags)
 
     def _cast(self, step: Step) -> None:

@@ -32,6 +32,9 @@ class Combat2Phase1Options(BaseOptions):
                                         "of at the end of the phase")
     charge_bonus: int = option(1, "C2-20", "to-hit bonus of a charge (the 2nd-edition +1)")
     speed_checks: bool = option(True, "C2-19", "STR checks to accelerate and the round's CON check at speed")
+    ready_maintained: bool = option(True, "C2-21", "a readied weapon stays ready from phase to phase until it "
+                                    "strikes, its foe arrives, falls or closes to blows (false: one phase; declare "
+                                    "it again to keep it)")
 
 
 @dataclass
@@ -62,6 +65,8 @@ class Book:
     next_forms: set[str] = field(default_factory=set)  # forms used in this sequence (Table 7)
     casting_note: str = ""
     carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
+    ready: Declaration | None = None  # a readied weapon that did not strike this phase (C2-21)
+    sequence_resumes: int = 0  # P2: the period its attack sequence begins anew after a critical miss (C2X-03)
     carry_note: str = ""
     con_checked: bool = False  # the carried spell already failed its CON check (no second one)
     pending: Declaration | None = None  # closed last phase: attacks in this one

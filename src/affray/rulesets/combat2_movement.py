@@ -210,6 +210,7 @@ class Combat2Movement(Combat2Part):
             fight.push(Step((rnd, phase, 7, 1), f, "wait", self.words.at_move(rnd, phase), "a readied weapon waits for "
                             f"the foe to charge or come on (C2-21): {d.melee or d.missile} did not", decl=d,
                             note=f"{weapon.name} ready"))
+            b.ready = d  # "A ready state may be maintained from phase to phase until an attack is made" (C2-21)
             return
         b.attacks += 1
         b.attack_round = rnd

@@ -275,6 +275,10 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         if b.casting_until >= period and f.casting is not None and b.casting_decl is not None:
             return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
         b.casting_until = 0
+        ready, b.ready = b.ready, None
+        if ready is not None and self._still_ready(fight, f, ready):
+            return fight.declare(f, tick, at, resume=ready, note="the ready state is maintained until an attack is "
+                                 "made (C2-21)")
         carry, pending = b.carry, b.pending
         b.carry = b.pending = None
         if carry is not None:
@@ -283,6 +287,16 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
         b.con_checked = False
         return fight.declare(f, tick, at, known=known)
+
+    def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Declaration) -> bool:
+        """C2-21: a readied weapon that has not struck stays ready while its foe stands and has neither arrived nor
+        come to blows with it: closing without charging brings "the exchange of blows ... as normal in the next
+        phase"."""
+        foe = fight.state.fighters.get(d.melee or d.missile or "")
+        if not self.opt.ready_maintained or foe is None or not foe.active or f.name in foe.engaged or f.routed:
+            return False
+        arrived = foe.current is not None and foe.current.melee == f.name and foe.remaining == 0
+        return not arrived
 
     @staticmethod
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Declaration, tick: Tick, at: str, note: str) -> None:

@@ -175,6 +175,9 @@ class Phase2Attacks(Combat2Attacks):
         if b.spell_done and period <= b.spell_done + 2:
             return (f"a caster waits two phases after completing a spell before attacking physically: spell done in "
                     f"{self.words.phase_name(b.spell_done)} (P2-06)", "a phase")
+        if period < b.sequence_resumes:
+            return (f"a critical miss lost the rest of its attack sequence; the next begins in "
+                    f"{self.words.phase_name(b.sequence_resumes)} (C2X-03)", "a phase")
         pattern = self._pattern(f, d, target, rnd)
         if pattern != b.pattern:
             b.pattern, b.sched_pos = pattern, 0
@@ -302,7 +305,20 @@ class Phase2Casting(Combat2Casting):
 
 
 class Combat2Phase2Rules(Combat2Rules):
-    """Phase System I's step rules and P2-05's durations."""
+    """Phase System I's step rules, P2-05's durations, and a critical miss losing the rest of a schedule."""
+
+    def lose_sequence(self, fight: Fight[Memo], step: Step) -> None:
+        """C2X-03 under Phase System II: "Automatic loss of remainder of attack sequence. If Crit Miss delay is
+        LESS than regular delay, complete regular delay instead before next attack": the schedule's remaining
+        phases pass as delays and it begins anew after them (the critical miss's own conditions may keep the
+        attacker idle longer)."""
+        b = book(fight, step.actor)
+        if not b.pattern or b.sched_pos == 0:
+            return  # the miss ended its sequence: the next begins at once
+        left = len(b.pattern) - b.sched_pos  # the phases of the sequence after this one
+        b.sequence_resumes = fight.period + left + 1
+        b.sched_pos = b.sched_attacks = 0
+        b.next_forms = set()
 
     def took_effect(self, fight: Fight[Memo], step: Step) -> None:
         """P2-05: three phases are a round; an effect lasts to the end of its phase that many phases on."""

@@ -142,7 +142,11 @@ class SideD6(Ruleset[None, SideD6Options]):
         # MJ-03: each person (the PCs' sides), then the monsters, declare.
         declaring = [f for f in state.pcs_first if f.active and not (rnd == 1 and f.side in state.surprised)]
         at = f"round {rnd}, step 2 (declarations)"
-        declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 2, 0), at)) is not None]
+        declared: list[tuple[Fighter, Declaration]] = []
+        for f in declaring:  # each hears the declarations made before its own (the monsters, the PCs')
+            d = fight.declare(f, (rnd, 0, 2, 0), at, known=tuple((g.name, e) for g, e in declared))
+            if d is not None:
+                declared.append((f, d))
         if not declared:
             return
         acting = {f.side for f, _ in declared}

@@ -178,7 +178,12 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
                 fight.emit(Delay, (rnd, 0, 0, 1, 0), at, f.name, why=f"still casting {b.spell}, which finishes in "
                            f"round {b.round}, segment {b.segment}: no new declaration (SEG-01)", detail="casting")
         declaring = [f for f in state.pcs_first if f.active and f.side not in surprise and f.name not in later]
-        declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 0, 1, 0), at)) is not None]
+        declared: list[tuple[Fighter, Declaration]] = []
+        for f in declaring:  # each hears the declarations made before its own (the referee's, the players')
+            d = fight.declare(f, (rnd, 0, 0, 1, 0), at, known=memo.heard())
+            if d is not None:
+                declared.append((f, d))
+                memo.declared.append((f.name, d))
         late = [f for f in state.pcs_first if f.active and f.side in surprise and f.name not in later]
         acting = {f.side for f, _ in declared}
         self._initiative(fight, rnd, [s for s in state.sides if s in acting],

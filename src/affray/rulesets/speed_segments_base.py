@@ -88,6 +88,8 @@ class SegmentsState:
     init_rolls: dict[str, int] = field(default_factory=dict)
     init_penalties: dict[str, int] = field(default_factory=dict)
     init_best: int = 0
+    #: This round's declarations so far, in order: a later declarer, the surprised above all, knows them (SEG-04).
+    declared: list[tuple[str, Declaration]] = field(default_factory=list)
     # -- kept from round to round --
     #: Casters whose spell finishes in a later round (SEG-01): no declaration until then.
     busy: dict[str, Busy] = field(default_factory=dict)
@@ -101,6 +103,10 @@ class SegmentsState:
         self.steps = {}
         self.waits = {}
         self.exploit = {}
+        self.declared = []
+
+    def heard(self) -> tuple[tuple[str, Declaration], ...]:
+        return tuple(self.declared)
 
 
 def push(fight: Fight[SegmentsState], step: Step) -> None:
