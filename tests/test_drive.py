@@ -317,3 +317,44 @@ def test_a_referees_command_is_a_recorded_input_that_undo_takes_back() -> None:
 
 def _events(items: list[Item]) -> list[Event]:
     return [i for i in items if isinstance(i, tuple)]
+
+
+# -- phase-count: PC-08a, PC-09 ----------------------------------------------------------------------------------
+
+GUARD = """
+seed: 1
+surprise: none
+sides:
+  party: {pc: true, combatants: [{name: Brom, class: fighter, level: 1, hp: 10, ac: 5,
+                                  weapons: [{name: sword, sf: 5, damage: 1d8}]}]}
+  orcs: {combatants: [{name: Orc, hd: 1, hp: 10, ac: 6, weapons: [{name: axe, sf: 7, damage: 1d8}]}]}
+rolls: {initiative: {1: {party: 2, orcs: 5}}}
+plan:
+  Brom: [{wait: true, until: 20}]
+"""
+
+
+def test_phase_count_a_guard_declares_when_the_referee_says_so() -> None:
+    """PC-08a: a guard declares "at any time"; PC-09: "at any phase a combatant may abandon its action, declare a new
+    one and roll for it from that phase". Brom stands guard until phase 20; early in the fight the referee gives him
+    a new declaration with ``abort: 6`` (the console's ``plan`` command): at phase 6 he drops the guard and declares
+    the melee, placed at 6 + d6 3 + PM 3 (sword SF 5: modifier 5-7 -> PM 3, PC-03) = phase 12. The orc does
+    nothing (each ``none`` with its d6 pinned at 1); the guard's end at phase 20 never comes."""
+    drive = prepare(load_text(GUARD), ruleset="phase-count").drive(max_rounds=4)
+    commanded = False
+    seen: list[Item] = []
+    while not isinstance(item := drive.pull(), End):
+        seen.append(item)
+        if isinstance(item, DeclareQuestion):  # the orc each time, Brom after his blow: nothing more
+            assert item.actor == "Orc" or item.tick[0] >= 12
+            assert drive.answer({"none": True, "roll": 1}) is None
+        elif isinstance(item, Declare) and item.actor == "Brom" and not commanded:
+            assert drive.command("plan Brom [{melee: Orc, abort: 6, roll: 3, outcome: {hit: false}}]") is None
+            commanded = True
+    brom = [e for e in seen if isinstance(e, tuple) and getattr(e, "actor", None) == "Brom"]
+    kinds = [(e.kind, e.tick[0]) for e in brom]
+    assert ("abort", 6) in kinds and ("melee", 12) in kinds
+    assert kinds.index(("abort", 6)) < kinds.index(("melee", 12))
+    declared = [e for e in brom if isinstance(e, Declare) and e.tick[0] == 6]
+    assert len(declared) == 1 and declared[0].decl is not None and declared[0].decl.melee == "Orc"
+    assert not [e for e in brom if e.kind == "wait"]  # the guard was dropped before its end at phase 20

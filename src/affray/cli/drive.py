@@ -5,7 +5,8 @@ declaration or a die wanted), ``{"end": {"winner": ..., "combatants": {...}}}``,
 (the line read was not a valid answer: the question stands and is sent again) and ``{"undone": {"events":
 N}}`` (after an undo: the fight is back to its first N events). Read: ``{"id": N, "declare": ENTRY}``,
 ``{"id": N, "die": V}``, ``{"id": N, "roll": true}``, ``{"id": N, "outcome": {...}}``, ``{"do": "undo", "n":
-K}``, ``{"do": "quit"}``. With a database every event and answer is journalled as in ``affray play``.
+K}``, ``{"do": "command", "text": "damage Orc 1 3"}`` (a referee's command, as at the console), ``{"do":
+"quit"}``. With a database every event and answer is journalled as in ``affray play``.
 """
 
 from __future__ import annotations
@@ -132,8 +133,18 @@ def _read(drive: Drive, item: object, inp: TextIO, out: TextIO, journal: _Journa
             journal.events = to
             _write(out, {"undone": {"events": to}})
             return True
+        if do == "command":  # a referee's command (damage, heal, add, remove, plan): its events, then the question
+            error = drive.command(str(data.get("text", "")))
+            if error is not None:
+                _write(out, {"error": error, "id": q.id if q else None})
+            for e in drive.take_events():
+                d = json.loads(json.dumps(event_dict(e, journal.events), ensure_ascii=False))
+                journal.event(d)
+                _write(out, {"event": d})
+            _resend(out, item)
+            continue
         if do is not None:
-            _write(out, {"error": f"unknown do {do!r}: undo or quit", "id": q.id if q else None})
+            _write(out, {"error": f"unknown do {do!r}: undo, command or quit", "id": q.id if q else None})
             _resend(out, item)
             continue
         error = _answer(drive, q, data)
