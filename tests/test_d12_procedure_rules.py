@@ -70,13 +70,18 @@ def test_d12_01_in_the_surprise_round_the_highest_surprise_die_acts_first():
     """Seed: "If needed, resolve actions in order of highest surprise die roll first." """
     doc = play({"party": [pc("Brom")], "elves": [pc("Ela")], "orcs": [orc("Orc", hp=30)]},
                {"Brom": [miss_on("Orc")], "Ela": [miss_on("Orc")], "Orc": [NONE]},
-               surprise="check", surprise_rolls={"party": 7, "elves": 11, "orcs": 2})
+               surprise="check", surprise_rolls={"party": 7, "elves": 11, "orcs": 2},
+               initiative={2: {"party": 1, "elves": 1, "orcs": 1}})
     # orcs d12 2 <= 4 surprised; elves 11 act on 13 - 11 = 2, the party's 7 on 13 - 7 = 6
+    # (round 2: each side has a member to take its turn, so each rolls its d12 before anyone declares, D12-04)
     assert count_of(one(doc, "melee", "Ela")) == (1, 3, 2)
     assert count_of(one(doc, "melee", "Brom")) == (1, 3, 6)
 
 
 # -- D12-02: surprise modifiers -----------------------------------------------------------------------------
+
+# The surprised orcs' NONE comes in round 2, where both sides have a member to take its turn: both roll (D12-04).
+AFTER_SURPRISE = {2: {"party": 1, "orcs": 2}}
 
 
 def test_d12_02_seed_example_an_elf_on_point_makes_the_enemy_range_1_to_8():
@@ -84,7 +89,7 @@ def test_d12_02_seed_example_an_elf_on_point_makes_the_enemy_range_1_to_8():
     scout = pc("Ela", race="elf", on_point=True)
     doc = play({"party": [pc("Brom"), scout], "orcs": [orc("Orc", hp=20)]},
                {"Brom": [miss_on("Orc")], "Orc": [NONE]},
-               surprise="check", surprise_rolls={"party": 9, "orcs": 8})
+               surprise="check", surprise_rolls={"party": 9, "orcs": 8}, initiative=AFTER_SURPRISE)
     surprise = one(doc, "surprise")
     # orcs d12 8 <= 8: surprised (it would not be against 1-4); party 9 > 4
     assert surprise["surprised"] == ["orcs"]
@@ -95,7 +100,7 @@ def test_d12_02_a_ranger_widens_the_enemy_range_and_narrows_its_own():
     """Seed: "Ranger surprises +2 / Ranger is surprised -2"; one member's ability serves the whole side."""
     doc = play({"party": [pc("Brom"), pc("Ran", **{"class": "ranger"})], "orcs": [orc("Orc", hp=20)]},
                {"Brom": [miss_on("Orc")], "Orc": [NONE]},
-               surprise="check", surprise_rolls={"party": 3, "orcs": 6})
+               surprise="check", surprise_rolls={"party": 3, "orcs": 6}, initiative=AFTER_SURPRISE)
     # party range 4 - 2 = 1-2: d12 3 not surprised; orcs 4 + 2 = 1-6: d12 6 surprised
     assert one(doc, "surprise")["surprised"] == ["orcs"]
 
@@ -105,11 +110,11 @@ def test_d12_02_decision_different_modifiers_stack_elf_and_ranger_make_1_to_10()
     party = [pc("Ela", race="elf", on_point=True), pc("Ran", **{"class": "ranger"})]
     plan = {"Ela": [miss_on("Orc")], "Orc": [NONE]}
     doc = play({"party": party, "orcs": [orc("Orc", hp=20)]}, plan,
-               surprise="check", surprise_rolls={"party": 12, "orcs": 10})
+               surprise="check", surprise_rolls={"party": 12, "orcs": 10}, initiative=AFTER_SURPRISE)
     # 4 + 4 (elf on point) + 2 (ranger) = 10: d12 10 is surprised
     assert one(doc, "surprise")["surprised"] == ["orcs"]
     best = play({"party": party, "orcs": [orc("Orc", hp=20)]}, plan, options={"surprise_stack": "best"},
-                surprise="check", surprise_rolls={"party": 12, "orcs": 10})
+                surprise="check", surprise_rolls={"party": 12, "orcs": 10}, initiative={1: {"party": 1, "orcs": 2}})
     # only the largest widening counts: 4 + 4 = 8 < 10, nobody surprised
     assert one(best, "surprise").get("surprised") is None
 
@@ -168,6 +173,41 @@ def test_d12_04_sides_act_from_the_lowest_result_to_the_highest():
     assert count_of(one(doc, "melee", "Orc"))[2] == 3
 
 
+def test_d12_04_the_die_comes_before_the_declarations_and_each_declares_on_its_count():
+    """Seed: "Roll a d12 for the party ... Sides act in order of lowest to highest result"; a caster "may
+    decide on his initiative result what spell to cast" (D12-05): declarations come on the counts."""
+    doc = play({"party": [pc("Brom"), mage("Mina", {"name": "bolt", "ct": 3})], "orcs": [orc("Orc", hp=20)]},
+               {"Brom": [miss_on("Orc")], "Mina": [{"cast": "bolt", "at": "Orc"}], "Orc": [miss_on("Brom")]},
+               initiative={1: {"party": 6, "orcs": 3}})
+    # the initiative first; the Orc declares at its count 3, Brom then Mina (the file's order) at the party's 6
+    assert one(doc, "initiative")["seq"] < min(e["seq"] for e in events(doc, "declare"))
+    assert [(e["actor"], e["tick"]) for e in events(doc, "declare")] == [
+        ("Orc", [1, 3, 3, -1, 0]), ("Brom", [1, 3, 6, -1, 0]), ("Mina", [1, 3, 6, -1, 0])]
+    # Mina's bolt, chosen on count 6, takes effect at 6 + 3 = 9
+    assert count_of(one(doc, "cast", "Mina")) == (1, 3, 9)
+
+
+def test_d12_04_a_side_rolls_before_its_members_declare_even_if_they_then_do_nothing():
+    """A change from the declarations at the round's start: a side whose members all declare nothing still
+    rolled, since the die now comes before anyone declares."""
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=20)]},
+               {"Brom": [miss_on("Orc")], "Orc": [NONE]}, initiative={1: {"party": 5, "orcs": 8}})
+    init = one(doc, "initiative")
+    assert [(d["actor"], d["value"]) for d in init["dice"]] == [("party", 5), ("orcs", 8)]
+    # Brom on count 5, the Orc's none on its count 8
+    assert count_of(one(doc, "melee", "Brom")) == (1, 3, 5)
+    assert count_of(one(doc, "declare", "Orc")) == (1, 3, 8)
+
+
+def test_d12_04_one_who_falls_before_its_count_is_never_asked():
+    doc = play({"party": [pc("Brom", hp=3)], "orcs": [orc("Orc", hp=20)]},
+               {"Brom": [miss_on("Orc")], "Orc": [melee("Brom", 14, 5)]}, initiative={1: {"party": 9, "orcs": 2}})
+    # the Orc at count 2: d20 14 >= 19 - 5 = 14, 1d8 5 >= Brom's 3 hp: down before his count 9, he declares
+    # nothing and his plan entry stays unused
+    assert doc["combatants"]["Brom"]["down"]
+    assert not events(doc, "declare", "Brom")
+
+
 def test_d12_04_decision_the_leaders_dex_adjusts_the_sides_roll():
     """Decision side_dex=leader: the first listed combatant's 1st-edition reaction adjustment, subtracted."""
     doc = play({"party": [pc("Brom", dex=17), pc("Sela", dex=5)], "orcs": [orc("Orc", hp=30)]},
@@ -210,14 +250,19 @@ def test_d12_04_option_no_dex_and_equal_results_act_simultaneously():
 
 def test_d12_04_option_individual_rolls_for_the_pcs_the_referee_rolls_for_the_opponents():
     """Seed: "PC's would get to make individual ... initiative rolls while opponents will generally be
-    rolled for as a group"; a PC's d12 is its declaration's roll."""
+    rolled for as a group"; a PC's d12 is rolled with the initiative, before it declares, so the file gives
+    it by the PC's name in rolls.initiative (no longer as its declaration's roll)."""
     doc = play({"party": [pc("Brom", dex=16), pc("Sela")], "orcs": [orc("Orc", count=2, hp=30)]},
-               {"Brom": [miss_on("Orc 1") | {"roll": 2}], "Sela": [miss_on("Orc 2") | {"roll": 11}],
+               {"Brom": [miss_on("Orc 1")], "Sela": [miss_on("Orc 2")],
                 "Orc 1": [miss_on("Brom")], "Orc 2": [miss_on("Sela")]},
-               initiative={1: {"orcs": 7}}, options={"individual_rolls": True})
+               initiative={1: {"orcs": 7, "Brom": 2, "Sela": 11}}, options={"individual_rolls": True})
     # Brom 2 - 1 (DEX 16) = 1; the orcs' 7; Sela 11
     assert [(e["actor"], count_of(e)[2]) for e in events(doc, "melee")] == [
         ("Brom", 1), ("Orc 1", 7), ("Orc 2", 7), ("Sela", 11)]
+    # the three dice come with the initiative, before the first declaration (D12-04, then D12-05)
+    init = one(doc, "initiative")
+    assert [(d["actor"], d["value"]) for d in init["dice"]] == [("Brom", 2), ("Sela", 11), ("orcs", 7)]
+    assert init["seq"] < min(e["seq"] for e in events(doc, "declare"))
 
 
 # -- D12-05: casting from the initiative result ------------------------------------------------------------
@@ -248,8 +293,8 @@ def test_d12_05_a_full_round_spell_resolves_last_in_the_round():
 def test_d12_05_a_two_round_spell_occupies_the_caster_into_the_next_round():
     doc = play({"party": [mage("Mina", {"name": "rite", "ct": "2 rounds"}, hp=20)], "orcs": [orc("Orc", hp=20)]},
                {"Mina": [{"cast": "rite", "at": "Orc"}, {"none": True}], "Orc": [miss_on("Mina")] * 2},
-               initiative=rounds(2, 2, 5))
+               initiative=rounds(3, 2, 5))
     # begins round 1 count 2, resolves last in round 2; Mina declares nothing in round 2, her next
-    # declaration (none) comes in round 3
+    # declaration (none) comes in round 3 (where both sides roll: each has a member to take its turn, D12-04)
     assert count_of(one(doc, "cast", "Mina")) == (2, 4, 0)
     assert [e["round"] for e in events(doc, "declare", "Mina")] == [1, 3]

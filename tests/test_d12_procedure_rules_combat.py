@@ -51,15 +51,41 @@ def test_d12_06_closing_the_longer_weapon_strikes_first_regardless_of_initiative
     assert "longer weapon" in sela["why"] and "D12-06" in sela["why"]
 
 
-def test_d12_06_the_closer_with_the_longer_weapon_strikes_first_though_its_side_lost():
+def test_d12_06_a_later_closer_with_the_longer_weapon_is_asked_on_its_own_count():
+    """Declarations come count by count (D12-05): at its count 3 the Orc declares a blow on Sela within reach
+    (no distance), so nobody enters melee range at count 3 and Sela is not asked out of turn; she declares on
+    her own count 10. Before declarations moved to the counts, her charge, known from the round's start, moved
+    her spear to count 3; now the Orc's blow comes first."""
     spear = SPEAR | {"reach": 10}
     doc = play({"party": [pc("Sela", weapons=[spear])], "orcs": [orc("Orc", hp=20)]},
                {"Sela": [miss_on("Orc") | {"distance": 20}], "Orc": [miss_on("Sela")]},
                initiative={1: {"party": 10, "orcs": 3}})
-    # Sela's count 10 is after the Orc's 3, but charging in with the 10-ft spear she closes and strikes at 3,
-    # before the Orc's axe
+    # the Orc at count 3 (the action, part 2); Sela at 10: her 20 ft (part 0, within her 30 ft, D12-12), her blow
     assert [(e["actor"], e["tick"]) for e in events(doc, ("move", "melee"))] == [
-        ("Sela", [1, 3, 3, 0, 0]), ("Sela", [1, 3, 3, 0, 1]), ("Orc", [1, 3, 3, 0, 2])]
+        ("Orc", [1, 3, 3, 0, 2]), ("Sela", [1, 3, 10, 0, 0]), ("Sela", [1, 3, 10, 0, 2])]
+    assert [count_of(e) for e in events(doc, "declare")] == [(1, 3, 3), (1, 3, 10)]
+
+
+def test_d12_06_a_target_asked_out_of_turn_that_does_not_strike_back_keeps_its_count():
+    """Decision: the target closed on is asked at the closer's count; only a blow back at the closer moves."""
+    spear = SPEAR | {"reach": 10}
+    doc = play({"party": [pc("Sela", weapons=[spear])], "orcs": [orc("Orc", hp=20), orc("Gob", hp=20)]},
+               {"Sela": [miss_on("Gob")], "Orc": [miss_on("Sela") | {"distance": 20}], "Gob": [NONE]},
+               initiative={1: {"party": 9, "orcs": 2}})
+    # count 2: the orcs declare (Orc, Gob), then Sela out of turn (the Orc closes on her 10-ft spear, D12-06);
+    # she strikes at Gob, not at the Orc: her blow stays on her own count 9
+    assert [(e["actor"], count_of(e)) for e in events(doc, "declare")] == [
+        ("Orc", (1, 3, 2)), ("Gob", (1, 3, 2)), ("Sela", (1, 3, 2))]
+    assert "out of turn" in one(doc, "declare", "Sela")["at"]
+    assert [(e["actor"], count_of(e)) for e in events(doc, "melee")] == [("Orc", (1, 3, 2)), ("Sela", (1, 3, 9))]
+
+
+def test_d12_06_a_target_with_no_longer_weapon_is_asked_on_its_own_count():
+    doc = play({"party": [pc("Brom")], "orcs": [orc("Orc", hp=20)]},
+               {"Brom": [miss_on("Orc")], "Orc": [miss_on("Brom") | {"distance": 20}]},
+               initiative={1: {"party": 9, "orcs": 2}})
+    # sword and axe both reach 5 ft: the Orc's closing asks nobody out of turn; Brom declares on his count 9
+    assert [(e["actor"], count_of(e)) for e in events(doc, "declare")] == [("Orc", (1, 3, 2)), ("Brom", (1, 3, 9))]
 
 
 def test_d12_06_a_weapon_always_beats_unarmed():

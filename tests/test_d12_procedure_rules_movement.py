@@ -139,8 +139,9 @@ def test_d12_15_the_load_table():
 def test_d12_15_a_heavy_load_slows_the_closing():
     doc = play({"party": [pc("Brom", load=50), pc("Pip", race="halfling", load=50)], "orcs": [orc("Orc", hp=20)]},
                {"Brom": [miss_on("Orc") | {"distance": 30}], "Pip": [miss_on("Orc") | {"distance": 30}],
-                "Orc": [NONE]}, initiative=rounds(1, 1, 5))
+                "Orc": [NONE]}, initiative=rounds(2, 1, 5))
     # 50 lb: Brom 9" = 4 squares = 20 ft; Pip the halfling 6" = 3 squares = 15 ft; neither reaches 30 ft
+    # (round 2, where they close the rest, both sides roll: the Orc has no plan left, but stands, D12-04)
     assert [(e["actor"], e["feet"]) for e in events(doc, "move", round=1)] == [("Brom", 20), ("Pip", 15)]
     assert not events(doc, "melee", round=1)
 
@@ -242,8 +243,9 @@ def test_d12_20_surrender_leaves_the_fight():
 def test_d12_21_durations_in_rounds_and_a_turn_is_ten_rounds(duration: str, ends: int):
     charm = {"name": "charm", "ct": 1, "duration": duration}
     doc = play({"party": [mage("Mina", charm)], "orcs": [orc("Orc", hp=20)]},
-               {"Mina": [{"cast": "charm", "at": "Orc"}] + [NONE] * 11, "Orc": [NONE]}, initiative=rounds(1, 1, 5))
+               {"Mina": [{"cast": "charm", "at": "Orc"}] + [NONE] * 11, "Orc": [NONE]}, initiative=rounds(12, 1, 5))
     # cast in round 1: 3 rounds end at the start of round 1 + 3 = 4; 1 turn = 10 rounds: round 11
+    # (Mina's NONEs run to round 12; each round both sides roll, each having a member standing, D12-04)
     assert one(doc, "expire", "Mina")["round"] == ends
 
 
@@ -269,12 +271,31 @@ def test_d12_22_player_characters_never_check_morale_the_referee_checks_others()
     (miss_on("Orc") | {"fall_back": 15}, "plan.Brom[0].fall_back", "10 ft"),
     (miss_on("Orc") | {"step": True, "distance": 10}, "plan.Brom[0].step", "only movement"),
     ({"move": 20, "mode": "withdraw"}, "plan.Brom[0].move", "10 ft"),
-    (miss_on("Orc") | {"roll": 13}, "plan.Brom[0].roll", "d12"),
+    (miss_on("Orc") | {"roll": 2}, "plan.Brom[0].roll", "rolls.initiative: {ROUND: {Brom: N}}"),
 ])
 def test_bad_declarations_are_reported_with_path_and_fix(decl: dict, path: str, words: str):
     text = encounter({"party": [pc("Brom")], "orcs": [orc("Orc")]}, {"Brom": [decl]})
     with pytest.raises(EncounterError) as err:
         prepare(load_text(text, "f.json"), ruleset="d12-procedure")
+    problems = err.value.problems
+    assert any(p.path == path and words in p.message for p in problems), problems
+
+
+@pytest.mark.parametrize(("initiative", "ruleset", "path", "words"), [
+    ({1: {"Orc": 3}}, None, "rolls.initiative.1.Orc", "only the PCs roll their own d12"),
+    ({1: {"Brom": 13}}, None, "rolls.initiative.1.Brom", "13 is not a d12 result"),
+    ({1: {"Brom": 3}}, "side-d6", "rolls.initiative.1.Brom", "only d12-procedure"),
+    ({1: {"Nobody": 3}}, None, "rolls.initiative.1.Nobody", "unknown side"),
+])
+def test_d12_04_a_pcs_own_d12_is_given_by_its_name_and_checked(initiative: dict, ruleset: str | None, path: str,
+                                                               words: str):
+    """individual_rolls: a PC's d12 by its name in rolls.initiative, 1-12; not an NPC's, not for other rulesets."""
+    doc = json.loads(encounter({"party": [pc("Brom")], "orcs": [orc("Orc")]}, {"Brom": [NONE]},
+                               initiative=initiative, options={"individual_rolls": True}))
+    if ruleset is not None:
+        doc["ruleset"] = ruleset
+    with pytest.raises(EncounterError) as err:
+        prepare(load_text(json.dumps(doc), "f.json", strict=False), ruleset=ruleset or "d12-procedure")
     problems = err.value.problems
     assert any(p.path == path and words in p.message for p in problems), problems
 

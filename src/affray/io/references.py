@@ -48,10 +48,17 @@ def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
         for side in _dict(rolls.get(key)):
             if side not in sides:
                 yield ("rolls", key, side), f"unknown side {side!r} (sides: {side_list})"
+    own_die = data.get("ruleset") in (None, "d12-procedure")  # d12-procedure: a PC's own d12 (D12-04)
     for key in ("initiative", "morale"):
         for rnd, by_side in _dict(rolls.get(key)).items():
             for side in _dict(by_side):
-                if side not in sides:
+                if side in sides or (key == "initiative" and own_die and side in owners):
+                    continue  # a combatant's name: the ruleset's checks say whether it may roll its own die
+                if key == "initiative" and side in owners:
+                    yield ("rolls", key, str(rnd), side), (f"{side!r} is a combatant: only d12-procedure (option "
+                                                           f"individual_rolls) reads a combatant's own initiative "
+                                                           f"die here; give a side (sides: {side_list})")
+                else:
                     yield ("rolls", key, str(rnd), side), f"unknown side {side!r} (sides: {side_list})"
     for side in _dict(data.get("surprise")):
         if side not in sides:

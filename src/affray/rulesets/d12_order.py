@@ -1,6 +1,9 @@
 """The order within a count of d12-procedure (seed 004): the closing rule (D12-06) and the tie-breaking
 options (D12-07). A combatant's doings at one count are an ``Act``; ``close`` moves the longer weapon's
 strike (or the armed against the unarmed) to the other's count, ``ties`` ranks acts within each count.
+A ``Round`` holds what is known of the round so far: who is still to declare, on which count, and the acts
+built but not yet pushed (the steps of a count are pushed only when that count begins); ``strikes_first``
+says when a target still to declare is asked out of turn (D12-06).
 """
 
 from __future__ import annotations
@@ -9,11 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from affray.engine.step import Step
+from affray.model.encounter import Declaration
 
 if TYPE_CHECKING:
     from affray.engine.state import Fighter
 
-__all__ = ["Act", "TieOptions", "close", "compare", "ties", "unarmed"]
+__all__ = ["Act", "Round", "TieOptions", "close", "compare", "strikes_first", "ties", "unarmed"]
 
 _ATTACKS = ("melee", "missile")
 
@@ -48,6 +52,34 @@ class Act:
     before: dict[str, str] = field(default_factory=dict)  # who it strikes before, and why (D12-06)
     sub: int = 0
     tie: str = ""
+
+
+@dataclass
+class Round:
+    """One round's registry (D12-05 to D12-07): each combatant's count, who is still to declare, and the acts
+    built but not yet pushed into the fight (a spell taking effect later, a blow moved by D12-06)."""
+
+    number: int
+    counts: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> its count, and how it was found
+    waiting: dict[str, int] = field(default_factory=dict)  # still to declare -> its count
+    granted: dict[str, Declaration] = field(default_factory=dict)  # having the drop: the readied shot, again
+    acts: list[Act] = field(default_factory=list)  # built, not yet pushed
+    counted: set[int | None] = field(default_factory=set)  # counts with a "count" step placed (None: the end)
+
+
+def strikes_first(act: Act, t: Fighter) -> str | None:
+    """D12-06: why ``t``, the target of the melee ``act``, would strike first should it fight back (a weapon
+    against an unarmed attacker, or a closer meeting a longer weapon), or None. ``t`` has not declared yet, so
+    its longest melee weapon counts; its declaration then decides (``close``)."""
+    if act.kind != "melee" or unarmed(t):
+        return None
+    if unarmed(act.f):
+        return f"{t.name} is armed and {act.f.name} unarmed: a weapon always wins initiative (D12-06)"
+    reach = max((w.reach for w in t.weapons if w.kind != "missile"), default=0)
+    if act.closing and reach > act.reach:
+        return (f"{act.f.name} closes on {t.name}, whose {reach}-ft weapon is longer than its {act.reach} ft: "
+                "the longer weapon strikes first, regardless of initiative (D12-06)")
+    return None
 
 
 def close(acts: list[Act]) -> None:

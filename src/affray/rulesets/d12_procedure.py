@@ -5,24 +5,50 @@ Read it beside ``../shared/seeds/004_*.txt`` and RULES.md D12-01 to D12-22. Each
 1. surprise, first round only: a d12 per side, surprised on 1-4 as widened or narrowed by the side's
    abilities (D12-01, D12-02); the surprised do nothing in round 1;
 2. morale, only where the referee rolls it (the file's ``rolls.morale``); PCs never check (D12-22);
-3. declarations; a missile readied with a target in sight (``ready: true``) fires now, before
-   initiative (D12-08);
-4. initiative: a d12 per side minus the 1st-edition DEX reaction adjustment; the counts run from the
-   lowest result to the highest, equal counts simultaneous (D12-04, D12-07);
-5. each combatant acts on its count: all its attacks (D12-10), moving its standard rate before and
-   after (D12-12); a spell starts on the count and takes effect CT counts later, a full-round spell
-   last in the round (D12-05), as does a disengage (D12-18).
+3. a missile readied with a target in sight fires now, before initiative (D12-08): whoever's next plan
+   entry is a ``ready: true`` missile declares it from the plan (nobody is asked before initiative; at
+   the table the referee enters a readied shot with ``plan`` before the round);
+4. initiative, before any other declaration: a d12 per side with a member to take its turn, minus the
+   1st-edition DEX reaction adjustment; the counts run from the lowest result to the highest, equal counts
+   simultaneous (D12-04, D12-07). With ``individual_rolls`` each PC rolls its own d12 here, given in the
+   file as ``rolls.initiative: {ROUND: {NAME: N}}`` (a declaration's ``roll`` is refused: it comes too late);
+5. the counts, from the lowest: as each count comes up, those whose count it is declare ("ALL of a
+   character's actions are generally resolved on their turn"; PCs first, then the others, in the file's
+   order) and act: all their attacks (D12-10), moving their standard rate before and after (D12-12); a
+   caster chooses its spell now, casts for CT counts and the effect resolves at count + CT, a full-round
+   spell last in the round (D12-05), as does a disengage (D12-18).
 
 A tick is ``(round, phase, count, sub, part)``: phase 0 the start of the round (surprise, expiries,
-morale, declarations), 1 readied missiles, 2 initiative, 3 the counts, 4 the end of the round.
-``count`` is the initiative count (it may fall below 1 or above 12 with DEX, or with a casting time);
-``sub`` orders a tie the options of D12-07 break; ``part`` orders a move before the action (0), the
-strike of the longer weapon on closing or of a weapon against the unarmed (1, D12-06), the action (2)
-and a move after it (3).
+morale, readied missiles declared), 1 readied missiles fired, 2 initiative, 3 the counts, 4 the end of the
+round. ``count`` is the initiative count (it may fall below 1 or above 12 with DEX, or with a casting
+time); ``sub`` is -1 for the declarations made as the count comes up (a step of the ruleset's own kind
+"count" opens each count), then orders a tie the options of D12-07 break; ``part`` orders a move before the
+action (0), the strike of the longer weapon on closing or of a weapon against the unarmed (1, D12-06), the
+action (2) and a move after it (3). What is known of the round so far (each combatant's count, who is still
+to declare, the acts built and not yet pushed) is ``d12_order.Round``; a count's steps are pushed only as
+the count begins, so D12-06 and D12-07 can rank them with everything that happens at that count.
 
 In the surprise round (D12-01, "resolve actions in order of highest surprise die roll first") an
 unsurprised side acts on count 13 - its surprise die, so the highest die comes first on the same
 scale the casting times count on; a surprise the referee rules has every unsurprised side on count 1.
+
+Decisions where the seed leaves it to the referee:
+
+- Who rolls (D12-04): a side rolls when one of its members, standing and not surprised, will take a turn
+  on a count: not one still casting a spell of several rounds, nor a readied shooter who has fired without
+  the drop. Whether it then does anything is its declaration's affair: a side whose members declare
+  nothing has still rolled (they declare after the die).
+- Closing (D12-06, "the longer weapon strikes first, regardless of initiative"): when an act at count c
+  closes on a target that has not declared yet this round and carries a longer melee weapon than the
+  closer's (its longest: it has not chosen yet), or when an unarmed attacker strikes at an armed one
+  ("weapons always win initiative vs. unarmed", read as ``d12_order.close`` reads it: of any melee,
+  closing or not), the target declares at that moment, out of turn. If it strikes back at the closer
+  (with a weapon that does win), its blow moves to count c, before the closer's; anything else keeps its
+  own count. An attacker that is itself the one with the longer weapon, or the armed one, strikes first
+  anyway on its earlier count, so nobody is asked early for it.
+- Missile fire at an adjacent melee attacker draws an attack of opportunity (D12-11): "attacking you" is
+  the foe's declaration this round if it has made one, else its last: it has been fighting the shooter.
+- A combatant that falls before its count is not asked for a declaration.
 
 Movement is counted in the seed's 5-ft squares (D12-15: 12" = six squares = 30 ft a round; option
 ``move_scale``). A plain move may run up to twice the standard rate, giving up any other action (D12-12
@@ -31,8 +57,8 @@ Movement is counted in the seed's 5-ft squares (D12-15: 12" = six squares = 30 f
 The encounter file carries (README, "d12-procedure"): a combatant's ``on_point``, ``surprise_odds``
 (1/8, 1/10) and ``load`` (lb), a side's ``surprise_adjust`` (the referee's, for alertness), a spell's
 ``duration``; declaration keys ``ready`` (and ``drop``, the referee granting an additional attack on its count),
-``step``, ``after``, ``fall_back``, ``parry``; a
-declaration's ``roll`` is the combatant's own d12 with ``individual_rolls``.
+``step``, ``after``, ``fall_back``, ``parry``; ``rolls.initiative`` also takes a PC's name (its own d12
+with ``individual_rolls``).
 
 Not implemented: individual surprise rolls (the individual option covers initiative only); a failed saving throw
 disrupting a spell (D12-09: no saves are modelled); dwarves' and strength's shifts of the load
@@ -51,7 +77,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from affray.dice.expr import parse_dice
-from affray.engine.events import Expire, Initiative, Surprise
+from affray.engine.events import Expire, Initiative, Surprise, Tick
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.rules import LOST, FreeAttack, Rule
@@ -62,7 +88,7 @@ from affray.errors import Problem
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Declaration, Weapon, expand
 from affray.reckon import agility, morale_score
-from affray.rulesets.d12_order import Act, close, ties
+from affray.rulesets.d12_order import Act, Round, close, strikes_first, ties
 from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
 
 if TYPE_CHECKING:
@@ -82,8 +108,8 @@ class D12Options(BaseOptions):
     side_dex: str = option("leader", "D12-04", "whose DEX adjusts the side's d12: the first the file lists for the "
                            "side, nobody's, or each member's own (the seed's individual adjustments)",
                            ("leader", "none", "individual"))
-    individual_rolls: bool = option(False, "D12-04", "the PCs each roll their own d12 (a declaration's roll), "
-                                    "adjusted by their own DEX; the others roll as a side")
+    individual_rolls: bool = option(False, "D12-04", "the PCs each roll their own d12 (rolls.initiative by the "
+                                    "PC's name), adjusted by their own DEX; the others roll as a side")
     three_halves: str = option("1-then-2", "D12-14", "3/2 attacks: 1 in odd rounds and 2 in even, or the reverse",
                                ("1-then-2", "2-then-1"))
     tie_wsf: bool = option(False, "D12-07", "a tie between melee weapons goes to the lower speed factor")
@@ -107,7 +133,7 @@ class D12Memo:
     expiries: dict[int, list[tuple[str, str, int]]] = field(default_factory=dict)  # round -> (caster, spell, cast)
     surprise_counts: dict[str, int] = field(default_factory=dict)
     surprise_round: bool = False
-    fresh: set[str] = field(default_factory=set)
+    round: Round = field(default_factory=lambda: Round(0))  # this round's counts, declarations and acts
 
 
 class D12Procedure(Ruleset[D12Memo, D12Options]):
@@ -128,7 +154,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
     }
     initiative_die = 12
     surprise_die = 12
-    action_die = 12  # a declaration's roll: the combatant's own d12 with individual_rolls (D12-04)
+    own_kinds = frozenset({"count"})  # a count comes up: its declarations, its acts placed (``resolve_own``)
     attack_scheme = "1e"  # D12-14
 
     def new_state(self) -> D12Memo:
@@ -141,10 +167,21 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
         enc = loaded.encounter
+        side_of = {name: side for name, side, _c, _l in expand(enc)}
+        for rnd, by_key in enc.rolls.initiative.items():
+            for key in by_key:
+                if key in side_of and key not in enc.sides and not enc.sides[side_of[key]].pc:
+                    yield loaded.problem(("rolls", "initiative", str(rnd), key), f"{key} is not on the PCs' side: "
+                                         "only the PCs roll their own d12 (option individual_rolls), the others "
+                                         f"roll as a side: give {side_of[key]}'s d12 (D12-04)")
         for actor, decls in enc.plan.items():
             for i, d in enumerate(decls):
                 loc = ("plan", actor, i)
                 x = d.extra
+                if d.roll is not None:
+                    yield loaded.problem(loc + ("roll",), "a PC's own d12 (option individual_rolls) is rolled with "
+                                         "the initiative, before it declares: give it as rolls.initiative: "
+                                         f"{{ROUND: {{{actor}: N}}}} (D12-04)")
                 for key in ("ready", "drop", "step", "parry"):
                     if key in x and not isinstance(x[key], bool):
                         yield loaded.problem(loc + (key,), f"{key} takes true or false")
@@ -194,39 +231,106 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         self._expire(fight, rnd)
         self._morale(fight, rnd)
         surprised = state.surprised if rnd == 1 and memo.surprise_round else frozenset()
-        at = f"round {rnd}, start (declarations)"
-        declaring = [f for f in state.pcs_first if f.active and f.side not in surprised
-                     and memo.busy.get(f.name, 0) < rnd]
-        # a declaration's roll is its own round's d12 (individual_rolls): not reused while it continues
-        memo.fresh = {f.name for f in declaring if not (f.current is not None and f.remaining > 0)}
-        declared = [(f, d) for f in declaring if (d := fight.declare(f, (rnd, 0, 2, 0, 0), at)) is not None]
-        if not declared:
-            return
-        ready = [(f, d) for f, d in declared if d.action == "missile" and d.extra.get("ready") is True]
-        if ready:
-            steps = []
-            for f, d in ready:
-                steps += [s for _, s in self._missile(fight, f, d, rnd, 0, "").steps]
-            for s in steps:
-                s.tick = (rnd, 1, 0, 0, 2)
-                s.at = f"round {rnd}, readied missiles (before initiative)"
-                s.why = ("began the round with the missile ready and the target in sight: fires before "
-                         "initiative is rolled, and must (D12-08)")
-            fight.resolve_now(steps)
+        taking = [f for f in state.pcs_first if f.active and f.side not in surprised
+                  and memo.busy.get(f.name, 0) < rnd]
+        ready = self._readied(fight, rnd, taking)
         # "having the drop": the referee may grant the readied shooter its turn as well (D12-08, key drop)
-        readied = {f.name for f, d in ready if d.extra.get("drop") is not True}
-        rest = [(f, d) for f, d in declared if f.name not in readied and f.active]
-        counts = self._initiative(fight, rnd, rest)
-        acts: list[Act] = []
-        for f, d in rest:
-            count, why = counts[f.name]
-            acts += self._acts(fight, f, d, rnd, count, why)
-        close(acts)
-        ties(acts, self.opt)
-        for act in acts:
+        turns = [f for f in taking if f.active and (f.name not in ready or ready[f.name].extra.get("drop") is True)]
+        r = memo.round = Round(rnd, self._initiative(fight, rnd, turns))
+        for f in turns:
+            count = r.counts[f.name][0]
+            if f.name in ready:
+                r.granted[f.name] = ready[f.name]
+            else:
+                r.waiting[f.name] = count
+            self._count_step(fight, r, count, f)
+
+    def _readied(self, fight: Fight[D12Memo], rnd: int, taking: list[Fighter]) -> dict[str, Declaration]:
+        """D12-08: whoever begins the round with a missile ready (its next plan entry, ``ready: true``) declares
+        it now, from the plan alone (nobody is asked before initiative), and fires before initiative is rolled."""
+        tick, at = (rnd, 0, 2, 0, 0), f"round {rnd}, start (readied missiles)"
+        ready: dict[str, Declaration] = {}
+        for f in taking:
+            if f.routed or (f.current is not None and f.remaining > 0) or f.plan_pos >= len(f.plan):
+                continue
+            nxt = f.plan[f.plan_pos]
+            if nxt.action == "missile" and nxt.extra.get("ready") is True:
+                d = fight.declare(f, tick, at)
+                if d is not None:
+                    ready[f.name] = d
+        steps = []
+        for name, d in ready.items():
+            steps += [s for _, s in self._missile(fight, fight.state.fighters[name], d, rnd, 0, "").steps]
+        for s in steps:
+            s.tick = (rnd, 1, 0, 0, 2)
+            s.at = f"round {rnd}, readied missiles (before initiative)"
+            s.why = ("began the round with the missile ready and the target in sight: fires before "
+                     "initiative is rolled, and must (D12-08)")
+        fight.resolve_now(steps)
+        return ready
+
+    def _count_step(self, fight: Fight[D12Memo], r: Round, count: int | None, f: Fighter) -> None:
+        """Place the "count" step that opens ``count`` (None: the end of the round), once a round."""
+        if count in r.counted:
+            return
+        r.counted.add(count)
+        rnd = r.number
+        if count is None:
+            tick, at = (rnd, 4, 0, -1, 0), f"round {rnd}, end of the round"
+        else:
+            tick, at = (rnd, 3, count, -1, 0), f"round {rnd}, count {count}"
+        fight.push(Step(tick, f, "count", at, "the count comes up: whose count it is declares now, then what "
+                        "happens at this count is placed in order (D12-05, D12-06, D12-07)"))
+
+    def resolve_own(self, fight: Fight[D12Memo], step: Step) -> None:
+        """A "count" step: at the start of each count, those whose count it is declare (D12-05: "ALL of a
+        character's actions are generally resolved on their turn"), a target closed on by a shorter weapon
+        out of turn (D12-06); the acts of this count are then ranked (D12-07) and pushed."""
+        r = fight.memo.round
+        phase, count = step.tick[1:3]
+        if phase == 4:
+            self._place(fight, r, None)
+            return
+        state = fight.state
+        for f in state.pcs_first:  # PCs first, then the others, in the file's order
+            if r.waiting.get(f.name) == count:
+                del r.waiting[f.name]
+                if f.active:
+                    self._declare(fight, r, f, step.tick, step.at)
+            elif f.name in r.granted and r.counts[f.name][0] == count and f.active:
+                self._build(fight, r, f, r.granted.pop(f.name))
+        for act in [a for a in r.acts if a.count == count]:
+            t = state.fighters.get(act.target or "")
+            if t is None or t.name not in r.waiting or not t.active or (why := strikes_first(act, t)) is None:
+                continue
+            del r.waiting[t.name]
+            self._declare(fight, r, t, step.tick, f"{step.at}, out of turn: {why}")
+        self._place(fight, r, count)
+
+    def _declare(self, fight: Fight[D12Memo], r: Round, f: Fighter, tick: Tick, at: str) -> None:
+        d = fight.declare(f, tick, at)
+        if d is not None:
+            self._build(fight, r, f, d)
+
+    def _build(self, fight: Fight[D12Memo], r: Round, f: Fighter, d: Declaration) -> None:
+        """The acts of ``f``'s declaration, on its own count, into the round's registry (a spell's effect CT
+        counts later, a full-round one at the end: D12-05)."""
+        count, why = r.counts[f.name]
+        for act in self._acts(fight, f, d, r.number, count, why):
+            r.acts.append(act)
+            self._count_step(fight, r, act.count, f)
+
+    def _place(self, fight: Fight[D12Memo], r: Round, count: int | None) -> None:
+        """D12-06 then D12-07 over the acts known so far; push the steps of the acts at ``count``."""
+        close(r.acts)
+        now = [a for a in r.acts if a.count == count]
+        r.acts = [a for a in r.acts if a.count != count]
+        ties(now, self.opt)
+        rnd = r.number
+        for act in now:
             for part, s in act.steps:
-                phase, count = (4, 0) if act.count is None else (3, act.count)
-                s.tick = (rnd, phase, count, act.sub, part)
+                phase, c = (4, 0) if act.count is None else (3, act.count)
+                s.tick = (rnd, phase, c, act.sub, part)
                 if fight.explain:
                     s.at = f"round {rnd}, " + ("end of the round" if act.count is None else f"count {act.count}")
                     s.why += act.tie
@@ -298,22 +402,22 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
             fight.morale_check(side, members, score, (rnd, 0, 1, k, 0), f"round {rnd}, start (morale)",
                                ("referee",), why, parse_dice(self.opt.morale_dice))
 
-    def _initiative(self, fight: Fight[D12Memo], rnd: int,
-                    declared: list[tuple[Fighter, Declaration]]) -> dict[str, tuple[int, str]]:
-        """D12-04: a d12 per side minus the DEX reaction adjustment; the lowest count acts first."""
+    def _initiative(self, fight: Fight[D12Memo], rnd: int, turns: list[Fighter]) -> dict[str, tuple[int, str]]:
+        """D12-04: a d12 per side with a member to take its turn, minus the DEX reaction adjustment; the lowest
+        count acts first. With ``individual_rolls`` each PC's own d12 (``rolls.initiative: {ROUND: {NAME: N}}``)."""
         state = fight.state
         tick, at = (rnd, 2, 0, 0, 0), f"round {rnd}, initiative"
-        sides = [s for s in state.sides if any(f.side == s and d.action != "none" for f, d in declared)]
+        sides = [s for s in state.sides if any(f.side == s for f in turns)]
         memo = fight.memo
         counts: dict[str, tuple[int, str]] = {}
         if len(sides) <= 1 and not (rnd == 1 and memo.surprise_round):
-            for f, _ in declared:
+            for f in turns:
                 counts[f.name] = (1, f"only {f.side} acts this round: no initiative needed, count 1 (D12-04)")
             fight.emit(Initiative, tick, at, detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
                        ranks={s: 1 for s in sides})
             return counts
         if rnd == 1 and memo.surprise_round:
-            for f, _ in declared:
+            for f in turns:
                 c = memo.surprise_counts.get(f.side, 1)
                 counts[f.name] = (c, f"surprise round: {f.side} acts on count {c} (13 - its surprise d12), highest "
                                   "surprise die first (D12-01)")
@@ -327,16 +431,16 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         results: dict[str, int] = {}
         texts: list[str] = []
         for s in sides:
-            members = [(f, d) for f, d in declared if f.side == s]
+            members = [f for f in turns if f.side == s]
             alone = individual and fight.encounter.sides[s].pc
             if not alone:
                 rolls[s] = fight.roller.die(12, "initiative", s, given.get(s))
             leader = state.sides[s][0]  # the Decision: the first the file lists, standing or not
             lead_score, lead_ability = agility(self.opt, leader)  # C2X-01: AGI with the Agility option
             lead_adj = dex_reaction_adjustment(lead_score, edition="1e")
-            for f, d in members:
+            for f in members:
                 if alone:
-                    die = fight.roller.die(12, "initiative", f.name, d.roll if f.name in memo.fresh else None)
+                    die = fight.roller.die(12, "initiative", f.name, given.get(f.name))
                     score, ability = agility(self.opt, f)
                     adj = dex_reaction_adjustment(score, edition="1e")
                     how = f"{f.name}'s own d12 {die}"
