@@ -151,6 +151,10 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaratio
                           f"{', '.join(w.name for w in f.weapons)})")
     if decl.action == "missile" and decl.weapon is None and all(w.kind == "melee" for w in f.weapons):
         raise AnswerError(f"{f.name} carries no missile weapon")
+    die = fight.ruleset.action_die
+    if decl.roll is not None and (die is None or not 1 <= decl.roll <= die):
+        raise AnswerError(f"roll: ruleset {fight.ruleset.id} rolls no die per action" if die is None else
+                          f"roll: {decl.roll} is not a d{die} result (1-{die})")
     keys = fight.ruleset.declaration_keys
     for key in decl.extra:
         if key not in keys:
