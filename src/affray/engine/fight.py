@@ -52,6 +52,8 @@ class Clock(Protocol[S_co]):
     def declaration_keys(self) -> dict[str, str]: ...
     @property
     def action_die(self) -> int | None: ...
+    @property
+    def periods_per_round(self) -> int: ...
 
     def new_state(self) -> S_co: ...
     def begin(self, fight: Any, period: int) -> None: ...
@@ -59,7 +61,6 @@ class Clock(Protocol[S_co]):
     def after(self, fight: Any, tick: Tick) -> None: ...
     def ready(self, fight: Any, f: Fighter) -> None: ...
     def period_end(self, period: int) -> Tick: ...
-    def round_of(self, period: int) -> int: ...
     def phase_end(self, fight: Any, tick: Tick, later: int = 0) -> Tick: ...
     def pending(self, fight: Any) -> bool: ...
     def resolve_own(self, fight: Any, step: Step) -> None: ...
@@ -156,6 +157,11 @@ class Fight(Generic[S]):
         """The next ``n`` steps to resolve (all with None), in order: what a referee's console shows as coming."""
         items = sorted(self._heap) if n is None else heapq.nsmallest(n, self._heap)
         return [item[2] for item in items if not item[2].cancelled]
+
+    def round_of(self, period: int) -> int:
+        """The round a declaration point belongs to (``--max-rounds`` counts rounds): ``periods_per_round`` a round."""
+        k = self.ruleset.periods_per_round
+        return (period + k - 1) // k
 
     @property
     def over(self) -> bool:
@@ -257,7 +263,7 @@ class Fight(Generic[S]):
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> Result:
         ruleset = self.ruleset
-        while (not self.over and ruleset.round_of(self.period + 1) <= self.max_rounds
+        while (not self.over and self.round_of(self.period + 1) <= self.max_rounds
                and (self.auto or self.asker is not None or self._has_work())):
             self.period += 1
             ruleset.begin(self, self.period)
@@ -277,7 +283,7 @@ class Fight(Generic[S]):
 
     def result(self) -> Result:
         return Result(self.ruleset.id, self.seed, dict(_options(self.ruleset.opt)), self.events, self.state.final(),
-                      self.ruleset.round_of(self.period))
+                      self.round_of(self.period))
 
     def _has_work(self) -> bool:
         if self._heap:

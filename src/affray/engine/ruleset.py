@@ -46,6 +46,8 @@ class Ruleset(Generic[S, Opts]):
     action_die: ClassVar[int | None] = None  # a declaration's own ``roll`` (phase-count's d6)
     attack_scheme: ClassVar[str | None] = None  # attacks per round by class/level: "1e", "2e" or none
     has_rounds: ClassVar[bool] = True  # the tick's first element is the round; else ``round`` is null
+    #: Declaration points a round (``--max-rounds`` counts rounds): Combat II's three phases.
+    periods_per_round: ClassVar[int] = 1
     #: Whether an opportunity attack that does damage stops the mover.
     opportunity_stops: ClassVar[bool] = False
     #: Step kinds the ruleset resolves itself (``resolve_own``), even when the actor is no longer active.
@@ -80,10 +82,6 @@ class Ruleset(Generic[S, Opts]):
     def period_end(self, period: int) -> Tick:
         """Steps with a tick before this one resolve in ``period``."""
         return (period + 1,)
-
-    def round_of(self, period: int) -> int:
-        """The round a declaration point belongs to (``--max-rounds`` counts rounds): one point per round."""
-        return period
 
     def phase_end(self, fight: Fight[S], tick: Tick, later: int = 0) -> Tick:
         """The end of the phase holding ``tick``, ``later`` phases on: timed effects of the critical tables

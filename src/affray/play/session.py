@@ -119,7 +119,7 @@ class Session:
         """The fight as its journal leaves it, rebuilt without asking or showing anything."""
         f = self.drive.fight
         return Result(self.prepared.ruleset.id, f.seed, asdict(self.prepared.ruleset.opt), f.events,
-                      f.state.final(), f.ruleset.round_of(max(f.period, 1)))
+                      f.state.final(), f.round_of(max(f.period, 1)))
 
     # -- playing --------------------------------------------------------------------------------------
     def play(self) -> None:

@@ -60,9 +60,9 @@ def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Tick:
     ruleset = fight.ruleset
     if ruleset.opt.crit_phase == "phase":
         return ruleset.phase_end(fight, tick, later)
-    last = ruleset.round_of(fight.period) + later  # whole rounds: the last period of that round
+    last = fight.round_of(fight.period) + later  # whole rounds: the last period of that round
     q = fight.period
-    while ruleset.round_of(q + 1) <= last:
+    while fight.round_of(q + 1) <= last:
         q += 1
     return ruleset.period_end(q)
 

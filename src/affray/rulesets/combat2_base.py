@@ -99,6 +99,11 @@ def book(fight: Fight[Memo], f: Fighter) -> Book:
     return b
 
 
+def round_of(period: int) -> int:
+    """The round (Phase System II: the cycle) of a phase: three to a round (P1-03, P2-01)."""
+    return (period + 2) // 3
+
+
 def per_phase(f: Fighter, pace: int) -> int:
     """C2-16: 1/3 of the current MV per phase, in feet (MV 12: 40 ft)."""
     return f.spec.mv * 10 * pace // 3

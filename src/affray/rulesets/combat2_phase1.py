@@ -60,7 +60,7 @@ from affray.model.encounter import Combatant, Declaration, Dice
 from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
-from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book
+from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book, round_of
 from affray.rulesets.combat2_casting import Combat2Casting
 from affray.rulesets.combat2_movement import Combat2Movement
 
@@ -95,6 +95,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                    "movement (C2-12)",
     }
     initiative_die = 10
+    periods_per_round = 3  # phases 1-3: the engine's declaration point is a phase
     surprise_die = 10
     attack_scheme = "2e"
 
@@ -115,15 +116,12 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     def rules(self) -> list[Rule]:
         return [Combat2Rules(self)]
 
-    def round_of(self, period: int) -> int:
-        return (period + 2) // 3
-
     def period_end(self, period: int) -> Tick:
-        rnd, phase = self.round_of(period), (period - 1) % 3 + 1
+        rnd, phase = round_of(period), (period - 1) % 3 + 1
         return (rnd, phase + 1) if phase < 3 else (rnd + 1,)
 
     def begin(self, fight: Fight[Memo], period: int) -> None:
-        rnd, phase = self.round_of(period), (period - 1) % 3 + 1
+        rnd, phase = round_of(period), (period - 1) % 3 + 1
         state = fight.state
         if phase == 1:
             if rnd == 1:
@@ -183,7 +181,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         return (rnd, 4, 3, 0)
 
     def end(self, fight: Fight[Memo], period: int) -> None:
-        rnd, phase = self.round_of(period), (period - 1) % 3 + 1
+        rnd, phase = round_of(period), (period - 1) % 3 + 1
         if phase != 3:
             return
         for f in fight.state.fighters.values():
