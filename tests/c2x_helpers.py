@@ -26,7 +26,9 @@ def duel(ruleset: str, options: dict[str, Any], brom_plan: list[dict[str, Any]],
 
 
 def events(doc: dict[str, Any], kind: str, actor: str | None = None) -> list[dict[str, Any]]:
-    return [e for e in doc["events"] if e["kind"] == kind and (actor is None or e["actor"] == actor)]
+    """Events of ``kind`` by ``actor``; for conditions, those set on ``actor`` (the event's ``target``)."""
+    who = "target" if kind == "condition" else "actor"
+    return [e for e in doc["events"] if e["kind"] == kind and (actor is None or e.get(who) == actor)]
 
 
 def conditions(doc: dict[str, Any], actor: str) -> list[str]:

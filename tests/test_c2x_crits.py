@@ -91,7 +91,7 @@ def test_c2x_03_critical_10_a_free_attack_next_phase(ruleset: str) -> None:
     attacks = events(doc, "melee", "Brom")
     assert attacks[0]["damage"] == 16 and attacks[1]["hit"] is False
     owed = next(e for e in events(doc, "condition", "Brom") if e["condition"] == "free-attack")
-    regular = [e for e in attacks[2:] if owed["since"] <= e["tick"] < owed["until"] and "free" not in e["why"]]
+    regular = [e for e in attacks[2:] if owed["since"] <= e["tick"] < owed["end"] and "free" not in e["why"]]
     free = [e for e in attacks if "free attack" in e.get("why", "")]
     assert len(free) == (1 if regular else 0)
     if free:
@@ -115,7 +115,7 @@ def test_c2x_03_stunned_cannot_attack_until_its_phase_ends() -> None:
                orc_plan=[{"melee": "Brom"}])
     stopped = events(doc, "impossible", "Orc")
     assert stopped and "stunned" in stopped[0]["why"] and stopped[0]["tick"][:2] == [1, 1]
-    assert events(doc, "condition", "Orc")[0]["until"] == [1, 3]  # through phase 2
+    assert events(doc, "condition", "Orc")[0]["end"] == [1, 3]  # through phase 2
 
 
 @pytest.mark.parametrize("ruleset", IDS)
@@ -137,7 +137,7 @@ def test_c2x_03_misstep_minus_1_next_phase(ruleset: str) -> None:
                                  {"melee": "Orc", "dice": {"attack": 15, "damage": 1}}],
                brom={"attacks": 3})
     assert conditions(doc, "Brom") == ["lost-sequence", "no-move", "misstep"]
-    until = events(doc, "condition", "Brom")[2]["until"]
+    until = events(doc, "condition", "Brom")[2]["end"]
     second = events(doc, "melee", "Brom")[1]
     # the ruleset's clock decides whether the second blow still falls within the next phase
     assert ("-1 (Brom misstep, C2X-03)" in second["detail"]) == (second["tick"] < until)
@@ -196,7 +196,7 @@ def test_crit_phase_round_stretches_the_daze(ruleset: str) -> None:
     # option crit_phase: round: "until the end of the phase" is the end of the round
     by_phase = duel(ruleset, TABLES, [{"melee": "Orc", "dice": {"attack": 20, "crit": 2}}])
     by_round = duel(ruleset, {**TABLES, "crit_phase": "round"}, [{"melee": "Orc", "dice": {"attack": 20, "crit": 2}}])
-    assert events(by_round, "condition")[0]["until"] >= events(by_phase, "condition")[0]["until"]
+    assert events(by_round, "condition")[0]["end"] >= events(by_phase, "condition")[0]["end"]
 
 
 def test_crit_dice_out_of_range_is_named() -> None:

@@ -50,9 +50,8 @@ def parse_fight_command(text: str, fight: Fight[Any]) -> FightCommand:
 
 def _moment(fight: Fight[Any]) -> tuple[Tick, str]:
     """Where a referee's change is placed: at the moment of the last event (before the first: the start)."""
-    if fight.events:
-        last = fight.events[-1]
-        return last.tick, last.at
+    if fight.now:
+        return fight.now, fight.now_at
     return (max(fight.period, 0),), "before the fight"
 
 

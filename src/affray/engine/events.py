@@ -329,7 +329,7 @@ class Effect(NamedTuple):
 
 
 class Expire(NamedTuple):
-    """A spell's duration ends (G-08)."""
+    """A spell's duration ends (G-08), or a ``condition`` on ``target``."""
 
     tick: Tick
     at: str
@@ -340,6 +340,7 @@ class Expire(NamedTuple):
     rolls: Rolls = ()
     target: str | None = None
     spell: str | None = None
+    condition: str | None = None
 
     @property
     def kind(self) -> str:
@@ -456,9 +457,9 @@ class Fatigue(NamedTuple):
 
 # -- what happens to combatants -----------------------------------------------------------------------------
 class Condition(NamedTuple):
-    """A timed condition on the actor (C2X-03/04), held from ``since`` (default: now) to before ``until``;
-    ``until`` None ends it. ``amount``: an SF penalty; ``attack``/``free_damage``: the dice entered for the
-    free attack it grants."""
+    """A condition set on ``target`` by ``actor`` (a spell's caster, an attacker; None: the referee's hand) under
+    ``rule``: held from ``since`` (default: now) to before the tick ``end``, whose words are ``until`` (G-08, G-09);
+    ``amount``: an SF penalty (C2X-04); ``attack``/``free_damage``: the dice entered for the free attack it grants."""
 
     tick: Tick
     at: str
@@ -467,10 +468,13 @@ class Condition(NamedTuple):
     why: str | None = None
     detail: str | None = None
     rolls: Rolls = ()
+    target: str | None = None
+    spell: str | None = None
     condition: str = ""
-    until: Tick | None = None
+    until: str | None = None
+    end: Tick | None = None
+    rule: str = ""
     amount: int = 0
-    by: str | None = None
     since: Tick | None = None
     attack: int | None = None
     free_damage: int | None = None

@@ -19,14 +19,18 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from affray.dice.expr import DiceExpr
 from affray.dice.roller import DieProvider, Roller
-from affray.engine.events import Declare, Down, Event, Melee, Morale, Tick
+from affray.engine.conditions import incapacitated
+from affray.engine.events import Condition, Declare, Delay, Down, Event, Melee, Morale, Tick
 from affray.engine.options import BaseOptions
 from affray.engine.rules import Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
-from affray.engine.step import AttackMods, Step
+from affray.engine.step import AttackMods, Step, Until
 from affray.model.encounter import Declaration, Encounter, Outcome
 
-__all__ = ["Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
+__all__ = ["FOREVER", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
+
+#: The end of a condition that lasts the whole fight (a weapon dropped, C2X-03).
+FOREVER: Tick = (1 << 30,)
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
@@ -61,7 +65,8 @@ class Clock(Protocol[S_co]):
     def after(self, fight: Any, tick: Tick) -> None: ...
     def ready(self, fight: Any, f: Fighter) -> None: ...
     def period_end(self, period: int) -> Tick: ...
-    def phase_end(self, fight: Any, tick: Tick, later: int = 0) -> Tick: ...
+    def phase_end(self, fight: Any, tick: Tick, later: int = 0, unit: str = "phase") -> Until: ...
+    def expiry(self, fight: Any, tick: Tick, count: int, unit: str) -> Until: ...
     def pending(self, fight: Any) -> bool: ...
     def resolve_own(self, fight: Any, step: Step) -> None: ...
 
@@ -126,6 +131,9 @@ class Fight(Generic[S]):
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
+        #: The moment of the last event, and its words (kept in the lean mode too).
+        self.now: Tick = ()
+        self.now_at = "before the fight"
         self._heap: list[tuple[Tick, int, Step]] = []
         self._pushed = 0
         self.period = 0
@@ -139,6 +147,7 @@ class Fight(Generic[S]):
         e = cls(tick, at, tick[0] if self._rounds else None, actor, rolls=self.roller.take() if self.explain else (),
                 **fields)
         self.state.apply(e)
+        self.now, self.now_at = tick, at
         if self.keep:
             self.events.append(e)
         if self.on_event is not None:
@@ -175,13 +184,21 @@ class Fight(Generic[S]):
         ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
         without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
         into account when it is asked (Combat II's winners hear the losers')."""
+        if f.conditions:
+            held = incapacitated(f, tick)
+            if held is not None:  # "its declarations wait, and it is asked nothing" (G-09)
+                words = f.conditions[held].words
+                self.emit(Delay, tick, at, f.name, why=f"{f.name} is {held}{f' until {words}' if words else ''}: no "
+                          f"action ({f.conditions[held].rule})", detail=f"{held}: no declaration")
+                return None
         continuing = f.current is not None and f.remaining > 0
         consumed = False
         decl: Declaration | None
         if resume is not None:
             decl = resume
             continuing = True
-        elif f.routed:
+        elif f.routed or (f.conditions and "fleeing" in f.conditions and f.conditions["fleeing"].since <= tick
+                                                                           < f.conditions["fleeing"].until):
             decl = Declaration(move=f.spec.mv * 10, mode="flee")
             continuing = False
         elif continuing:
@@ -211,6 +228,19 @@ class Fight(Generic[S]):
         self.emit(Declare, tick, at, f.name, detail=detail, decl=decl, consumed=consumed, continuing=continuing,
                   remaining=remaining)
         return decl
+
+    def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,
+                      rule: str, why: str | None = None, detail: str | None = None, spell: str | None = None,
+                      amount: int = 0, since: Tick | None = None, attack: int | None = None,
+                      damage: int | None = None) -> None:
+        """``target`` holds condition ``name`` from now (or ``since``) to ``until``, set ``by`` a combatant (None: the
+        referee's hand) under ``rule``: a ``condition`` event, and the moment it ends placed in time (an ``expire``
+        then)."""
+        self.emit(Condition, tick, at, by, why=why, detail=detail, target=target.name, spell=spell, condition=name,
+                  until=until.at, end=until.tick, rule=rule, amount=amount, since=since, attack=attack,
+                  free_damage=damage)
+        if until.tick < FOREVER:
+            self.push(Step(until.tick, target, "end-condition", until.at, until.why, note=name))
 
     def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
                      triggers: tuple[str, ...], why: str, dice: DiceExpr) -> bool:
@@ -266,20 +296,28 @@ class Fight(Generic[S]):
         while (not self.over and self.round_of(self.period + 1) <= self.max_rounds
                and (self.auto or self.asker is not None or self._has_work())):
             self.period += 1
+            heap = self._heap
+            start = ruleset.period_end(self.period - 1)  # what ends exactly as this period begins comes first
+            while heap and heap[0][0] <= start and not self.over:
+                self._moment()
             ruleset.begin(self, self.period)
             bound = ruleset.period_end(self.period)
-            heap = self._heap
             while heap and heap[0][0] < bound and not self.over:
-                tick = heap[0][0]
-                group = []
-                while heap and heap[0][0] == tick:
-                    group.append(heapq.heappop(heap)[2])
-                self.resolve_now(group)
+                self._moment()
             if self.over:
                 self._heap.clear()
             else:
                 ruleset.end(self, self.period)
         return self.result()
+
+    def _moment(self) -> None:
+        """Resolve the steps at the earliest tick, together."""
+        heap = self._heap
+        tick = heap[0][0]
+        group = []
+        while heap and heap[0][0] == tick:
+            group.append(heapq.heappop(heap)[2])
+        self.resolve_now(group)
 
     def result(self) -> Result:
         return Result(self.ruleset.id, self.seed, dict(_options(self.ruleset.opt)), self.events, self.state.final(),

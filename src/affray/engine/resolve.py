@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from affray.engine.conditions import effect_of
 from affray.engine.events import (
     Cast,
     CastStart,
     Delay,
+    Expire,
     Impossible,
     Melee,
     Misc,
@@ -29,6 +31,7 @@ from affray.engine.fight import Fight
 from affray.engine.rules import KEPT, LOST
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, AttackRoll, Step
+from affray.model.encounter import Outcome
 
 __all__ = ["Engine"]
 
@@ -36,6 +39,7 @@ S = TypeVar("S")
 
 #: Step kinds the engine resolves as a plain timed event.
 _PLAIN = {"misc": Misc, "wait": Wait, "delay": Delay, "surrender": Surrender}
+_AUTOMATIC = Outcome(hit=True, damage=0)  # marks an automatic hit, its damage already thrown
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
 
@@ -59,6 +63,14 @@ class Engine(Fight[S]):
             self.ruleset.resolve_own(self, step)
             return
         a = step.actor
+        if step.kind == "end-condition":  # G-08: a condition's time is up (unless it already ended)
+            held = a.conditions.get(step.note)
+            if held is not None and held.until == step.tick:
+                self.emit(Expire, step.tick, step.at, held.by, why=step.why or None, target=a.name,
+                          condition=step.note, detail=f"{a.name} is no longer {step.note}")
+                if not effect_of(step.note).acts and a.active:
+                    self.ruleset.ready(self, a)  # it may act again: a ruleset that places actions as they come
+            return
         if step.kind == "wound":  # damage already on its way (Rule.lands): it lands even if the attacker fell
             self.emit(Wound, step.tick, step.at, a.name, target=step.target, damage=step.amount,
                       why=step.why or None, detail=step.note or None, subdual="subdual" in step.tags)
@@ -141,14 +153,25 @@ class Engine(Fight[S]):
         detail = ""
         roll: AttackRoll | None = None
         asked = False
-        if outcome is None and given_attack is None and self.asker is not None:
+        if outcome is None and given_attack is None and mods.automatic is not None:  # a helpless target (G-09)
+            expr = weapon.damage_large if (weapon.damage_large is not None and target.spec.size in
+                                           ("large", "huge", "gargantuan")) else weapon.damage
+            rolled = self.roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
+            hit, damage = True, max(1, rolled + expr.bonus + mods.damage)
+            if explain:
+                detail = (f"{mods.automatic}; {expr.text}: {rolled}{f' {expr.bonus:+d}' if expr.bonus else ''}"
+                          f"{mods.text('damage')} = {damage} damage")
+            outcome = _AUTOMATIC
+        elif outcome is None and given_attack is None and self.asker is not None:
             answer = self.asker.attack_roll(self, step, target)  # the referee at the table (G-06)
             asked = True
             if isinstance(answer, int):
                 given_attack = answer
             else:
                 outcome = answer
-        if outcome is not None:
+        if outcome is _AUTOMATIC:
+            pass
+        elif outcome is not None:
             hit, damage = outcome.hit, outcome.damage if outcome.hit else 0
             if explain:
                 detail = f"the referee's outcome: {'hit, ' + str(damage) + ' damage' if hit else 'miss'}"

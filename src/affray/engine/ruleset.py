@@ -1,10 +1,11 @@
 """The ruleset base class: what a ruleset must say, and nothing else (STYLE.md 1-2).
 
 Metadata as ClassVars; then the clock: when declarations are made (``begin``, ``after``, ``ready``), where a
-period ends, how a round is counted, headings; its step rules (``rules``), with one route for the kinds
-of step it resolves itself (``resolve_own``); its per-fight state (``new_state``) and options (``Options``,
-read as ``self.opt.name``); and its load-time checks. Shared reckonings (morale, agility) live in
-``affray.reckon``; option handling in ``engine.options``; the checks every ruleset shares in ``io.checks``.
+period ends, when an effect ends (``phase_end``, ``expiry``), headings; its step rules (``rules``), with one
+route for the kinds of step it resolves itself (``resolve_own``); its per-fight state (``new_state``) and
+options (``Options``, read as ``self.opt.name``); and its load-time checks. Shared reckonings (morale,
+agility) live in ``affray.reckon``; option handling in ``engine.options``; the checks every ruleset shares in
+``io.checks``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from affray.engine.events import Tick
 from affray.engine.options import BaseOptions, parse_options
 from affray.engine.rules import Rule
-from affray.engine.step import Step
+from affray.engine.step import Step, Until
 from affray.model.encounter import Combatant, Declaration, Dice
 
 if TYPE_CHECKING:
@@ -83,11 +84,22 @@ class Ruleset(Generic[S, Opts]):
         """Steps with a tick before this one resolve in ``period``."""
         return (period + 1,)
 
-    def phase_end(self, fight: Fight[S], tick: Tick, later: int = 0) -> Tick:
-        """The end of the phase holding ``tick``, ``later`` phases on: timed effects of the critical tables
-        (C2X-03/04) last until then. By default a ruleset's period (its declaration point) is its phase:
-        Combat II's phases, and a whole round in the rulesets that have no phases."""
-        return self.period_end(fight.period + later)
+    def phase_end(self, fight: Fight[S], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
+        """The end of the phase (``unit`` "round": the round) holding ``tick``, ``later`` on: timed effects of the
+        critical tables (C2X-03/04, option ``crit_phase``) last until then. By default a ruleset's period (its
+        declaration point) is its phase and its round."""
+        end = self.period_end(fight.period + later)
+        return Until(end, f"round {end[0]}, start")
+
+    def expiry(self, fight: Fight[S], tick: Tick, count: int, unit: str) -> Until:
+        """G-08: when an effect begun at ``tick`` and lasting ``count`` ``unit``s (round, turn, phase, segment, as
+        the spell lists write them) ends, on the ruleset's clock. By default (a round a declaration point): as
+        round r + N begins; a turn is ten rounds; without phases a phase counts as a round, and ten segments
+        make a round (a part of one counts whole)."""
+        rounds = {"round": count, "turn": 10 * count, "phase": count, "segment": -(-count // 10)}[unit]
+        end = tick[0] + rounds
+        return Until((end,), f"round {end}, start", f"round {tick[0]} + {count} {unit}{'s' if count != 1 else ''}"
+                     + (f" ({rounds} rounds)" if unit != "round" else "") + f": it ends as round {end} begins (G-08)")
 
     @classmethod
     def heading(cls, tick: Tick) -> str | None:

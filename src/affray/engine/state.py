@@ -16,6 +16,7 @@ from affray.engine.events import (
     Down,
     Effect,
     Event,
+    Expire,
     Heal,
     Initiative,
     Join,
@@ -42,14 +43,18 @@ NEXT_STRIKE = ("slowed", "off-balance")
 
 
 class Held(NamedTuple):
-    """A timed condition (C2X-03/04) from its ``condition`` event: held from ``since`` to before ``until``;
-    ``amount`` (an SF penalty); ``attack``/``damage``: the dice entered for a free attack it grants."""
+    """A condition from its ``condition`` event: held from ``since`` to before ``until``, the moment ``words`` name;
+    set ``by`` whom under ``rule``; ``amount`` (an SF penalty, C2X-04); ``attack``/``damage``: the dice entered for
+    a free attack it grants (C2X-03)."""
 
     since: Tick
     until: Tick
     amount: int = 0
     attack: int | None = None
     damage: int | None = None
+    words: str = ""
+    by: str | None = None
+    rule: str = "G-09"
 
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
@@ -233,14 +238,16 @@ class FightState:
                 wounded.hp -= damage
                 if subdual:
                     wounded.subdual += damage
-            case Condition(actor=actor, condition=name, until=until, since=since, amount=amount, attack=attack,
-                           free_damage=free_damage, tick=tick):  # C2X-03/04: a timed condition starts or ends
-                f = fs[actor]  # type: ignore[index]
-                if until is None:
+            case Condition(target=target, condition=name, end=end, since=since, amount=amount, attack=attack,
+                           free_damage=free_damage, tick=tick, until=words, actor=by, rule=rule):  # G-09
+                f = fs[target]  # type: ignore[index]
+                if end is None:
                     f.conditions.pop(name, None)
                 else:
-                    f.conditions[name] = Held(tuple(since) if since is not None else tick, tuple(until), amount,
-                                              attack, free_damage)
+                    f.conditions[name] = Held(tuple(since) if since is not None else tick, tuple(end), amount,
+                                              attack, free_damage, words or "", by, rule or "G-09")
+            case Expire(target=target, condition=name) if name is not None:  # a condition ends (G-08)
+                fs[target].conditions.pop(name, None)  # type: ignore[index]
             case Down(actor=actor, unconscious=unconscious):
                 f = fs[actor]  # type: ignore[index]
                 if f.active:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from affray.engine.events import Tick
 from affray.model.encounter import Declaration, Spell, Weapon
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from affray.dice.expr import DiceExpr
     from affray.engine.state import Fighter
 
-__all__ = ["AttackMods", "AttackRoll", "Step", "given"]
+__all__ = ["AttackMods", "AttackRoll", "Step", "Until", "given"]
 
 
 @dataclass(slots=True)
@@ -38,6 +38,14 @@ class Step:
     cancelled: bool = False  # withdrawn by its ruleset after it was pushed: the engine skips it silently
 
 
+class Until(NamedTuple):
+    """A moment an effect ends at: its tick, the ruleset's words for it, and the arithmetic that placed it."""
+
+    tick: Tick
+    at: str
+    why: str = ""
+
+
 def given(step: Step, key: str) -> int | None:
     """A die of ``key`` entered in the declaration's ``dice`` for this attack (None: roll it)."""
     if step.decl is None:
@@ -49,9 +57,10 @@ def given(step: Step, key: str) -> int | None:
 class AttackMods:
     """What the rules add to one attack (G-04): sums, and each term with its reason for the detail text."""
 
-    __slots__ = ("ac", "damage", "dice_times", "hit", "notes", "subdual")
+    __slots__ = ("ac", "automatic", "damage", "dice_times", "hit", "notes", "subdual")
 
     def __init__(self) -> None:
+        self.automatic: str | None = None  # why the attack hits without a roll (a helpless target, G-09)
         self.hit = 0
         self.ac = 0  # added to the target's AC (+ is worse)
         self.damage = 0

@@ -37,7 +37,7 @@ def show_status(fight: Fight[Any], out: Console, coming: Step | None = None) -> 
     """The current moment, who acts next, hit points, casting, engagements, pending effects, morale due.
     ``coming``: the step about to resolve, already taken from the engine's queue."""
     state = fight.state
-    now = fight.events[-1].at if fight.events else "before the fight"
+    now = fight.now_at
     out.print(Text(f"now: {now}", style="bold"))
     upcoming = ([coming] if coming is not None else []) + fight.upcoming(None)
     if upcoming:

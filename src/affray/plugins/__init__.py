@@ -2,7 +2,8 @@
 puts the chosen ones in a fight's chain of step rules, before the ruleset's own.
 
 - ``strength``: STR, specialization and a creature's listed damage bonus on attacks (C2X-04/05);
-- ``conditions`` and ``crits``: the critical tables or severity rules and the conditions they set (C2X-03/04);
+- ``conditions``: what a condition forbids and does to attacks (G-09), in every fight;
+- ``crits``: the critical tables or severity rules and the conditions they set (C2X-03/04);
 - ``mana``: spell points or slots instead of memorised copies (C2X-06/08).
 """
 
@@ -24,8 +25,8 @@ __all__ = ["assemble"]
 def assemble(ruleset: Ruleset[Any, Any]) -> tuple[Chain, PoolFactory]:
     """The chain of step rules and the spell pools a fight under ``ruleset`` (with its options) is given."""
     opt = ruleset.opt
-    rules: list[Rule] = [Strength(opt)]
+    rules: list[Rule] = [Strength(opt), Conditions()]
     if opt.crits != "none":
-        rules += [Conditions(), Crits()]
+        rules.append(Crits())
     rules += ruleset.rules()
     return Chain(rules), pools_for(opt)

@@ -1,16 +1,12 @@
-"""Timed conditions on a combatant (C2X-03/04: dazed, stunned, prone, slowed...): what they forbid and what
-they do to an attack. A plug-in rule of the chain, with the reckonings rulesets read (``strike_penalty``).
-
-A condition is held from its ``since`` to before its ``until`` (``Fighter.conditions``); the critical
-tables (``plugins.crits``) set them with ``condition`` events.
-"""
+"""Conditions on attacks and actions (G-09): a rule of every fight's chain. What each condition does is the
+engine's table (``affray.engine.conditions``); this rule applies it: what a condition forbids its bearer, and
+what it adds to an attack by or on its bearer. Also the reckoning rulesets read of a slowed strike."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from affray.engine.conditions import CONDITIONS, Effect, active, effect_of
 from affray.engine.events import Tick
 from affray.engine.rules import Rule
 from affray.engine.state import Fighter
@@ -18,47 +14,15 @@ from affray.engine.step import AttackMods, Step
 from affray.model.derive import dex_defense_adjustment
 from affray.reckon.agility import agility
 
-__all__ = ["EFFECTS", "Conditions", "active", "blocked", "condition_mods", "strike_penalty"]
+__all__ = ["Conditions", "blocked", "condition_mods", "strike_penalty"]
 
-
-@dataclass(frozen=True)
-class _Effect:
-    hit: int = 0  # to the bearer's attack rolls
-    ac: int = 0  # to the bearer's AC (+ is worse): the largest of these counts
-    attacks: bool = True
-    moves: bool = True
-    words: str = ""
-
-
-EFFECTS: dict[str, _Effect] = {
-    "dazed": _Effect(hit=-2, words="dazed: -2 to attack, +1 AC"),
-    "stunned": _Effect(ac=4, attacks=False, words="stunned: no attacks, +4 AC"),
-    "knees": _Effect(ac=2, attacks=False, words="fallen to its knees: no attacks, AC +2"),
-    "prone": _Effect(ac=4, attacks=False, moves=False, words="prone: no attacks or movement, AC +4"),
-    "sprawled": _Effect(ac=4, attacks=False, moves=False, words="sprawled: no attacks or movement, AC +4"),
-    "lost-sequence": _Effect(attacks=False, words="the rest of the attack sequence is lost"),
-    "no-move": _Effect(moves=False, words="loses its movement"),
-    "misstep": _Effect(hit=-1, words="misstep: -1 to hit and +2 SF"),
-    "slowed": _Effect(words="the next strike's SF is slowed"),
-    "off-balance": _Effect(words="no AGI bonus to AC"),
-    "defenseless": _Effect(words="stationary and defenseless: no AGI bonus to AC"),
-    "free-attack": _Effect(words="owed a free attack"),
-}
-_DAZED_AC = 1  # dazed adds to the others' AC penalty (+1 AC)
-
-
-def active(f: Fighter, tick: Tick) -> Iterator[tuple[str, int]]:
-    """The conditions ``f`` holds at ``tick``, with their amounts."""
-    for name, c in f.conditions.items():
-        if c.since <= tick < c.until:
-            yield name, c.amount
+_DAZED_AC = 1  # dazed adds to the others' AC penalty (+1 AC, C2X-03)
+_ACTIONS = frozenset({"melee", "missile", "move", "cast-start", "cast", "misc", "wait", "stunt", "retreat"})
 
 
 def blocked(fight: Any, step: Step) -> str | None:
-    """Why a condition forbids this attack or move (C2X-03), or None."""
+    """Why a condition forbids this step of its bearer, or None."""
     a = step.actor
-    if not a.conditions:
-        return None
     attack = step.kind in ("melee", "missile")
     for name, _amount in active(a, step.tick):
         if name.startswith("dropped:"):
@@ -66,30 +30,40 @@ def blocked(fight: Any, step: Step) -> str | None:
             if attack and name == f"dropped:{weapon.name}":
                 return f"{a.name}'s {weapon.name} is dropped or out of action after a critical miss (C2X-03)"
             continue
-        effect = EFFECTS[name]
-        if (attack and not effect.attacks) or (step.kind == "move" and not effect.moves):
-            return f"{a.name} is {effect.words} (C2X-03)"
+        effect = CONDITIONS[name]
+        if (not effect.acts and step.kind in _ACTIONS) or (attack and not effect.attacks) or (
+                step.kind == "move" and not effect.moves):
+            held = a.conditions[name]
+            until = f" until {held.words}" if held.words else ""
+            return f"{a.name} is {name}{until}: {effect.words} ({_cite(held.rule, effect)})"
+        if name == "charmed" and attack and step.target is not None:
+            by = a.conditions[name].by
+            charmer = fight.state.fighters.get(by) if by else None
+            foe = fight.state.fighters.get(step.target)
+            if charmer is not None and foe is not None and foe.side == charmer.side:
+                return f"{a.name} is charmed by {charmer.name}: it will not attack {charmer.name}'s side (2e PH)"
     return None
 
 
 def condition_mods(fight: Any, step: Step, target: Fighter, mods: AttackMods) -> None:
-    """The attacker's and target's conditions on one attack roll (C2X-03, C2X-04)."""
+    """The attacker's and target's conditions on one attack roll (2e PH Table 51, C2X-03, C2X-04)."""
     tick = step.tick
     for name, _ in active(step.actor, tick):
-        hit = EFFECTS[name].hit if name in EFFECTS else 0
-        if hit:
-            mods.add("hit", hit, f"{step.actor.name} {name}, C2X-03")
-    worst, why, dazed, bare = 0, "", False, False
+        effect = effect_of(name)
+        if effect.hit:
+            mods.add("hit", effect.hit, f"{step.actor.name} {name}, {step.actor.conditions[name].rule}")
+    worst, why, rule, dazed, bare = 0, "", "", False, False
     for name, _ in active(target, tick):
-        effect = EFFECTS.get(name)
-        if effect is None:
-            continue
+        effect = effect_of(name)
+        held = target.conditions[name]
+        if effect.helpless and mods.automatic is None:
+            mods.automatic = f"{target.name} is {name}: an automatic hit ({_cite(held.rule, effect)})"
         if effect.ac > worst:
-            worst, why = effect.ac, name
+            worst, why, rule = effect.ac, name, held.rule
         dazed = dazed or name == "dazed"
         bare = bare or name in ("off-balance", "defenseless")
     if worst:
-        mods.add("ac", worst, f"{target.name} {why}, C2X-03")
+        mods.add("ac", worst, f"{target.name} {why}, {rule}")
     if dazed:
         mods.add("ac", _DAZED_AC, f"{target.name} dazed, C2X-03")
     if bare:
@@ -97,6 +71,11 @@ def condition_mods(fight: Any, step: Step, target: Fighter, mods: AttackMods) ->
         adj = dex_defense_adjustment(score)
         if adj < 0:
             mods.add("ac", -adj, f"{target.name} loses its {ability} bonus, C2X-04")
+
+
+def _cite(rule: str, effect: Effect) -> str:
+    """The rule that set a condition, and the AD&D source of what it does when that is another."""
+    return f"{rule}; {effect.source}" if effect.source and effect.source != rule else rule
 
 
 def strike_penalty(f: Fighter, tick: Tick) -> tuple[int, str]:
@@ -113,7 +92,7 @@ def strike_penalty(f: Fighter, tick: Tick) -> tuple[int, str]:
 
 
 class Conditions(Rule):
-    """The chain's rule for conditions: what they forbid (``blocked``) and what they add to attacks."""
+    """The chain's rule for conditions: what they forbid and what they do to attacks."""
 
     def refuse(self, fight: Any, step: Step) -> str | None:
         return blocked(fight, step) if step.actor.conditions else None

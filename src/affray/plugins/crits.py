@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from affray.dice.expr import DiceExpr
-from affray.engine.events import Condition, Melee, Tick
+from affray.engine.events import Expire, Melee, Tick
+from affray.engine.fight import FOREVER as FIGHT_END
 from affray.engine.fight import Fight as _Fight
 from affray.engine.rules import Rule
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, AttackRoll, Step, given
+from affray.engine.step import AttackMods, AttackRoll, Step, Until, given
 from affray.model.encounter import Declaration, DiceGiven
 from affray.reckon.agility import agility
 
@@ -38,7 +39,9 @@ __all__ = ["CRIT_DICE", "Critical", "Crits", "aftermath", "check_dice", "follow_
 
 Fight = _Fight[Any]
 
-FOREVER: Tick = (1 << 30,)
+_RULE = {"c2-tables": "C2X-03", "c2-severity": "C2X-04"}
+#: A weapon dropped stays dropped to the end of the fight.
+FOREVER = Until(FIGHT_END, "the end of the fight")
 
 #: The dice a declaration's ``dice`` may carry for the critical tables, with their faces.
 CRIT_DICE: dict[str, int] = {"crit": 10, "crit_agi": 20, "crit_dex": 20, "crit_phases": 3, "crit_fling": 12,
@@ -55,16 +58,11 @@ class Critical:
 
 
 # -- the clock ------------------------------------------------------------------------------------------
-def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Tick:
-    """The end of the "phase" holding ``tick``, ``later`` phases on, as option ``crit_phase`` reads it."""
+def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Until:
+    """The end of the "phase" holding ``tick``, ``later`` phases on, as option ``crit_phase`` reads it: the
+    ruleset's phase, or whole rounds."""
     ruleset = fight.ruleset
-    if ruleset.opt.crit_phase == "phase":
-        return ruleset.phase_end(fight, tick, later)
-    last = fight.round_of(fight.period) + later  # whole rounds: the last period of that round
-    q = fight.period
-    while fight.round_of(q + 1) <= last:
-        q += 1
-    return ruleset.period_end(q)
+    return ruleset.phase_end(fight, tick, later, "phase" if ruleset.opt.crit_phase == "phase" else "round")
 
 
 # -- the attack roll --------------------------------------------------------------------------------------
@@ -157,11 +155,12 @@ def miss(fight: Fight, step: Step, d: int, total: int, need: int) -> tuple[str, 
 
 
 # -- what follows the attack ------------------------------------------------------------------------------
-def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Tick | None, why: str, amount: int = 0, *,
-               since: Tick | None = None, attack: int | None = None, damage: int | None = None) -> None:
-    """Emit a ``condition`` event: ``who`` holds ``name`` from ``since`` (now) to ``until`` (None: it ends)."""
-    fight.emit(Condition, step.tick, step.at, who.name, detail=why if fight.explain else None, condition=name,
-               until=until, amount=amount, by=step.actor.name, since=since, attack=attack, free_damage=damage)
+def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Until, why: str, amount: int = 0, *,
+               since: Until | None = None, attack: int | None = None, damage: int | None = None) -> None:
+    """``who`` holds ``name`` from ``since`` (default: now) to ``until``, set by the step's attacker."""
+    fight.set_condition(step.tick, step.at, who, name, until, by=step.actor.name, rule=_RULE[fight.ruleset.opt.crits],
+                        detail=why if fight.explain else None, amount=amount,
+                        since=since.tick if since is not None else None, attack=attack, damage=damage)
 
 
 def _check(fight: Fight, step: Step, key: str, score: int, ability: str, minus: int = 0) -> tuple[bool, str]:
@@ -193,7 +192,7 @@ def aftermath(fight: Fight, step: Step, target: Fighter, crit: Critical) -> None
         _critical_miss(fight, step, roll, end, nxt)
 
 
-def _critical_hit(fight: Fight, step: Step, target: Fighter, roll: int, end: Tick, nxt: Tick) -> None:
+def _critical_hit(fight: Fight, step: Step, target: Fighter, roll: int, end: Until, nxt: Until) -> None:
     if roll <= 4:
         _condition(fight, step, target, "dazed", end, f"critical {roll}: dazed until the end of the phase (C2X-03)")
     elif roll <= 6:
@@ -226,7 +225,7 @@ def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Dec
     fight.attack(extra, target)
 
 
-def _free_attack(fight: Fight, step: Step, target: Fighter, end: Tick, nxt: Tick) -> None:
+def _free_attack(fight: Fight, step: Step, target: Fighter, end: Until, nxt: Until) -> None:
     _condition(fight, step, step.actor, "free-attack", nxt, "critical 10: one free attack next phase, besides the "
                "regular ones: it follows the first of them (C2X-03)", since=end,
                attack=given(step, "free_attack"), damage=given(step, "free_damage"))
@@ -237,13 +236,14 @@ def follow_up(fight: Fight, step: Step, target: Fighter) -> None:
     c = step.actor.conditions.get("free-attack")
     if c is None or "free" in step.tags or not c.since <= step.tick < c.until:
         return
-    _condition(fight, step, step.actor, "free-attack", None, "the free attack is taken (C2X-03)")
+    fight.emit(Expire, step.tick, step.at, step.actor.name, target=step.actor.name, condition="free-attack",
+               detail="the free attack is taken (C2X-03)")
     if target.active and target.hp > 0:
         _extra_attack(fight, step, target, "the free attack of a critical 10 the phase before (C2X-03)",
                       _decl_for(step, target, c.attack, c.damage))
 
 
-def _critical_miss(fight: Fight, step: Step, roll: int, end: Tick, nxt: Tick) -> None:
+def _critical_miss(fight: Fight, step: Step, roll: int, end: Until, nxt: Until) -> None:
     a = step.actor
     weapon = step.weapon if step.weapon is not None else a.weapons[0]
     agi, agi_name = agility(fight.ruleset.opt, a)

@@ -52,7 +52,7 @@ from affray.engine.fight import Fight
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, Step
+from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
 from affray.io.checks import planned
 from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
@@ -119,6 +119,26 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     def period_end(self, period: int) -> Tick:
         rnd, phase = round_of(period), (period - 1) % 3 + 1
         return (rnd, phase + 1) if phase < 3 else (rnd + 1,)
+
+    def phase_end(self, fight: Fight[Memo], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
+        """C2X-03: the end of the phase holding ``tick``, ``later`` phases on (``unit`` round: of its round)."""
+        if unit == "round":
+            rnd = round_of(fight.period) + later + 1
+            return Until((rnd,), self.words.at(rnd, 0, "start"))
+        end = self.period_end(fight.period + later)
+        return Until(end, self.words.at(end[0], end[1] if len(end) > 1 else 0, "start"))
+
+    def expiry(self, fight: Fight[Memo], tick: Tick, count: int, unit: str) -> Until:
+        """G-08, P2-05: "three phases shall be considered the equivalent of a round"; an effect lasts to the end
+        of its phase that many phases on, after that phase's movement and combat (a turn is thirty phases; a
+        segment counts as a phase). Phase System I counts the same (Decision: its rounds are three phases too)."""
+        phases = count * {"round": 3, "turn": 30, "phase": 1, "segment": 1}[unit]
+        done = 3 * (tick[0] - 1) + max(tick[1], 1)
+        end = done + phases
+        rnd, phase = round_of(end), (end - 1) % 3 + 1
+        return Until((rnd, phase, 8, 1), self.words.at(rnd, phase, "end of the phase"),
+                     f"= {phases} phases: it ends with {self.words.phase_name(end)}, after its movement and combat "
+                     "(P2-05)")
 
     def begin(self, fight: Fight[Memo], period: int) -> None:
         rnd, phase = round_of(period), (period - 1) % 3 + 1

@@ -41,7 +41,7 @@ from affray.engine.step import Step
 from affray.model.encounter import Declaration, Weapon, parse_duration
 from affray.rulesets.combat2 import ct_half_segment
 from affray.rulesets.combat2_attacks import Combat2Attacks, below_1_hd
-from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book, round_of
+from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book
 from affray.rulesets.combat2_casting import ROUND_CT, Combat2Casting
 from affray.rulesets.combat2_movement import Combat2Movement
 from affray.rulesets.combat2_phase1 import Combat2Phase1, Combat2Rules
@@ -326,15 +326,10 @@ class Combat2Phase2Rules(Combat2Rules):
         if spell is None or spell.duration is None:
             return
         rs = self.ruleset
-        count, unit = parse_duration(spell.duration)
-        phases = count * {"round": 3, "turn": 30, "phase": 1, "segment": 1}[unit]
+        until = rs.expiry(fight, step.tick, *parse_duration(spell.duration))
         done = 3 * (step.tick[0] - 1) + step.tick[1]
-        end = done + phases
-        rnd, phase = round_of(end), (end - 1) % 3 + 1
-        fight.push(Step((rnd, phase, 8, 1), step.actor, "expire", rs.words.at(rnd, phase, "end of the phase"),
-                        f"{spell.name} took effect in {rs.words.phase_name(done)}; {spell.duration} = {phases} phases: "
-                        f"it ends with {rs.words.phase_name(end)}, after its movement and combat (P2-05)", spell=spell,
-                        target=step.target))
+        fight.push(Step(until.tick, step.actor, "expire", until.at, f"{spell.name} took effect in "
+                        f"{rs.words.phase_name(done)}; {spell.duration} {until.why}", spell=spell, target=step.target))
 
 
 def _nth(n: int) -> str:

@@ -83,10 +83,10 @@ from affray.engine.options import BaseOptions, default_morale, morale_dice, opti
 from affray.engine.rules import LOST, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, Step
+from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
-from affray.model.encounter import Declaration, Weapon, expand
+from affray.model.encounter import Declaration, Weapon, expand, parse_duration
 from affray.reckon import agility, morale_score
 from affray.rulesets.d12_order import Act, Round, close, strikes_first, ties
 from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
@@ -387,6 +387,16 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                        why=f"{spell} took effect in round {cast}; its duration of {rnd - cast} rounds is over "
                        "(D12-21)")
 
+    def expiry(self, fight: Fight[D12Memo], tick: Tick, count: int, unit: str) -> Until:
+        """D12-21: "duration in rounds ... runs from the round it takes effect": N rounds end at the start of
+        round r + N; a turn is ``turn_rounds`` rounds in combat (10); a phase counts as a round, ten segments as
+        one (a part of one counts whole)."""
+        per = {"round": 1, "turn": self.opt.turn_rounds, "phase": 1}
+        rounds = count * per[unit] if unit in per else -(-count // 10)
+        end = tick[0] + rounds
+        return Until((end,), f"round {end}, start", f"round {tick[0]} + {rounds} rounds: it ends as round {end} "
+                     "begins (D12-21)")
+
     def _morale(self, fight: Fight[D12Memo], rnd: int) -> None:
         """D12-22, G-07: the referee checks as he sees fit (a roll entered for the round); PCs never check."""
         state = fight.state
@@ -673,10 +683,8 @@ class D12Rules(Rule):
         spell = step.spell
         if spell is None or spell.duration is None:
             return
-        n, unit = spell.duration.split()
-        rounds = int(n) * (self.opt.turn_rounds if unit.startswith("turn") else 1)
-        rnd = step.tick[0]
-        fight.memo.expiries.setdefault(rnd + rounds, []).append((step.actor.name, spell.name, rnd))
+        end = fight.ruleset.expiry(fight, step.tick, *parse_duration(spell.duration)).tick[0]
+        fight.memo.expiries.setdefault(end, []).append((step.actor.name, spell.name, step.tick[0]))
 
 
 def _opportunity(fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:

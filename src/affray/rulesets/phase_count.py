@@ -64,7 +64,7 @@ from affray.engine.options import BaseOptions, default_morale, morale_dice, opti
 from affray.engine.rules import LOST, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, Step
+from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Declaration, Spell, Weapon, parse_duration
@@ -171,13 +171,21 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     def period_end(self, period: int) -> Tick:
         return (self.opt.start_phase + self.phases_per_period * period,)
 
-    def phase_end(self, fight: Fight[_Battle], tick: Tick, later: int = 0) -> Tick:
-        """C2X-03/04: phase-count's phases are its ticks' first element."""
-        return (tick[0] + later + 1,)
+    def phase_end(self, fight: Fight[_Battle], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
+        """C2X-03/04: phase-count's phases are its ticks' first element (``unit`` round: its count of 5 phases)."""
+        end = (tick[0] + later + 1,) if unit == "phase" else self.period_end(fight.period + later)
+        return Until(end, f"phase {end[0]}")
+
+    def expiry(self, fight: Fight[_Battle], tick: Tick, count: int, unit: str) -> Until:
+        """PC-12: a duration counts from the phase it begins: a round is 5 phases, a turn 50 (``duration_scale``
+        real: 20 and 200); the effect ends as the last of them begins, before anything else of that phase."""
+        end = tick[0] + count * self._scale(unit)
+        return Until((end, EXPIRY, 0), f"phase {end}", f"x {self._scale(unit)} = phase {end} (PC-12, "
+                     f"{self.opt.duration_scale} scale)")
 
     def _scale(self, unit: str) -> int:
         real = self.opt.duration_scale == "real"
-        return {"round": 20 if real else 5, "turn": 200 if real else 50, "phase": 1}[unit]
+        return {"round": 20 if real else 5, "turn": 200 if real else 50, "phase": 1, "segment": 1}[unit]
 
     def begin(self, fight: Fight[_Battle], period: int) -> None:
         if period != 1:
@@ -195,9 +203,9 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         """PC-02: a combatant idle mid-battle (one who joined, or was given new declarations) declares now;
         PC-09: a busy one whose new declaration carries ``abort: N`` drops its action at phase N."""
         b = fight.memo
-        if fight.period < 1 or not f.active or f.name in b.aborts or not fight.events:
+        if fight.period < 1 or not f.active or f.name in b.aborts or not fight.now:
             return  # before the opening everyone declares anyway
-        tick = fight.events[-1].tick
+        tick = fight.now
         if f.name in b.actions:
             self._abort_ahead(fight, f, tick[0])  # busy: declares when its action ends, or aborts it (PC-09)
         else:
@@ -483,11 +491,9 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             return
         rank = 0
         if spell.duration is not None:
-            count, unit = parse_duration(spell.duration)
-            end = phase + count * self._scale(unit)
-            fight.push(Step((end, EXPIRY, rank), f, "expire", f"phase {end}", f"{spell.name} cast at phase {phase} "
-                            f"+ {spell.duration} x {self._scale(unit)} = phase {end} (PC-12, "
-                            f"{self.opt.duration_scale} scale)", spell=spell, target=act.decl.at))
+            until = self.expiry(fight, tick, *parse_duration(spell.duration))
+            fight.push(Step(until.tick, f, "expire", until.at, f"{spell.name} cast at phase {phase} + {spell.duration} "
+                            f"{until.why}", spell=spell, target=act.decl.at))
         for k, text in enumerate(spell.damage_at):
             count, unit = parse_duration(text)
             when = phase + count * self._scale(unit)

@@ -73,7 +73,7 @@ from affray.engine.resolve import Engine
 from affray.engine.rules import KEPT, LOST, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, Step
+from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
 from affray.model.encounter import Declaration, expand
 from affray.reckon import losses, morale_due
@@ -156,6 +156,17 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
                     if value is not None and not 2 <= value <= 20:
                         where = (*loc, "dice", k) if isinstance(d.dice, list) else (*loc, "dice")
                         yield loaded.problem((*where, "morale"), f"{value} is not a morale dice total (2-20)")
+
+    def expiry(self, fight: Fight[SegmentsState], tick: Tick, count: int, unit: str) -> Until:
+        """G-08 on this clock: N segments end at the segment N after the one it began, before anyone acts there
+        (the round's ``round_segments`` a round, SEG-01); rounds, turns and phases as every round-based ruleset's."""
+        if unit != "segment":
+            return super().expiry(fight, tick, count, unit)
+        length = self.opt.round_segments
+        total = max(tick[1], 1) + count
+        end = (tick[0] + (total - 1) // length, (total - 1) % length + 1, 0, 0, 0)
+        return Until(end, moment(fight, end), f"segment {max(tick[1], 1)} + {count} segments, {length} a round "
+                     f"(SEG-01): it ends at {moment(fight, end)} (G-08)")
 
     # -- the round -------------------------------------------------------------------------------------
     def begin(self, fight: Fight[SegmentsState], rnd: int) -> None:

@@ -1,0 +1,89 @@
+"""Conditions (G-09): what each does to its bearer and to those who attack it, as data.
+
+A condition is held on a fighter from its ``since`` tick to before its ``until`` tick (``Fighter.conditions``),
+set by a ``condition`` event (a spell's ``effect``, the critical tables, the referee's hand) and ended by an
+``expire`` event. The seeds assume the AD&D rules for what a condition does; each entry says which (the 2nd
+edition Player's Handbook, Table 51 "Combat modifiers", for the attacker's side), or Combat II's critical
+tables (C2X-03, C2X-04) for the conditions only they set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from affray.engine.events import Tick
+from affray.engine.state import Fighter
+
+__all__ = ["CONDITIONS", "SPELL_CONDITIONS", "Effect", "active", "effect_of", "incapacitated"]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a condition does. ``acts``: its bearer acts at all; ``attacks``/``moves``: it may attack or move;
+    ``hit``: added to its attack rolls; ``ac``: added to its AC (+ is worse; the largest of a bearer's counts);
+    ``helpless``: attacks on it hit automatically; ``flees``: it can only flee; ``words``: what it does;
+    ``source``: where the AD&D rules the seeds assume say so (the rule that set it is on the condition)."""
+
+    words: str
+    source: str = ""
+    acts: bool = True
+    attacks: bool = True
+    moves: bool = True
+    hit: int = 0
+    ac: int = 0
+    helpless: bool = False
+    flees: bool = False
+
+
+#: The conditions a spell's ``effect`` may set (CONTRACT.md "Conditions and spell effects").
+SPELL_CONDITIONS = ("asleep", "held", "paralysed", "stunned", "dazed", "prone", "blinded", "charmed", "fleeing",
+                    "unconscious")
+
+_HELPLESS = "no action, and attacks on it hit automatically"
+
+CONDITIONS: dict[str, Effect] = {
+    "asleep": Effect(_HELPLESS, "2e PH Table 51: sleeping, automatic hit", acts=False, helpless=True),
+    "held": Effect(_HELPLESS, "2e PH Table 51: held, automatic hit", acts=False, helpless=True),
+    "paralysed": Effect(_HELPLESS, "2e PH Table 51: paralyzed, as held", acts=False, helpless=True),
+    "unconscious": Effect(_HELPLESS, "2e PH Table 51: as sleeping", acts=False, helpless=True),
+    "stunned": Effect("no action, +4 to be hit", "2e PH Table 51: stunned +4", acts=False, attacks=False,
+                      moves=False, ac=4),
+    "dazed": Effect("-2 to attack, +1 AC", "C2X-03", hit=-2),
+    "prone": Effect("no attacks or movement, +4 to be hit", "2e PH Table 51: prone +4", attacks=False, moves=False,
+                    ac=4),
+    "blinded": Effect("-4 to attack, +4 to be hit", "2e PH: blindness", hit=-4, ac=4),
+    "charmed": Effect("will not attack the side of the one who charmed it", "2e PH: charm person"),
+    "fleeing": Effect("can only flee", "2e PH: fear", flees=True),
+    # set only by Combat II's critical tables (C2X-03, C2X-04)
+    "knees": Effect("no attacks, AC +2", attacks=False, ac=2),
+    "sprawled": Effect("no attacks or movement, AC +4", attacks=False, moves=False, ac=4),
+    "lost-sequence": Effect("the rest of the attack sequence is lost", attacks=False),
+    "no-move": Effect("loses its movement", moves=False),
+    "misstep": Effect("-1 to hit and +2 SF", hit=-1),
+    "slowed": Effect("the next strike's SF is slowed"),
+    "off-balance": Effect("no AGI bonus to AC"),
+    "defenseless": Effect("stationary and defenseless: no AGI bonus to AC"),
+    "free-attack": Effect("owed a free attack"),
+}
+
+_DROPPED = Effect("a weapon dropped or out of action after a critical miss")
+
+
+def effect_of(name: str) -> Effect:
+    """The effect of condition ``name`` ("dropped:WEAPON" puts only that weapon out of action)."""
+    return _DROPPED if name.startswith("dropped:") else CONDITIONS[name]
+
+
+def active(f: Fighter, tick: Tick) -> Iterator[tuple[str, int]]:
+    """The conditions ``f`` holds at ``tick``, with their amounts."""
+    for name, c in f.conditions.items():
+        if c.since <= tick < c.until:
+            yield name, c.amount
+
+
+def incapacitated(f: Fighter, tick: Tick) -> str | None:
+    """The condition that keeps ``f`` from acting at all at ``tick`` (asleep, held...), or None."""
+    if not f.conditions:
+        return None
+    return next((name for name, _ in active(f, tick) if not effect_of(name).acts), None)
