@@ -1,12 +1,14 @@
 """The referee's commands that change a fight: each is checked first, then emits events the state folds.
 
-``damage`` and ``heal`` (hp by hand), ``add`` (a combatant joins), ``remove`` (one leaves) and ``plan``
-(the declarations still to come). A driven fight records them with the moment they were entered and
+``damage`` and ``heal`` (hp by hand; damage disrupts a caster as a blow would), ``add`` (a combatant joins),
+``remove`` (one leaves), ``plan`` (the declarations still to come), ``condition`` and ``end`` (a condition set
+or ended by hand, G-09). A driven fight records them with the moment they were entered and
 applies them again at that moment when it replays (undo, resume).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,8 +17,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from affray.drive.questions import AnswerError, check_declaration
-from affray.engine.events import Damage, Down, Event, Heal, Join, Leave, Replan, Tick
-from affray.engine.fight import Fight, describe_declaration
+from affray.engine.conditions import CONDITIONS, effect_of
+from affray.engine.events import Damage, Down, Event, Expire, Heal, Join, Leave, Replan, Tick
+from affray.engine.fight import FOREVER, Fight, describe_declaration
+from affray.engine.step import Step, Until
 from affray.errors import AffrayError
 from affray.model.encounter import Combatant
 
@@ -45,14 +49,19 @@ def parse_fight_command(text: str, fight: Fight[Any]) -> FightCommand:
         return lambda fight: _emit(fight, Leave, name, f"{name} leaves the fight (the referee)")
     if verb == "plan":
         return _plan(rest, fight)
+    if verb == "condition":
+        return _condition(rest, fight)
+    if verb == "end":
+        return _end(rest, fight)
     raise CommandError(f"unknown command {verb!r}")
 
 
 def _moment(fight: Fight[Any]) -> tuple[Tick, str]:
-    """Where a referee's change is placed: at the moment of the last event (before the first: the start)."""
+    """Where a referee's change is placed: at the moment of the last event (before the first: as the first period
+    begins, so a duration counts from it)."""
     if fight.now:
         return fight.now, fight.now_at
-    return (max(fight.period, 0),), "before the fight"
+    return fight.ruleset.period_end(0), "before the fight"
 
 
 def _emit(fight: Fight[Any], cls: type[Event], actor: str | None, detail: str, **fields: Any) -> None:
@@ -78,7 +87,12 @@ def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
 
     def damage(fight: Fight[Any]) -> None:
         f = fight.state.fighters[name]
+        casting = f.casting
         _emit(fight, Damage, None, f"the referee deals {n} damage to {name}", target=name, damage=n)
+        if casting is not None and f.casting == casting:  # G-11: as a blow would
+            tick, at = _moment(fight)
+            fight.disrupt(Step(tick, f, "melee", at), f, casting, f"{name} took {n} damage (the referee's hand) "
+                          f"while casting {casting}")
         if f.hp <= 0 and not f.down:  # G-05: at 0 hp or less, down at once
             _emit(fight, Down, name, f"{name} at {f.hp} hp: dead", unconscious=False)
 
@@ -148,3 +162,63 @@ def _plan(rest: str, fight: Fight[Any]) -> FightCommand:
         fight.ruleset.ready(fight, fight.state.fighters[name])
 
     return replan
+
+
+def _condition(rest: str, fight: Fight[Any]) -> FightCommand:
+    """``condition NAME CONDITION [DURATION]``: the referee sets a condition, for a while or until ended (G-09)."""
+    example = "condition Orc 1 asleep 5 rounds"
+    names = sorted(fight.state.fighters, key=len, reverse=True)
+    name = next((n for n in names if rest.startswith(n + " ")), None)
+    if name is None:
+        raise CommandError(f"condition: no combatant at the start of {rest!r}; e.g. {example}")
+    words = rest[len(name):].split()
+    what, duration = words[0], " ".join(words[1:])
+    if what not in CONDITIONS or what.startswith("dropped"):
+        raise CommandError(f"condition: {what!r} is not a condition (conditions: {', '.join(CONDITIONS)}); "
+                           f"e.g. {example}")
+    f = fight.state.fighters[name]
+    if not f.active:
+        raise CommandError(f"condition: {name} is out of the fight")
+    count_unit = None
+    if duration:
+        m = re.fullmatch(r"(\d{1,4})\s*(round|turn|phase|segment)s?", duration)
+        if m is None:
+            raise CommandError(f"condition: {duration!r} is not a duration: N rounds, turns, phases or segments; "
+                               f"e.g. {example}")
+        count_unit = int(m.group(1)), m.group(2)
+
+    def apply(fight: Fight[Any]) -> None:
+        tick, at = _moment(fight)
+        until = fight.ruleset.expiry(fight, tick, *count_unit) if count_unit else Until(
+            FOREVER, "the referee ends it", "no duration given: until the referee ends it")
+        fight.set_condition(tick, at, f, what, until, by=None, rule="G-09",
+                            why=f"the referee's hand: {name} is {what}"
+                            + (f" for {duration}, to {until.at}" if duration else ", until the referee ends it")
+                            + " (G-08, G-09)", detail=until.why or None)
+
+    return apply
+
+
+def _end(rest: str, fight: Fight[Any]) -> FightCommand:
+    """``end NAME [CONDITION]``: the referee ends a condition (without one named: every condition it holds)."""
+    names = sorted(fight.state.fighters, key=len, reverse=True)
+    name = next((n for n in names if rest == n or rest.startswith(n + " ")), None)
+    if name is None:
+        raise CommandError(f"end: no combatant at the start of {rest!r}; e.g. end Orc 1 asleep")
+    f = fight.state.fighters[name]
+    what = rest[len(name):].strip()
+    held = [c for c in f.conditions if not c.startswith("dropped")] if not what else [what]
+    if not held or any(c not in f.conditions for c in held):
+        having = ", ".join(f.conditions) or "none"
+        raise CommandError(f"end: {name} holds no condition {what!r} (it holds: {having})" if what else
+                           f"end: {name} holds no condition")
+
+    def end(fight: Fight[Any]) -> None:
+        tick, at = _moment(fight)
+        for c in held:
+            fight.emit(Expire, tick, at, None, why="the referee's hand ends it (G-09)", target=name, condition=c,
+                       detail=f"{name} is no longer {c}")
+            if not effect_of(c).acts and f.active:
+                fight.ruleset.ready(fight, f)
+
+    return end

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from affray.engine.events import Tick
 from affray.engine.state import Fighter
+from affray.model.derive import hd_value
 
-__all__ = ["CONDITIONS", "SPELL_CONDITIONS", "Effect", "active", "effect_of", "incapacitated"]
+__all__ = ["CONDITIONS", "Effect", "active", "effect_of", "hit_dice", "incapacitated"]
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,6 @@ class Effect:
     flees: bool = False
 
 
-#: The conditions a spell's ``effect`` may set (CONTRACT.md "Conditions and spell effects").
-SPELL_CONDITIONS = ("asleep", "held", "paralysed", "stunned", "dazed", "prone", "blinded", "charmed", "fleeing",
-                    "unconscious")
 
 _HELPLESS = "no action, and attacks on it hit automatically"
 
@@ -49,25 +47,25 @@ CONDITIONS: dict[str, Effect] = {
     "unconscious": Effect(_HELPLESS, "2e PH Table 51: as sleeping", acts=False, helpless=True),
     "stunned": Effect("no action, +4 to be hit", "2e PH Table 51: stunned +4", acts=False, attacks=False,
                       moves=False, ac=4),
-    "dazed": Effect("-2 to attack, +1 AC", "C2X-03", hit=-2),
+    "dazed": Effect("-2 to attack, +1 AC", "C2X-03: severe and critical hits", hit=-2),
     "prone": Effect("no attacks or movement, +4 to be hit", "2e PH Table 51: prone +4", attacks=False, moves=False,
                     ac=4),
     "blinded": Effect("-4 to attack, +4 to be hit", "2e PH: blindness", hit=-4, ac=4),
     "charmed": Effect("will not attack the side of the one who charmed it", "2e PH: charm person"),
     "fleeing": Effect("can only flee", "2e PH: fear", flees=True),
     # set only by Combat II's critical tables (C2X-03, C2X-04)
-    "knees": Effect("no attacks, AC +2", attacks=False, ac=2),
-    "sprawled": Effect("no attacks or movement, AC +4", attacks=False, moves=False, ac=4),
-    "lost-sequence": Effect("the rest of the attack sequence is lost", attacks=False),
-    "no-move": Effect("loses its movement", moves=False),
-    "misstep": Effect("-1 to hit and +2 SF", hit=-1),
-    "slowed": Effect("the next strike's SF is slowed"),
-    "off-balance": Effect("no AGI bonus to AC"),
-    "defenseless": Effect("stationary and defenseless: no AGI bonus to AC"),
-    "free-attack": Effect("owed a free attack"),
+    "knees": Effect("no attacks, AC +2", "C2X-03: critical miss 7-8", attacks=False, ac=2),
+    "sprawled": Effect("no attacks or movement, AC +4", "C2X-03: critical miss 10", attacks=False, moves=False, ac=4),
+    "lost-sequence": Effect("the rest of the attack sequence is lost", "C2X-03: critical miss", attacks=False),
+    "no-move": Effect("loses its movement", "C2X-03: misstep, fumble", moves=False),
+    "misstep": Effect("-1 to hit and +2 SF", "C2X-03: misstep", hit=-1),
+    "slowed": Effect("the next strike's SF is slowed", "C2X-04: severe miss"),
+    "off-balance": Effect("no AGI bonus to AC", "C2X-04: critical miss"),
+    "defenseless": Effect("stationary and defenseless: no AGI bonus to AC", "C2X-03: prone, sprawling"),
+    "free-attack": Effect("owed a free attack", "C2X-03: critical hit 10"),
 }
 
-_DROPPED = Effect("a weapon dropped or out of action after a critical miss")
+_DROPPED = Effect("a weapon dropped or out of action after a critical miss", "C2X-03: fumble, knees, prone")
 
 
 def effect_of(name: str) -> Effect:
@@ -80,6 +78,13 @@ def active(f: Fighter, tick: Tick) -> Iterator[tuple[str, int]]:
     for name, c in f.conditions.items():
         if c.since <= tick < c.until:
             yield name, c.amount
+
+
+def hit_dice(f: Fighter) -> float:
+    """A combatant's Hit Dice for a spell's ``max_hd``: a monster's HD, a character's level (1 with neither)."""
+    if f.spec.hd is not None:
+        return hd_value(f.spec.hd)
+    return float(f.spec.level) if f.spec.level is not None else 1.0
 
 
 def incapacitated(f: Fighter, tick: Tick) -> str | None:

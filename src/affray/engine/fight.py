@@ -267,6 +267,11 @@ class Fight(Generic[S]):
         it); False once an ``impossible`` event says why not (``Engine``)."""
         raise NotImplementedError
 
+    def disrupt(self, step: Step, caster: Fighter, spell: str, why: str) -> None:
+        """G-11: damage reached a caster mid-casting, as ``step`` would have; the rules say what it loses
+        (``Engine``)."""
+        raise NotImplementedError
+
     def attack_mods(self, step: Step, target: Fighter) -> AttackMods:
         """G-04: what an attack roll adds to the d20 and the AC, and to the damage (``Engine``)."""
         raise NotImplementedError

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from affray.engine.conditions import effect_of
+from affray.engine.conditions import effect_of, hit_dice
 from affray.engine.events import (
     Cast,
     CastStart,
@@ -27,11 +27,11 @@ from affray.engine.events import (
     Wait,
     Wound,
 )
-from affray.engine.fight import Fight
+from affray.engine.fight import FOREVER, Fight
 from affray.engine.rules import KEPT, LOST
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, AttackRoll, Step
-from affray.model.encounter import Outcome
+from affray.engine.step import AttackMods, AttackRoll, Step, Until
+from affray.model.encounter import Outcome, Spell, parse_duration
 
 __all__ = ["Engine"]
 
@@ -63,9 +63,9 @@ class Engine(Fight[S]):
             self.ruleset.resolve_own(self, step)
             return
         a = step.actor
-        if step.kind == "end-condition":  # G-08: a condition's time is up (unless it already ended)
-            held = a.conditions.get(step.note)
-            if held is not None and held.until == step.tick:
+        if step.kind == "end-condition":  # G-08: a condition's time is up (unless it ended, or its holder is dead
+            held = a.conditions.get(step.note)  # or gone: nothing to tell; an unconscious one may be healed)
+            if held is not None and held.until == step.tick and (a.active or a.unconscious):
                 self.emit(Expire, step.tick, step.at, held.by, why=step.why or None, target=a.name,
                           condition=step.note, detail=f"{a.name} is no longer {step.note}")
                 if not effect_of(step.note).acts and a.active:
@@ -234,12 +234,12 @@ class Engine(Fight[S]):
                           detail=detail or None, weapon=weapon.name, cover=cover, splinter=splinter,
                           subdual=mods.subdual, lands=lands[0] if lands is not None else None)
         if damage > 0 and casting is not None and struck.casting == casting:
-            self._disrupt(step, struck, casting, f"{struck.name} took {damage} damage while casting {casting}")
+            self.disrupt(step, struck, casting, f"{struck.name} took {damage} damage while casting {casting}")
         if rules.reads_rolls:
             rules.struck(self, step, struck, event, roll)
         return event
 
-    def _disrupt(self, step: Step, caster: Fighter, spell: str, why: str) -> None:
+    def disrupt(self, step: Step, caster: Fighter, spell: str, why: str) -> None:
         """G-11: damage reached a caster mid-casting; the rules say whether the spell is ruined or lost."""
         ruin = self.rules.interrupt(self, caster, step)
         if ruin != KEPT:
@@ -332,11 +332,60 @@ class Engine(Fight[S]):
                 else:
                     effects[t.name] = dmg
         casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}
+        affected: list[Fighter] = []
+        if spell.effect is not None:
+            affected, words = self._affected(step, spell, targets)
+            detail = "; ".join(x for x in (detail, words) if x)
         self.emit(Cast, step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
                   detail=(detail or None) if self.explain else None, effects=effects, splinter=tuple(splinter))
         for name, dmg in effects.items():  # G-11: a spell's damage disrupts a caster too, if the rules say so
             struck = state.fighters[name]
             if dmg > 0 and name in casting and struck.casting == casting[name]:
-                self._disrupt(step, struck, casting[name],
+                self.disrupt(step, struck, casting[name],
                               f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}")
+        for t in affected:
+            self._condition(step, spell, t)
         self.rules.took_effect(self, step)
+
+    def _affected(self, step: Step, spell: Spell, targets: list[Fighter]) -> tuple[list[Fighter], str]:
+        """The targets a spell's effect takes (``max_hd``, a saving throw), and the words for each."""
+        effect = spell.effect
+        assert effect is not None
+        decl = step.decl
+        saves = [d.other("save") for d in decl.dice_given] if decl is not None else []
+        out: list[Fighter] = []
+        words = []
+        for k, t in enumerate(x for x in targets if x.active):
+            hd = hit_dice(t)
+            if effect.max_hd is not None and hd > effect.max_hd:
+                words.append(f"{t.name} ({hd:g} HD) above {effect.max_hd:g} HD: unaffected")
+                continue
+            if effect.save:
+                d = self.roller.die(20, "save", t.name, saves[k] if k < len(saves) else None)
+                if d >= t.save:
+                    words.append(f"{t.name} saves (d20 {d} >= {t.save}, 2e PH Table 60)")
+                    continue
+                words.append(f"{t.name} fails to save (d20 {d} < {t.save}): {effect.condition}")
+            else:
+                words.append(f"{t.name} {effect.condition}")
+            out.append(t)
+        return out, f"{spell.name}: {', '.join(words)}" if words else ""
+
+    def _condition(self, step: Step, spell: Spell, t: Fighter) -> None:
+        """A spell's effect on ``t``: its condition for the effect's duration (else the spell's), on the ruleset's
+        clock (G-08, G-09); a caster it stops from acting loses its spell (G-11)."""
+        effect = spell.effect
+        assert effect is not None
+        text = effect.duration or spell.duration
+        if text is None:
+            until = Until(FOREVER, "the referee ends it", "no duration given: until the referee ends it")
+        else:
+            until = self.ruleset.expiry(self, step.tick, *parse_duration(text))
+        self.set_condition(step.tick, step.at, t, effect.condition, until, by=step.actor.name, rule="G-09",
+                           spell=spell.name, why=f"{spell.name} takes effect: {t.name} is {effect.condition} "
+                           f"{f'for {text}' if text else 'until the referee ends it'}, to {until.at} (G-08, G-09)"
+                           if self.explain else None, detail=(until.why or None) if self.explain else None)
+        if t.casting is not None and not effect_of(effect.condition).acts:
+            self.emit(SpellRuined, step.tick, step.at, t.name, spell=t.casting, why=f"{t.name} is {effect.condition} "
+                      f"while casting {t.casting}: the spell is lost for this casting (G-11)" if self.explain else None,
+                      detail="the spell is ruined for this casting")

@@ -32,7 +32,7 @@ from affray.engine.events import (
     Tick,
     Wound,
 )
-from affray.model.derive import attacks_per_round, thac0_for
+from affray.model.derive import attacks_per_round, save_vs_spell, thac0_for
 from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon, expand
 
 __all__ = ["NEXT_STRIKE", "UNARMED", "FightState", "Fighter", "FinalState", "Held", "Memorized", "PoolFactory",
@@ -107,7 +107,7 @@ class Fighter:
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
                  "down", "engaged", "fled", "hp", "index", "name", "pc", "plan", "plan_pos", "pool", "remaining",
-                 "routed", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+                 "routed", "save", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Declaration, ...], attack_scheme: str | None, pool: SpellPool) -> None:
@@ -119,6 +119,8 @@ class Fighter:
         self.hp = spec.hp
         self.ac = spec.ac
         self.thac0 = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
+        #: The d20 roll that saves it against a spell (2e PH Table 60, or the file's ``save``).
+        self.save = spec.save if spec.save is not None else save_vs_spell(spec.klass, spec.level, spec.hd)
         if spec.attacks is not None:
             self.attacks = spec.attacks
         elif attack_scheme is not None:

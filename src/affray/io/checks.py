@@ -83,6 +83,12 @@ def _keys(cls: type[Ruleset[Any, Any]], loaded: Loaded, d: Declaration, loc: tup
 
 def _dice(cls: type[Ruleset[Any, Any]], loaded: Loaded, spec: Combatant, d: Declaration,
           loc: tuple[Any, ...]) -> Iterator[Problem]:
+    if d.action == "cast":  # a saving throw for each target of the spell's effect, in order
+        for k, given in enumerate(d.dice_given):
+            save = given.other("save")
+            if save is not None and not 1 <= save <= 20:
+                where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
+                yield loaded.problem(where + ("save",), f"{save} is not a d20 result (1-20)")
     if d.action not in ("melee", "missile"):
         return
     expr, times = cls.attack_dice(spec, d)

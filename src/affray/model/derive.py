@@ -16,6 +16,7 @@ __all__ = [
     "dex_defense_adjustment",
     "dex_reaction_adjustment",
     "hd_value",
+    "save_vs_spell",
     "thac0_for",
 ]
 
@@ -75,6 +76,25 @@ def thac0_for(cls: str, level: int | None, hd: str | float | None) -> int:
         # Table 39 pairs the columns 1-2, 3-4, ... 15-16 from 19 down by two; 16+ stays at 5.
         return max(5, 21 - 2 * math.ceil(min(h, 16.0) / 2))
     return 20
+
+
+#: 2e PH Table 60, the "Spell" column: (up to this level, the save) per class group, the last row open-ended.
+_SAVE_VS_SPELL: dict[str, tuple[tuple[int, int], ...]] = {
+    "priest": ((3, 15), (6, 14), (9, 12), (12, 11), (15, 10), (18, 9), (99, 7)),
+    "rogue": ((4, 15), (8, 13), (12, 11), (16, 9), (20, 7), (99, 5)),
+    "warrior": ((0, 19), (2, 17), (4, 16), (6, 14), (8, 13), (10, 11), (12, 10), (14, 8), (16, 7), (99, 6)),
+    "wizard": ((5, 12), (10, 10), (15, 8), (20, 6), (99, 4)),
+}
+
+
+def save_vs_spell(cls: str, level: int | None, hd: str | float | None) -> int:
+    """The d20 roll that saves against a spell: 2e PH Table 60 by class group and level; a monster saves as a
+    warrior of its Hit Dice (2e DMG, "Monsters save as warriors"), below 1 HD as a 0-level warrior."""
+    if cls == "monster" or level is None:
+        group, lv = "warrior", (int(hd_value(hd)) if hd is not None else 0)
+    else:
+        group, lv = CLASS_GROUP[cls], level
+    return next(save for top, save in _SAVE_VS_SPELL[group] if lv <= top)
 
 
 # D12-14 (1e PH): levels at which 1/1 becomes 3/2 and 3/2 becomes 2/1.

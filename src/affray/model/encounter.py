@@ -26,12 +26,14 @@ __all__ = [
     "MOVE_MODES",
     "SIZES",
     "SPEED_CATEGORIES",
+    "SPELL_CONDITIONS",
     "Combatant",
     "Declaration",
     "Encounter",
     "Rolls",
     "Side",
     "Spell",
+    "SpellEffect",
     "Weapon",
     "expand",
     "parse_duration",
@@ -149,6 +151,22 @@ def parse_duration(text: str) -> tuple[int, str]:
 Duration = Annotated[str, BeforeValidator(_duration)]
 
 
+#: The conditions a spell's ``effect`` sets (G-09; what each does: ``affray.engine.conditions``).
+SPELL_CONDITIONS = ("asleep", "held", "paralysed", "stunned", "dazed", "prone", "blinded", "charmed", "fleeing",
+                    "unconscious")
+
+
+class SpellEffect(_Frozen):
+    """What a spell does to each target when it takes effect: a condition for a while (G-08, G-09)."""
+
+    condition: Literal[SPELL_CONDITIONS]  # type: ignore[valid-type]
+    duration: Duration | None = Field(None, description="how long the condition lasts; default the spell's "
+                                      "duration, and without either until the referee ends it")
+    max_hd: float | None = Field(None, gt=0, le=100, description="targets of more Hit Dice (or levels) are "
+                                 "unaffected")
+    save: bool = Field(False, description="each target saves against spells to be unaffected")
+
+
 class Spell(_Frozen):
     """G-03: a spell (or psionic power) the caster has memorised."""
 
@@ -164,6 +182,7 @@ class Spell(_Frozen):
     duration: Duration | None = Field(None, description="how long the effect lasts from the casting (G-08)")
     damage_at: tuple[Duration, ...] = Field((), description="the damage falls later, once at each of these "
                                             "times after the casting (heat metal, PC-12), not at once")
+    effect: SpellEffect | None = Field(None, description="a condition set on each target (G-09)")
 
     @field_validator("components")
     @classmethod
@@ -215,6 +234,8 @@ class Combatant(_Frozen):
     surprise_odds: str | None = Field(None, description="a monster's listed chance of being surprised, "
                                       "'1/8' or '1/10' (D12-02)")
     load: int | None = Field(None, ge=0, le=5000, description="pounds carried: sets the movement rate (D12-15)")
+    save: int | None = Field(None, ge=1, le=20, description="its saving throw against spells; default 2e PH "
+                             "Table 60 by class and level (a monster as a warrior of its HD)")
 
     @field_validator("surprise_odds")
     @classmethod

@@ -39,6 +39,9 @@ HELP = """commands:
   add SIDE {...}      a combatant joins SIDE mid-fight (the file's fields, one line of YAML)
   remove NAME         NAME leaves the fight
   plan NAME [{...}]   NAME's declarations still to come (one line of YAML: a list of declarations)
+  condition NAME C [D] NAME is C (asleep, held, paralysed, stunned, dazed, prone, blinded, charmed,
+                      fleeing, unconscious) for D (N rounds, turns, phases or segments), or until ended
+  end NAME [C]        NAME's condition C (or all its conditions) ends
   quit                leave; everything is saved (`affray play --db PATH` resumes)"""
 
 

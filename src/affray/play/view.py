@@ -47,14 +47,16 @@ def show_status(fight: Fight[Any], out: Console, coming: Step | None = None) -> 
     else:
         out.print(Text("next: the next declaration point (declarations, initiative)"))
     completes = {s.actor.name: s.at for s in upcoming if s.kind == "cast"}
-    rows = [("combatant", "side", "hp", "state", "casting", "engaged with")]
+    rows = [("combatant", "side", "hp", "state", "casting", "engaged with", "conditions")]
     for f in state.fighters.values():
         standing = ("unconscious" if f.unconscious else "down") if f.down else "fled" if f.fled else (
             "routed" if f.routed else "")
         casting = ""
         if f.casting is not None:
             casting = f.casting + (f" (completes {completes[f.name]})" if f.name in completes else "")
-        rows.append((f.name, f.side, f"{f.hp}/{f.spec.hp}", standing, casting, ", ".join(sorted(f.engaged))))
+        held = ", ".join(f"{c} (to {h.words})" if h.words else c for c, h in f.conditions.items()
+                         if fight.now < h.until)
+        rows.append((f.name, f.side, f"{f.hp}/{f.spec.hp}", standing, casting, ", ".join(sorted(f.engaged)), held))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     # plain columns, one print: a rich Table costs more than the whole step at 40 combatants
     out.print(Text("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)),

@@ -75,7 +75,7 @@ def condition_mods(fight: Any, step: Step, target: Fighter, mods: AttackMods) ->
 
 def _cite(rule: str, effect: Effect) -> str:
     """The rule that set a condition, and the AD&D source of what it does when that is another."""
-    return f"{rule}; {effect.source}" if effect.source and effect.source != rule else rule
+    return f"{rule}; {effect.source}" if effect.source and not effect.source.startswith(rule) else rule
 
 
 def strike_penalty(f: Fighter, tick: Tick) -> tuple[int, str]:

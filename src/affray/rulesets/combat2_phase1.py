@@ -133,7 +133,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         of its phase that many phases on, after that phase's movement and combat (a turn is thirty phases; a
         segment counts as a phase). Phase System I counts the same (Decision: its rounds are three phases too)."""
         phases = count * {"round": 3, "turn": 30, "phase": 1, "segment": 1}[unit]
-        done = 3 * (tick[0] - 1) + max(tick[1], 1)
+        done = 3 * (tick[0] - 1) + max(tick[1] if len(tick) > 1 else 1, 1)  # (1,): as the fight begins
         end = done + phases
         rnd, phase = round_of(end), (end - 1) % 3 + 1
         return Until((rnd, phase, 8, 1), self.words.at(rnd, phase, "end of the phase"),
