@@ -91,12 +91,15 @@ def test_the_journal_is_append_only(tmp_path: Path) -> None:
 
 
 def test_resume_goes_on_from_the_last_event(tmp_path: Path) -> None:
-    """Quit after 10 events, resume with `affray play --db` and run: the same log as one uninterrupted run."""
+    """Quit after 10 steps, resume with `affray play --db` and run: the same log as one uninterrupted run.
+    side-d6 (MJ-02, MJ-03): a step is what comes out between two points; the surprise roll, then each of the nine
+    combatants' declarations but the last, then the last (Orc Captain's) with the initiative roll made before the
+    first step is placed: 1 + 8 + 2 = 11 events."""
     db = tmp_path / "fight.db"
     play(db, SKIRMISH, "--auto", stdin="step 10\nquit\n")
-    assert len(log_json(db)["events"]) == 10
+    assert len(log_json(db)["events"]) == 11
     done = play(db, stdin="run\nquit\n")
-    assert "resuming fight 1 after 10 events" in done.stdout
+    assert "resuming fight 1 after 11 events" in done.stdout
     assert log_json(db) == run_json(SKIRMISH, "--auto")
 
 
@@ -150,6 +153,8 @@ def test_a_bad_command_is_explained_and_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_several_fights_in_one_database(tmp_path: Path) -> None:
+    """Fight 2 is five steps of phase-count: the surprise and initiative rolls (PC-08, PC-06), then Brom's, Sela's,
+    Mina's (with her casting's start, G-11) and Ash's declarations: 2 + 1 + 1 + 2 + 1 = 7 events."""
     db = tmp_path / "fight.db"
     play(db, SKIRMISH, "--auto", stdin="run\nquit\n")
     play(db, SKIRMISH, "--ruleset", "phase-count", stdin="step 5\nquit\n")
@@ -158,9 +163,9 @@ def test_several_fights_in_one_database(tmp_path: Path) -> None:
     lines = listing.stdout.splitlines()
     assert len(lines) == 2
     assert lines[0].startswith("1 ") and "side-d6" in lines[0] and lines[0].endswith("over")
-    assert lines[1].startswith("2 ") and "phase-count" in lines[1] and "5 events" in lines[1]
+    assert lines[1].startswith("2 ") and "phase-count" in lines[1] and "7 events" in lines[1]
     assert log_json(db, "--game", "1") == run_json(SKIRMISH, "--auto")
-    assert len(log_json(db)["events"]) == 5  # the latest fight by default
+    assert len(log_json(db)["events"]) == 7  # the latest fight by default
 
 
 def test_the_readable_log(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ class Script:
         self.until = until
         self.screen = io.StringIO()
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, complete: object = None) -> str | None:
         line = next(self.lines, None)
         if line is not None or self.until is None:
             return line
@@ -56,8 +56,8 @@ def session_output(tmp_path: Path, text: str, lines: list[str]) -> str:
 def test_a_spell_being_cast_shows_when_it_completes(tmp_path: Path) -> None:
     """side-d6, seed 7: party wins initiative (d6 4 vs 1), so its steps 4-8 come first (MJ-04, MJ-05); after
     Mina's casting begins (event 11) her magic missile completes at step 6, spells (MJ-05)."""
-    out = session_output(tmp_path, SKIRMISH.read_text(), ["step 12", "quit"])
-    status = out.split("12> ")[0].rsplit("now: ", 1)[1]
+    out, _ = run_session(tmp_path, SKIRMISH.read_text(), [], until=("cast-start   Mina", ["status", "quit"]))
+    status = out.rsplit("now: ", 1)[1]
     assert "now: " + status.splitlines()[0] == "now: round 1, step 3 (casting begins)"
     mina = next(line for line in status.splitlines() if line.startswith("Mina"))
     assert "13/13" in mina and "magic missile (completes round 1, party (1st), step 6 (spells))" in mina
@@ -90,8 +90,9 @@ plan:
 
 def test_a_warning_before_a_move_that_provokes_an_attack_of_opportunity(tmp_path: Path) -> None:
     """MJ-09: a full retreat from melee gives the foe a free attack. Brom and the orc trade blows in round 1
-    (engaged); in round 2 Brom retreats: before his move the console warns and pauses (at a terminal), where
-    the referee deals Brom 3 damage by hand; the free attack follows, and the journal replays to the same log."""
+    (engaged); in round 2 Brom retreats: at the prompt before his move (the initiative just shown, his move
+    next) the console warns, and the referee deals Brom 3 damage by hand; the free attack follows, and the
+    journal replays to the same log."""
     warning = "warning: Brom's move provokes an attack of opportunity from Orc (free attack: Brom makes a full " \
               "retreat from melee (MJ-09, MJ-11))"
     out, session = run_session(tmp_path, RETREAT, ["dice roll"], interactive=True,
@@ -99,7 +100,8 @@ def test_a_warning_before_a_move_that_provokes_an_attack_of_opportunity(tmp_path
     assert warning in out
     before, after = out.split(warning, 1)
     assert "   8 initiative" in before and "   9 " not in before
-    assert after.index("next: Brom: move") < after.index("   9 damage") < after.index("  10 melee        Orc -> Brom")
+    assert "next: Brom: move at round 2, party (1st), step 4 (movement)" in before.split("   8 initiative")[1]
+    assert after.index("   9 damage") < after.index("  10 melee        Orc -> Brom")
     assert "(opportunity)" in after.split("  11 move")[0]
     doc = session.rebuild()  # raises unless the journal replays to the stored events
     assert [e.kind for e in doc.events[8:12]] == ["initiative", "damage", "melee", "move"]

@@ -24,7 +24,13 @@ from affray.engine.step import Step, Until
 from affray.errors import AffrayError
 from affray.model.encounter import Combatant
 
-__all__ = ["CommandError", "FightCommand", "parse_fight_command"]
+__all__ = ["COMMANDS", "CommandError", "FightCommand", "parse_fight_command", "suggest"]
+
+#: The commands that change a fight, with how each is typed.
+COMMANDS = {
+    "damage": "damage NAME N", "heal": "heal NAME N", "add": "add SIDE {...}", "remove": "remove NAME",
+    "plan": "plan NAME [{...}]", "condition": "condition NAME C [N rounds]", "end": "end NAME [C]",
+}
 
 FightCommand = Callable[[Fight[Any]], None]
 
@@ -70,10 +76,21 @@ def _emit(fight: Fight[Any], cls: type[Event], actor: str | None, detail: str, *
 
 
 def _fighter(name: str, fight: Fight[Any], verb: str) -> str:
-    if name not in fight.state.fighters:
+    """The combatant ``name`` names (in any case)."""
+    found = {n.lower(): n for n in fight.state.fighters}.get(name.lower())
+    if found is None:
         names = ", ".join(fight.state.fighters)
         raise CommandError(f"{verb}: no combatant named {name!r} (combatants: {names})")
-    return name
+    return found
+
+
+def _lead(rest: str, fight: Fight[Any], verb: str, example: str) -> tuple[str, str]:
+    """The combatant named at the start of ``rest`` (the longest name that fits, in any case), and what follows."""
+    lowered = rest.lower()
+    for n in sorted(fight.state.fighters, key=len, reverse=True):
+        if lowered == n.lower() or lowered.startswith(n.lower() + " "):
+            return n, rest[len(n):].strip()
+    raise CommandError(f"{verb}: no combatant at the start of {rest!r}; e.g. {example}")
 
 
 def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
@@ -113,6 +130,7 @@ def _yaml(text: str, verb: str, example: str) -> Any:
 def _add(rest: str, fight: Fight[Any]) -> FightCommand:
     example = "add orcs {name: Orc 9, hd: 1, hp: 6, weapons: [{name: axe, sf: 7, damage: 1d8}]}"
     side, _, spec_text = rest.partition(" ")
+    side = {s.lower(): s for s in fight.state.sides}.get(side.lower(), side)
     if side not in fight.state.sides:
         raise CommandError(f"add: no side named {side!r} (sides: {', '.join(fight.state.sides)}); e.g. {example}")
     data = _yaml(spec_text, "add", example)
@@ -138,11 +156,8 @@ def _add(rest: str, fight: Fight[Any]) -> FightCommand:
 
 def _plan(rest: str, fight: Fight[Any]) -> FightCommand:
     example = "plan Brom [{melee: Orc 2}, {melee: Orc Captain}]"
-    names = sorted(fight.state.fighters, key=len, reverse=True)
-    name = next((n for n in names if rest == n or rest.startswith(n + " ")), None)
-    if name is None:
-        raise CommandError(f"plan: no combatant at the start of {rest!r}; e.g. {example}")
-    data = _yaml(rest[len(name):].strip() or "[]", "plan", example)
+    name, text = _lead(rest, fight, "plan", example)
+    data = _yaml(text or "[]", "plan", example)
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
@@ -167,12 +182,11 @@ def _plan(rest: str, fight: Fight[Any]) -> FightCommand:
 def _condition(rest: str, fight: Fight[Any]) -> FightCommand:
     """``condition NAME CONDITION [DURATION]``: the referee sets a condition, for a while or until ended (G-09)."""
     example = "condition Orc 1 asleep 5 rounds"
-    names = sorted(fight.state.fighters, key=len, reverse=True)
-    name = next((n for n in names if rest.startswith(n + " ")), None)
-    if name is None:
-        raise CommandError(f"condition: no combatant at the start of {rest!r}; e.g. {example}")
-    words = rest[len(name):].split()
-    what, duration = words[0], " ".join(words[1:])
+    name, text = _lead(rest, fight, "condition", example)
+    words = text.split()
+    if not words:
+        raise CommandError(f"condition: name the condition (conditions: {', '.join(CONDITIONS)}); e.g. {example}")
+    what, duration = words[0].lower(), " ".join(words[1:]).lower()
     if what not in CONDITIONS or what.startswith("dropped"):
         raise CommandError(f"condition: {what!r} is not a condition (conditions: {', '.join(CONDITIONS)}); "
                            f"e.g. {example}")
@@ -201,12 +215,9 @@ def _condition(rest: str, fight: Fight[Any]) -> FightCommand:
 
 def _end(rest: str, fight: Fight[Any]) -> FightCommand:
     """``end NAME [CONDITION]``: the referee ends a condition (without one named: every condition it holds)."""
-    names = sorted(fight.state.fighters, key=len, reverse=True)
-    name = next((n for n in names if rest == n or rest.startswith(n + " ")), None)
-    if name is None:
-        raise CommandError(f"end: no combatant at the start of {rest!r}; e.g. end Orc 1 asleep")
+    name, what = _lead(rest, fight, "end", "end Orc 1 asleep")
     f = fight.state.fighters[name]
-    what = rest[len(name):].strip()
+    what = what.lower()
     held = [c for c in f.conditions if not c.startswith("dropped")] if not what else [what]
     if not held or any(c not in f.conditions for c in held):
         having = ", ".join(f.conditions) or "none"
@@ -222,3 +233,30 @@ def _end(rest: str, fight: Fight[Any]) -> FightCommand:
                 fight.ruleset.ready(fight, f)
 
     return end
+
+
+def suggest(text: str, fight: Fight[Any], verbs: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+    """What may complete a command typed so far (``verbs``: a console's own besides these): (the part being
+    typed, the words that may replace it)."""
+    verb, space, rest = text.partition(" ")
+    if not space:
+        return text, [v for v in (*verbs, *COMMANDS) if v.startswith(text.lower())]
+    state = fight.state
+    verb = verb.lower()
+    if verb == "add":
+        return rest, [s for s in state.sides if s.lower().startswith(rest.lower())] if " " not in rest else []
+    if verb == "dice":
+        words = [*state.sides, "all", "initiative", "surprise", "attack", "damage", "morale", "save", "ask", "roll"]
+        last = rest.split(" ")[-1]
+        return last, [w for w in words if w.lower().startswith(last.lower())]
+    if verb not in COMMANDS:
+        return rest, []
+    lowered = rest.lower()
+    for n in sorted(state.fighters, key=len, reverse=True):
+        if lowered.startswith(n.lower() + " ") and verb in ("condition", "end"):  # the name is done
+            after = rest[len(n) + 1:]
+            if " " in after:
+                return after, []
+            pool = list(CONDITIONS) if verb == "condition" else list(state.fighters[n].conditions)
+            return after, [c for c in pool if c.startswith(after.lower()) and not c.startswith("dropped")]
+    return rest, [n for n in state.fighters if n.lower().startswith(lowered)]

@@ -5,11 +5,15 @@ named combatant, a die wanted), optionally a ``Coming`` step about to resolve, o
 stays pending until ``answer`` accepts an answer; ``pull`` sends it again meanwhile. Between pulls the
 caller may enter the referee's commands (``command``) and change which dice are asked (``set_dice``).
 
-How it suspends: the fight runs in a greenlet, which switches back to the caller at each event, question
-and announced step; nothing blocks and nothing is raised across the API. Every input (answers, commands,
-dice preferences) is recorded with the moment it was given: ``undo`` and a resumed fight rebuild the fight
-from the start and give those inputs again at the same moments (a fight is a pure function of its file,
-seed and inputs). A die asked and answered "roll" is not recorded: rebuilt, it is rolled again, the same.
+How it suspends: the fight runs in a greenlet, which switches back to the caller at *points*: as a step is
+about to resolve, as a combatant comes to declare (before its plan is read), at a question, and at the end.
+The events made since the last point come out there, together: what a step did, or a declaration point's
+initiative with the steps it placed; so the caller's view of what comes next is whole, and a command
+entered there lands between steps, never inside one. Nothing blocks and nothing is raised across the API.
+Every input (answers, commands, dice preferences) is recorded with its point (the events before it and the
+points since the last of them): ``undo`` and a resumed fight rebuild the fight from the start and give
+those inputs again at the same points (a fight is a pure function of its file, seed and inputs). A die
+asked and answered "roll" is not recorded: rebuilt, it is rolled again, the same.
 """
 
 from __future__ import annotations
@@ -82,10 +86,10 @@ class DicePrefs:
 
 @dataclass(frozen=True)
 class Input:
-    """One input to the fight and the moment it was given: ``at`` events had happened, and ``k`` steps had been
-    announced since (a command entered before a step). ``kind``: "answer" (``key``: "declare" or "die" and
-    the question's number of that kind), "command" (``value``: its text), "dice" (``value``: (who, mode)).
-    ``upto``: the events a command's own events reach (undoing into them undoes the whole command)."""
+    """One input to the fight and the point it was given at: ``at`` events had happened, and ``k`` points had
+    been passed since (0: before the fight's first point). ``kind``: "answer" (``key``: "declare" or "die"
+    and the question's number of that kind), "command" (``value``: its text), "dice" (``value``: (who,
+    mode)). ``upto``: the events a command's own events reach (undoing into them undoes the whole command)."""
 
     kind: str
     at: int
@@ -116,6 +120,11 @@ class Drive:
         self.announce = announce
         self.inputs: list[Input] = list(inputs)
         self.on_input: Callable[[Input], None] | None = None
+        #: Where the fight stands between pulls: the step about to resolve, or who comes to declare (and at
+        #: what moment), or neither (before the fight, at a question of a ruleset's own, at the end).
+        self.coming: Step | None = None
+        self.declaring: tuple[Fighter, str] | None = None
+        self._preset: Outcome | int | None = None
         self._start(events)
 
     # -- the caller's side ------------------------------------------------------------------------------
@@ -144,6 +153,22 @@ class Drive:
         assert self._end is not None
         return self._end
 
+    def peek(self) -> Item | None:
+        """What ``pull`` gives next without moving the fight on: a queued item, the pending question, the end,
+        or None (the fight must go on to tell)."""
+        if self._queue:
+            return self._queue[0]
+        return self._pending if self._pending is not None else self._end
+
+    def preset(self, outcome: Outcome | int) -> str | None:
+        """The referee's outcome (or d20) for the coming step's attack, typed before its d20 is asked: given to
+        that attack's roll (recorded as its answer). None once set; else why it cannot be."""
+        step = self.coming
+        if step is None or step.kind not in ("melee", "missile") or self._pending is not None:
+            return "no attack is about to be rolled"
+        self._preset = outcome
+        return None
+
     def take_events(self) -> list[Event]:
         """The events already made and not yet pulled (a command's own), in order."""
         out: list[Event] = []
@@ -169,15 +194,18 @@ class Drive:
         return None
 
     def command(self, text: str) -> str | None:
-        """A referee's command (``damage``, ``heal``, ``add``, ``remove``, ``plan``): None once done (its events
-        come from ``pull``); else what is wrong."""
+        """A referee's command (``damage``, ``heal``, ``add``, ``remove``, ``plan``, ``condition``, ``end``) at
+        the point the fight stands at: None once done (its events come from ``take_events``); else what is
+        wrong."""
+        if any(not isinstance(x, (Coming, End, DeclareQuestion, DieQuestion)) for x in self._queue):
+            return "pull the events already made first: a command comes at a point, after them"
         try:
             cmd = parse_fight_command(text, self.fight)
         except CommandError as exc:
             return str(exc)
-        at = len(self.fight.events)
+        at, k = len(self.fight.events), self._k
         cmd(self.fight)
-        self._record(Input("command", at, self._k, value=text.strip(), upto=len(self.fight.events)))
+        self._record(Input("command", at, k, value=text.strip(), upto=len(self.fight.events)))
         return None
 
     def set_dice(self, who: str, mode: str) -> None:
@@ -190,12 +218,14 @@ class Drive:
         return self._prefs
 
     def undo(self, n: int = 1) -> int:
-        """Take back the last ``n`` events with the inputs given since (a command as a whole): the fight is
-        rebuilt to that point. Returns the number of events left."""
+        """Take back the last ``n`` events or more, with the inputs given since: back to the last point the
+        caller had before them (a step's events go as a whole, and so does a command's). The fight is rebuilt
+        to it. Returns the number of events left."""
         to = max(0, len(self.fight.events) - n)
         cut = [i for i in self.inputs if i.kind == "command" and i.at < to < i.upto]
         if cut:
             to = min(i.at for i in cut)
+        to = max(m for m in self._stops if m <= to)
         self.inputs = [i for i in self.inputs if i.at < to]
         self._start(to)
         return to
@@ -207,7 +237,13 @@ class Drive:
         fight.asker = self
         fight.on_event = self._on_event
         fight.on_step = self._on_step
+        fight.on_declare = self._on_declare
         fight.roller.provider = self._die
+        self.coming = None
+        self.declaring = None
+        self._preset = None
+        self._fresh = False
+        self._stops = [0]  # the events before each point where the caller had the fight, in order
         self.fight = fight
         self._prefs = DicePrefs(dict(self._dice0.by))
         self._queue = deque()
@@ -229,12 +265,10 @@ class Drive:
         self._inputs_at(0, 0)
         while len(fight.events) < to and self._end is None:
             self._resume()
-        if len(fight.events) != to:
+        if len(fight.events) < to:
             raise DriveError(f"the fight rebuilds to {len(fight.events)} events, not the {to} recorded")
-        self._queue.clear()
-
-    def _main(self) -> End:
-        return End(self.fight.run())
+        for _ in range(to):  # the events rebuilt are the caller's already; any past them (a resumed fight
+            self._queue.popleft()  # left in the middle of a step's) come out as new
 
     def _resume(self) -> None:
         out = self._g.switch()
@@ -254,17 +288,40 @@ class Drive:
     def _on_event(self, e: Event) -> None:
         self._k = 0
         self._queue.append(e)
-        if self._busy or self._g is not greenlet.getcurrent():  # a command's own events
-            return
-        self._inputs_at(len(self.fight.events), 0)
-        self._switch()
+        if self.declaring is not None and e.actor == self.declaring[0].name:  # its declaration is made
+            self.declaring = None
+        if not self._busy and self._g is greenlet.getcurrent():  # not a command's own: out at the next point
+            self._fresh = True
+
+    def _point(self, *, wants: bool = False) -> bool:
+        """A point: the inputs recorded here are given again; whether to switch to the caller now (events made
+        since the last point, or ``wants``: a question or an announced step), never while rebuilding."""
+        self._k += 1
+        at = len(self.fight.events)
+        self._inputs_at(at, self._k)
+        fresh, self._fresh = self._fresh, False
+        if not (fresh or wants):
+            return False
+        if self._stops[-1] != at:
+            self._stops.append(at)
+        return not self._replaying_now()
 
     def _on_step(self, step: Step) -> None:
-        self._k += 1
-        self._inputs_at(len(self.fight.events), self._k)
-        if self.announce and not self._replaying_now():
-            self._queue.append(Coming(step))
+        self.coming, self.declaring, self._preset = step, None, None  # an outcome typed for a step that rolled none
+        if self._point(wants=self.announce):
+            if self.announce:
+                self._queue.append(Coming(step))
             self._switch()
+
+    def _on_declare(self, f: Fighter, tick: Tick, at: str) -> None:
+        self.coming, self.declaring, self._preset = None, (f, at), None
+        if self._point():
+            self._switch()
+
+    def _main(self) -> End:
+        result = self.fight.run()
+        self.coming = self.declaring = None
+        return End(result)
 
     def _inputs_at(self, at: int, k: int) -> None:
         """Give again the commands and dice preferences recorded at this moment (a rebuilt fight)."""
@@ -309,6 +366,7 @@ class Drive:
     def declaration(self, fight: Fight[Any], f: Fighter, tick: Tick, at: str,
                     known: tuple[tuple[str, Declaration], ...]) -> Declaration:
         key = self._key("declare")
+        self._point(wants=True)
         if key in self._given:
             answer = self._given.pop(key)
         elif self._replaying_now():
@@ -321,12 +379,19 @@ class Drive:
 
     def attack_roll(self, fight: Fight[Any], step: Step, target: Fighter) -> Outcome | int | None:
         key = self._key("die")
+        side = step.actor.side
+        asks = self._prefs.asks("attack", side)
+        if asks:
+            self._point(wants=True)
         if key in self._given:
             given = self._given.pop(key)
             assert isinstance(given, (int, Outcome))
             return given
-        side = step.actor.side
-        if self._replaying_now() or not self._prefs.asks("attack", side):
+        if self._preset is not None and not self._replaying_now():  # typed before the d20 was asked
+            outcome, self._preset = self._preset, None
+            self._record(Input("answer", len(self.fight.events), self._k, key, outcome))
+            return outcome
+        if self._replaying_now() or not asks:
             return None
         q = DieQuestion(self._new_id(), 20, 1, "attack", step.actor.name, side, attack=True, target=target.name,
                         kind="missile" if step.kind == "missile" else "melee")
@@ -335,12 +400,15 @@ class Drive:
 
     def _die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
         key = self._key("die")
+        side = self._side(actor)
+        asks = self._prefs.asks(purpose, side)
+        if asks:
+            self._point(wants=True)
         if key in self._given:
             given = self._given.pop(key)
             assert isinstance(given, int)
             return given
-        side = self._side(actor)
-        if self._replaying_now() or not self._prefs.asks(purpose, side):
+        if self._replaying_now() or not asks:
             return None  # rolled from the seed; rebuilt, rolled again the same
         answer = self._ask(DieQuestion(self._new_id(), sides, count, purpose, actor, side), key)
         return None if isinstance(answer, Roll) else answer  # type: ignore[return-value]

@@ -103,7 +103,7 @@ Question = DeclareQuestion | DieQuestion
 
 def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     """What ``f`` may declare now: the action keys with their targets, its weapons and spells, the ruleset's
-    own keys (name -> what it means)."""
+    own keys (name -> what it means); ``movement``: its full movement in feet (a move's default)."""
     state = fight.state
     enemies = [g.name for g in state.fighters.values() if g.active and g.side != f.side]
     allies = [g.name for g in state.fighters.values() if g.active and g.side == f.side and g is not f]
@@ -113,7 +113,7 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     castable = [s.name for s in f.spells.values() if f.can_cast(s) is None]
     if castable:
         out["cast"] = castable
-    out.update({"move": list(MOVE_MODES), "misc": True, "wait": True, "none": True,
+    out.update({"move": list(MOVE_MODES), "movement": f.spec.mv * 10, "misc": True, "wait": True, "none": True,
                 "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons],
                 "spells": [{"name": s.name, "level": s.level, "ct": s.ct} for s in f.spells.values()],
                 "enemies": enemies, "allies": allies,

@@ -126,6 +126,8 @@ class Fight(Generic[S]):
         self.on_event = on_event
         #: Called just before each step resolves (a referee's console shows what comes and may pause there).
         self.on_step: Callable[[Step], None] | None = None
+        #: Called as a combatant comes to declare, before its plan is read (a referee may change it there).
+        self.on_declare: Callable[[Fighter, Tick, str], None] | None = None
         #: Asked for a declaration that neither the plan nor ``--auto`` gives (None: nothing left to do).
         self.asker: Asker | None = None
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
@@ -184,6 +186,8 @@ class Fight(Generic[S]):
         ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
         without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
         into account when it is asked (Combat II's winners hear the losers')."""
+        if self.on_declare is not None:
+            self.on_declare(f, tick, at)
         if f.conditions:
             held = incapacitated(f, tick)
             if held is not None:  # "its declarations wait, and it is asked nothing" (G-09)

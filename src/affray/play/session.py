@@ -16,25 +16,39 @@ from typing import Any, Protocol
 from rich.console import Console
 
 from affray.api import Prepared, prepare
-from affray.drive import ROLL, Coming, DeclareQuestion, DicePrefs, DieQuestion, DriveError, End, Input
+from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DicePrefs, DieQuestion, DriveError, End, Input
+from affray.drive.commands import COMMANDS, suggest
+from affray.drive.shorthand import entry
+from affray.drive.shorthand import suggest as entry_words
 from affray.engine.events import Event
-from affray.engine.fight import Result
+from affray.engine.fight import Result, describe_declaration
 from affray.io.load import load_text
 from affray.io.timeline import event_dict
 from affray.model.encounter import Outcome
 from affray.play.store import Game, Store, StoreError, input_row
-from affray.play.view import event_text, show_choices, show_final, show_status, warn_opportunity
+from affray.play.terminal import Complete
+from affray.play.view import (
+    event_text,
+    next_lines,
+    show_choices,
+    show_final,
+    show_status,
+    status_table,
+    warn_opportunity,
+)
 
 __all__ = ["Io", "Session", "open_game"]
 
-HELP = """commands:
-  step [N]            resolve the next event (or N events)
+HELP = """commands (Tab completes them, and names, conditions, sides):
+  step [N]            resolve the next step or declaration (or N), showing what it makes (Enter steps too)
   run                 play on to the end, asking no dice (declarations are still asked)
-  undo [N]            step back one event (or N), its dice and commands with it
-  status              who stands, who acts next, spells, engagements, morale due
+  undo [N]            take back the last step (or the last N events, back to the step before them), its
+                      dice, answers and commands with it
+  status              who stands, what comes next, spells, engagements, conditions, morale due
   dice [WHO] ask|roll ask for dice or let the engine roll them; WHO: a side, a die's purpose
-                      (initiative, attack, damage...) or all (default)
-  damage NAME N       N points of damage by the referee's hand
+                      (initiative, attack, damage, save...) or all (default)
+  hit N | miss | D20  the referee's outcome (or d20) for the attack about to be rolled
+  damage NAME N       N points of damage by the referee's hand (a caster's spell is disrupted, G-11)
   heal NAME N         N hit points back
   add SIDE {...}      a combatant joins SIDE mid-fight (the file's fields, one line of YAML)
   remove NAME         NAME leaves the fight
@@ -42,7 +56,12 @@ HELP = """commands:
   condition NAME C [D] NAME is C (asleep, held, paralysed, stunned, dazed, prone, blinded, charmed,
                       fleeing, unconscious) for D (N rounds, turns, phases or segments), or until ended
   end NAME [C]        NAME's condition C (or all its conditions) ends
-  quit                leave; everything is saved (`affray play --db PATH` resumes)"""
+  quit                leave; everything is saved (`affray play --db PATH` resumes)
+at a declaration: melee NAME [with WEAPON], missile NAME, charge NAME, cast SPELL [at TARGET], move [FEET],
+  withdraw, flee, wait, none, misc TEXT, the ruleset's own keys, or one plan entry in YAML; ? lists them"""
+
+#: The console's own commands (besides the fight's, ``affray.drive.commands``).
+VERBS = ("step", "run", "undo", "status", "dice", "help", "quit", "hit", "miss")
 
 
 class Io(Protocol):
@@ -50,8 +69,8 @@ class Io(Protocol):
 
     interactive: bool
 
-    def ask(self, prompt: str) -> str | None:
-        """One line typed by the referee, or None at the end of the input."""
+    def ask(self, prompt: str, complete: Complete | None = None) -> str | None:
+        """One line typed by the referee (``complete``: what Tab offers), or None at the end of the input."""
 
 
 class _Quit(Exception):
@@ -84,7 +103,8 @@ class Session:
         self.mode = "step"
         self.steps_left = 0
         self._last_round: int | None = None
-        self._blind = False  # the last prompt saw no step ahead (a declaration point was about to place them)
+        self._prompted: object = None  # what came next when the referee was last prompted
+        self._table: list[tuple[str, ...]] | None = None  # the combatants' table as last shown
         # a console asks for every die (and answers "roll" where the referee lets the engine roll): which are
         # shown is the referee's choice, journalled as it changes
         try:
@@ -133,7 +153,8 @@ class Session:
             self.out.print(f"fight {self.game.id}: {self.game.file} under {self.prepared.ruleset.id}, "
                            f"seed {self.prepared.seed}", style="bold")
         try:
-            self._prompt_after_event()
+            if self.drive.peek() is None or isinstance(self.drive.peek(), Coming):
+                self._pause(over=False)  # before the fight (or where it was left): the referee's first word
             while True:
                 self._next()
         except _Quit:
@@ -146,10 +167,10 @@ class Session:
         item = self.drive.pull()
         match item:
             case Coming(step=step):
-                warned = warn_opportunity(self.drive.fight, step, self.out)
-                if (self._interactive and self.mode == "step" and self.steps_left <= 1
-                        and (warned or self._blind)):
-                    self._pause(over=False, coming=step)
+                if item is not self._prompted:  # a step not shown at a prompt: stop before a provoking move
+                    warned = warn_opportunity(self.drive.fight, step, self.out)
+                    if warned and self.mode == "step":
+                        self._pause(over=False)
             case DeclareQuestion():
                 self._declare(item)
             case DieQuestion():
@@ -163,77 +184,95 @@ class Session:
             case _:
                 self._journal_event(item)
                 self._show(item, len(self.journal.events) - 1)
-                if self.mode == "step":
-                    if self.steps_left > 1:
-                        self.steps_left -= 1
-                    else:
-                        self._prompt_after_event()
+                nxt = self.drive.peek()
+                if self.mode != "step" or isinstance(nxt, (DeclareQuestion, DieQuestion, End)) or (
+                        nxt is not None and not isinstance(nxt, Coming)):
+                    return  # more of this step's events, or a question (its own prompt), or the end
+                if self.steps_left > 1:
+                    self.steps_left -= 1
+                else:
+                    self._pause(over=False)
 
-    @property
-    def _interactive(self) -> bool:
-        return self.io is not None and self.io.interactive
-
-    def _prompt_after_event(self) -> None:
-        if self.mode != "run" and not self.drive.over:
-            self._pause(over=False)
-
-    def _line(self, prompt: str) -> str:
+    def _line(self, prompt: str, complete: Complete | None = None) -> str:
         assert self.io is not None
-        line = self.io.ask(prompt)
+        line = self.io.ask(prompt, complete)
         if line is None:
             raise _Quit
         return line
 
+    def _complete_command(self, text: str) -> tuple[str, list[str]]:
+        return suggest(text, self.drive.fight, VERBS)
+
     # -- questions ------------------------------------------------------------------------------------
     def _declare(self, q: DeclareQuestion) -> None:
-        """A declaration wanted: one plan entry (YAML flow style), ``?`` for the choices."""
-        from ruamel.yaml import YAML
-        from ruamel.yaml.error import YAMLError
-
-        known = "; ".join(f"{name}: {json.dumps(d.model_dump(mode='json', exclude_none=True, exclude_defaults=True))}"
-                          for name, d in q.known)
-        if known:
+        """A declaration wanted: a short form (``melee Orc 1``) or one plan entry in YAML; ``?`` for the
+        choices; a command works here too."""
+        fight = self.drive.fight
+        if q.known:
+            known = "; ".join(f"{name}: {describe_declaration(d, fight.state.fighters[name])}" for name, d in q.known)
             self.out.print(f"  {q.actor} knows: {known}", markup=False)
+
+        def complete(text: str) -> tuple[str, list[str]]:
+            partial, words = entry_words(text, q.choices)
+            if " " not in text:
+                words += [v for v in (*VERBS, *COMMANDS) if v.startswith(text.lower()) and v not in words]
+            return partial, words
+
         while True:
-            text = self._line(f"{q.actor} ({q.side}) declares at {q.at} [? for choices]: ").strip()
+            text = self._line(f"{q.actor} ({q.side}) declares, {q.at} [? for choices]: ", complete).strip()
             if text in ("?", "help"):
                 show_choices(q, self.out)
                 continue
-            if text in ("quit", "exit", "q"):
-                raise _Quit
             if not text:
+                self.out.print(f"say what {q.actor} does, e.g. melee {_first(q.choices['enemies'])} or none "
+                               "(? lists the choices)", style="yellow", markup=False)
+                continue
+            verb = text.split()[0].lower()
+            if verb in VERBS or verb in COMMANDS:
+                if self._command(text, over=False) == "undone":
+                    return
                 continue
             try:
-                data = YAML(typ="safe").load(text)
-            except YAMLError:
-                data = text
+                data = entry(text, q.choices)
+            except AnswerError as exc:
+                self.out.print(f"{text}: {exc}", style="yellow", markup=False)
+                continue
             error = self.drive.answer(data)
             if error is None:
                 return
-            self.out.print(f"{text!r}: {error}; e.g. {{melee: NAME}}, {{move: 30, mode: withdraw}} or {{none: true}}"
-                           " (? for choices)", style="yellow", markup=False)
+            self.out.print(f"{text}: {error} (? for choices)", style="yellow", markup=False)
 
     def _die(self, q: DieQuestion) -> None:
-        """A die the engine would roll: asked at a terminal when the referee asks for these, else rolled."""
-        if not self._interactive or self.mode == "run" or not self.drive.dice.asks(q.purpose, q.side):
+        """A die the referee asks for (``dice ask``): a result, an attack's outcome, or Enter to roll it."""
+        if self.mode == "run":
             self.drive.answer(ROLL)
             return
         whose = f" for {q.actor}" if q.actor else ""
         while True:
             if q.attack:
                 text = self._line(f"{q.actor} -> {q.target} ({q.kind}): d20, 'hit N' or 'miss' "
-                                  "[Enter rolls]: ").strip().lower()
+                                  "[Enter rolls]: ", self._complete_command).strip().lower()
             else:
-                text = self._line(f"{q.die} {q.purpose}{whose} [Enter rolls]: ").strip().lower()
+                text = self._line(f"{q.die} {q.purpose}{whose} [Enter rolls]: ",
+                                  self._complete_command).strip().lower()
             words = text.split()
-            if not words:
-                value: object = ROLL
-            elif q.attack and words == ["miss"]:
-                value = Outcome(hit=False, damage=0)
-            elif q.attack and words[0] == "hit" and len(words) == 2 and words[1].isdigit():
-                value = Outcome(hit=True, damage=int(words[1]))
+            value: object
+            if not words or words[0] in ("roll", "r", "step", "s"):
+                value = ROLL
+            elif words[0] == "run":
+                self.mode = "run"
+                value = ROLL
+            elif q.attack and (outcome := _outcome(words)) is not None:
+                value = outcome
             elif len(words) == 1 and words[0].isdigit():
                 value = int(words[0])
+            elif words[0] in VERBS or words[0] in COMMANDS:
+                if self._command(text, over=False) == "undone":
+                    return
+                if not self.drive.dice.asks(q.purpose, q.side):  # `dice roll` said for this die: rolled
+                    value = ROLL
+                else:
+                    continue
             else:
                 value = text
             error = self.drive.answer(value)
@@ -244,54 +283,85 @@ class Session:
             self.out.print(f"{text!r}: {hint}", style="yellow", markup=False)
 
     # -- the referee ----------------------------------------------------------------------------------
-    def _pause(self, *, over: bool, coming: Any = None) -> None:
-        """Read commands until one moves the fight on; ``coming``: the step about to resolve."""
+    def _pause(self, *, over: bool) -> None:
+        """Read commands at a point until one moves the fight on."""
+        self._prompted = self.drive.peek()
         if self.show_status and not over:
-            show_status(self.drive.fight, self.out, coming)
-        self._blind = not over and coming is None and not self.drive.fight.upcoming(1)
+            self._status(full=False)
         while True:
-            line = self._line("fight over> " if over else f"{len(self.drive.fight.events)}> ")
-            words = line.split()
-            if not words:
-                if self._interactive and not over:
-                    words = ["step"]
-                else:
-                    continue
-            verb = words[0].lower()
-            if verb in ("quit", "exit", "q"):
-                raise _Quit
-            if verb in ("step", "s", "next", "n", "run", "r"):
-                if over:
-                    self.out.print("the fight is over: undo, or quit", style="yellow")
-                    continue
-                count = _count(words, 1)
-                if count is None:
-                    self.out.print(f"{verb} {words[1]}: give a whole number of events, e.g. {verb} 3 (type help)",
-                                   style="yellow", markup=False)
-                    continue
-                self.mode = "run" if verb in ("run", "r") else "step"
-                self.steps_left = count
+            line = self._line("fight over> " if over else f"{len(self.drive.fight.events)}> ",
+                              self._complete_command)
+            if self._command(line, over=over) in ("go", "undone-over"):
                 return
-            if verb in ("undo", "u"):
-                if self._undo(words):
-                    over, coming = False, None
-                    if self.show_status:
-                        show_status(self.drive.fight, self.out, None)
-            elif verb == "status":
-                show_status(self.drive.fight, self.out, coming)
-            elif verb == "help":
-                self.out.print(HELP, markup=False)
-            elif verb == "dice":
-                self._set_dice(words[1:])
-            elif over:
-                self.out.print("the fight is over: undo first to change it", style="yellow")
-            else:
-                error = self.drive.command(line.strip())
-                if error is not None:
-                    self.out.print(f"{error} (type help)", style="yellow", markup=False)
-                for e in self.drive.take_events():  # what the command did, journalled and shown at once
-                    self._journal_event(e)
-                    self._show(e, len(self.journal.events) - 1)
+
+    def _command(self, line: str, *, over: bool) -> str:
+        """One command line: "go" (the fight moves on), "undone" (taken back), or "stay"."""
+        words = line.split()
+        if not words:
+            if over:
+                return "stay"
+            words = ["step"]  # Enter steps, at a terminal and from a pipe alike
+        verb = words[0].lower()
+        if verb in ("quit", "exit", "q"):
+            raise _Quit
+        if verb in ("step", "s", "next", "n", "run", "r"):
+            if over:
+                self.out.print("the fight is over: undo, or quit", style="yellow")
+                return "stay"
+            count = _count(words, 1)
+            if count is None:
+                self.out.print(f"{verb} {words[1]}: give a whole number of steps, e.g. {verb} 3 (type help)",
+                               style="yellow", markup=False)
+                return "stay"
+            self.mode = "run" if verb in ("run", "r") else "step"
+            self.steps_left = count
+            return "go"
+        if verb in ("undo", "u"):
+            if not self._undo(words):
+                return "stay"
+            if self.show_status:
+                self._status(full=True)
+            self._prompted = self.drive.peek()
+            return "undone"
+        if verb == "status":
+            self._status(full=True)
+        elif verb == "help":
+            self.out.print(HELP, markup=False)
+        elif verb == "dice":
+            self._set_dice(words[1:])
+        elif over:
+            self.out.print("the fight is over: undo first to change it", style="yellow")
+        elif (outcome := _outcome([w.lower() for w in words])) is not None or (len(words) == 1 and verb.isdigit()):
+            return self._preset(line.strip(), outcome if outcome is not None else int(verb))
+        else:
+            error = self.drive.command(line.strip())
+            if error is not None:
+                self.out.print(f"{error} (type help)", style="yellow", markup=False)
+            for e in self.drive.take_events():  # what the command did, journalled and shown at once
+                self._journal_event(e)
+                self._show(e, len(self.journal.events) - 1)
+        return "stay"
+
+    def _preset(self, text: str, value: Outcome | int) -> str:
+        """An attack's outcome typed at the command prompt: for the attack about to be rolled, or explained."""
+        coming = self.drive.coming
+        if self.drive.preset(value) is None:
+            assert coming is not None
+            self.out.print(f"{text}: for {coming.actor.name}'s {coming.kind} at {coming.target}", markup=False)
+            self.mode, self.steps_left = "step", 1
+            return "go"
+        nxt = next_lines(self.drive.fight, coming, self.drive.declaring)[0].plain
+        self.out.print(f"{text}: an attack's outcome, but no attack is about to be rolled ({nxt}); type it when the "
+                       "attack comes next, or when its d20 is asked (dice attack ask), or with the declaration: "
+                       "melee NAME hit 6", style="yellow", markup=False)
+        return "stay"
+
+    def _status(self, *, full: bool) -> None:
+        """What comes next; the combatants' table too when ``full`` or when it changed since it was shown."""
+        fight = self.drive.fight
+        rows = status_table(fight, self.drive.coming)
+        show_status(fight, self.out, self.drive.coming, self.drive.declaring, table=full or rows != self._table)
+        self._table = rows
 
     def _undo(self, words: list[str]) -> bool:
         """Take back events: whether it did."""
@@ -336,3 +406,15 @@ def _count(words: list[str], default: int) -> int | None:
         return None
     return int(words[1])
 
+
+def _outcome(words: list[str]) -> Outcome | None:
+    """``miss`` or ``hit N``: an attack's outcome typed by the referee."""
+    if words == ["miss"]:
+        return Outcome(hit=False, damage=0)
+    if len(words) == 2 and words[0] == "hit" and words[1].isdigit():
+        return Outcome(hit=True, damage=int(words[1]))
+    return None
+
+
+def _first(names: list[str]) -> str:
+    return names[0] if names else "NAME"

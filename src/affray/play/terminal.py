@@ -1,15 +1,23 @@
-"""Where the console reads: prompt_toolkit on a terminal, plain lines from a pipe (nothing asked)."""
+"""Where the console reads: prompt_toolkit on a terminal (line editing, history, Tab completion), plain lines
+from a pipe. Either way every prompt takes the next line, as typed."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
-__all__ = ["PipeIo", "PromptIo", "io_for_stdin"]
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+__all__ = ["Complete", "PipeIo", "PromptIo", "WordCompleter", "io_for_stdin"]
+
+#: What may complete a line typed so far: (the part being typed, the words that may replace it).
+Complete = Callable[[str], tuple[str, list[str]]]
 
 
 class PipeIo:
-    """Commands piped on stdin (scripts, tests): read line by line; dice are never asked."""
+    """Lines piped on stdin (scripts, tests), each answering the prompt it comes to; echoed after the prompt."""
 
     interactive = False
 
@@ -17,7 +25,7 @@ class PipeIo:
         self.stream = stream
         self.echo = echo
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, complete: Complete | None = None) -> str | None:
         line = self.stream.readline()
         if not line:
             return None
@@ -27,8 +35,21 @@ class PipeIo:
         return line.rstrip("\n")
 
 
+class WordCompleter(Completer):
+    """prompt_toolkit's view of a ``Complete``: the words that may replace the part being typed."""
+
+    def __init__(self, complete: Complete) -> None:
+        self.complete = complete
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        partial, words = self.complete(document.text_before_cursor)
+        for word in words:
+            yield Completion(word, start_position=-len(partial))
+
+
 class PromptIo:
-    """A referee at a terminal: prompt_toolkit's line editing and history."""
+    """A referee at a terminal: prompt_toolkit's line editing and history; Tab completes commands, names,
+    weapons and spells."""
 
     interactive = True
 
@@ -37,9 +58,10 @@ class PromptIo:
 
         self.session: PromptSession[str] = PromptSession()
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, complete: Complete | None = None) -> str | None:
         try:
-            return self.session.prompt(prompt)
+            return self.session.prompt(prompt, completer=WordCompleter(complete) if complete else None,
+                                       complete_while_typing=False)
         except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave; everything is saved already
             return None
 

@@ -11,9 +11,11 @@ from affray.cli.render import event_line
 from affray.drive.questions import DeclareQuestion
 from affray.engine.events import Event, SpellLost, SpellRuined
 from affray.engine.fight import Fight
+from affray.engine.state import Fighter
 from affray.engine.step import Step
 
-__all__ = ["event_text", "morale_due", "show_choices", "show_final", "show_status", "warn_opportunity"]
+__all__ = ["event_text", "morale_due", "next_lines", "show_choices", "show_final", "show_status", "status_table",
+           "warn_opportunity"]
 
 _MOVES = ("move",)
 
@@ -33,22 +35,35 @@ def _step_text(step: Step) -> str:
     return f"{step.actor.name}: {what}{target} at {step.at}"
 
 
-def show_status(fight: Fight[Any], out: Console, coming: Step | None = None) -> None:
-    """The current moment, who acts next, hit points, casting, engagements, pending effects, morale due.
-    ``coming``: the step about to resolve, already taken from the engine's queue."""
-    state = fight.state
-    now = fight.now_at
-    out.print(Text(f"now: {now}", style="bold"))
-    upcoming = ([coming] if coming is not None else []) + fight.upcoming(None)
-    if upcoming:
-        out.print(Text("next: " + _step_text(upcoming[0])))
-        for step in upcoming[1:3]:
-            out.print(Text("then: " + _step_text(step), style="dim"))
+def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter, str] | None) -> list[Text]:
+    """What comes next, as the fight stands at a point: who declares, or every step of the coming moment
+    (``coming`` and those placed at the same tick); then the next two steps placed after it."""
+    placed = fight.upcoming(None)
+    lines: list[Text] = []
+    if declaring is not None:
+        f, at = declaring
+        lines.append(Text(f"next: {f.name} ({f.side}) declares, {at}"))
+    elif coming is not None:
+        moment = [coming] + [s for s in placed if s.tick == coming.tick]
+        lines += [Text("next: " + _step_text(s)) for s in moment]
+        placed = [s for s in placed if s.tick != coming.tick]
+    elif not fight.events:
+        lines.append(Text("next: the fight begins"))
+    elif placed:
+        moment = [s for s in placed if s.tick == placed[0].tick]
+        lines += [Text("next: " + _step_text(s)) for s in moment]
+        placed = placed[len(moment):]
     else:
-        out.print(Text("next: the next declaration point (declarations, initiative)"))
-    completes = {s.actor.name: s.at for s in upcoming if s.kind == "cast"}
-    rows = [("combatant", "side", "hp", "state", "casting", "engaged with", "conditions")]
-    for f in state.fighters.values():
+        lines.append(Text("next: the fight goes on (nothing is placed yet)"))
+    lines += [Text("then: " + _step_text(s), style="dim") for s in placed[:2]]
+    return lines
+
+
+def status_table(fight: Fight[Any], coming: Step | None = None) -> list[tuple[str, ...]]:
+    """Each combatant's row: hit points, state, casting, engagements, conditions with when they end."""
+    completes = {s.actor.name: s.at for s in ([coming] if coming else []) + fight.upcoming(None) if s.kind == "cast"}
+    rows: list[tuple[str, ...]] = [("combatant", "side", "hp", "state", "casting", "engaged with", "conditions")]
+    for f in fight.state.fighters.values():
         standing = ("unconscious" if f.unconscious else "down") if f.down else "fled" if f.fled else (
             "routed" if f.routed else "")
         casting = ""
@@ -57,13 +72,28 @@ def show_status(fight: Fight[Any], out: Console, coming: Step | None = None) -> 
         held = ", ".join(f"{c} (to {h.words})" if h.words else c for c, h in f.conditions.items()
                          if fight.now < h.until)
         rows.append((f.name, f.side, f"{f.hp}/{f.spec.hp}", standing, casting, ", ".join(sorted(f.engaged)), held))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    # plain columns, one print: a rich Table costs more than the whole step at 40 combatants
-    out.print(Text("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)),
-              soft_wrap=True)
-    pending = [s for s in upcoming if s.kind == "delay" or s.kind in fight.ruleset.own_kinds]
-    for s in pending:
-        out.print(Text(f"pending: {_step_text(s)}", style="cyan"))
+    return rows
+
+
+def show_status(fight: Fight[Any], out: Console, coming: Step | None = None,
+                declaring: tuple[Fighter, str] | None = None, *, table: bool = True) -> None:
+    """The current moment and what comes next; with ``table``, hit points, casting, engagements and
+    conditions; pending effects and morale due."""
+    out.print(Text(f"now: {fight.now_at}", style="bold"))
+    for line in next_lines(fight, coming, declaring):
+        out.print(line)
+    if coming is not None:
+        warn_opportunity(fight, coming, out)
+    if table:
+        rows = status_table(fight, coming)
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        # plain columns, one print: a rich Table costs more than the whole step at 40 combatants
+        out.print(Text("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                                 for r in rows)), soft_wrap=True)
+    upcoming = ([coming] if coming is not None else []) + fight.upcoming(None)
+    for s in upcoming:
+        if s.kind == "delay" or s.kind in fight.ruleset.own_kinds:
+            out.print(Text(f"pending: {_step_text(s)}", style="cyan"))
     for side, triggers in morale_due(fight).items():
         out.print(Text(f"morale due: {side} ({' and '.join(triggers)}, G-07)", style="cyan"))
 
@@ -111,17 +141,28 @@ def show_final(fight: Fight[Any], out: Console) -> None:
 
 
 def show_choices(q: DeclareQuestion, out: Console) -> None:
-    """What a combatant may declare, as the question lists it."""
+    """What a combatant may declare, as the question lists it, in the words the prompt reads."""
     c = q.choices
-    lines = [f"{q.actor} may declare (one plan entry, e.g. {{melee: {c['enemies'][0] if c['enemies'] else 'NAME'}}}):"]
-    for key in ("melee", "missile", "cast"):
-        if key in c:
-            lines.append(f"  {key}: {', '.join(c[key]) or 'nobody'}")
-    lines.append(f"  move: FEET, with mode: {', '.join(c['move'])}")
-    lines.append("  misc: TEXT   wait: true   none: true")
+    foe = c["enemies"][0] if c["enemies"] else "NAME"
+    lines = [f"{q.actor} may declare (one line; Tab completes):"]
+    if "melee" in c:
+        lines.append(f"  melee NAME [with WEAPON]     at: {', '.join(c['melee']) or 'nobody'}")
+        lines.append("  charge NAME                  a melee with a charge")
+    if "missile" in c:
+        lines.append(f"  missile NAME [with WEAPON]   at: {', '.join(c['missile']) or 'nobody'}")
+    if "cast" in c:
+        lines.append(f"  cast SPELL [at TARGET]       spells: {', '.join(c['cast'])}")
+    lines.append(f"  move [FEET] [MODE]           modes: {', '.join(c['move'])} (default {c['movement']} ft, "
+                 "its full movement)")
+    lines.append("  withdraw [FEET], retreat [FEET], flee [FEET]")
+    lines.append("  wait, none, misc TEXT")
+    lines.append("  then, as needed: roll N, distance FEET, hit [DAMAGE] or miss (the referee's outcome)")
     lines.append("  weapons: " + (", ".join(f"{w['name']} ({w['kind']})" for w in c["weapons"]) or "none"))
     if c["spells"]:
         lines.append("  spells: " + ", ".join(f"{s['name']} (level {s['level']}, CT {s['ct']})" for s in c["spells"]))
-    for key, doc in c["keys"].items():
-        lines.append(f"  {key}: {doc}")
+    if c["keys"]:
+        lines.append("  this ruleset's own words (KEY [VALUE], alone for yes):")
+        lines += [f"    {key}: {doc}" for key, doc in c["keys"].items()]
+    lines.append(f"  or one plan entry in YAML, e.g. {{melee: {foe}, weapon: ...}}; a command (status, undo, damage...)"
+                 " works here too")
     out.print(Text("\n".join(lines)))
