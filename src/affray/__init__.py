@@ -4,8 +4,13 @@ Conventions, stated once: models and events are immutable; state changes only by
 every die goes through one seeded roller; a ruleset is a class whose hooks the engine calls.
 
     >>> from affray import load_encounter, run
-    >>> result = run(load_encounter("examples/skirmish.yaml"), ruleset="side-d6", seed=7)
+    >>> from affray.examples import example_path   # the example files installed with the package
+    >>> result = run(load_encounter(example_path("skirmish.yaml")), ruleset="side-d6", seed=7, auto=True)
     >>> result.final.winner
+    'party'
+
+The user's documentation is in the repository's ``docs/`` (the file format, one page per ruleset, conditions,
+the commands); ``affray rulesets ID`` and ``affray examples`` say much of it at the command line.
 """
 
 from affray.api import Prepared, prepare, run, run_file

@@ -57,23 +57,39 @@ def _parse_sets(values: list[str]) -> dict[str, Any]:
 
 
 @app.command()
-def rulesets(as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False) -> None:
-    """List every ruleset with its title, seed and options."""
-    from affray.api import describe
-    from affray.rulesets import RULESETS
+def rulesets(
+    ruleset_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="one ruleset, shown in full")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+) -> None:
+    """List every ruleset with its title, seed and options; with ID, one ruleset in full."""
+    from affray.cli.guide import show_rulesets
 
-    docs = [describe(r) for r in RULESETS]
-    if as_json:
-        sys.stdout.write(json.dumps({"rulesets": docs}, indent=2) + "\n")
-        return
-    out = Console(highlight=False)
-    for d in docs:
-        out.print(f"[bold]{d['id']}[/bold]  {d['title']} (seed {d['seed']})")
-        for o in d["options"]:
-            choices = f" [{' | '.join(map(str, o['choices']))}]" if "choices" in o else ""
-            out.print(f"    {o['name']} = {o['default']}{choices}  ({o['rule']}) {o['doc']}", markup=False)
-        for key, doc in d["declaration_keys"].items():
-            out.print(f"    declaration key {key}: {doc}", markup=False)
+    _guard(lambda: show_rulesets(ruleset_id, as_json))
+
+
+@app.command()
+def new(
+    path: Annotated[Path | None, typer.Argument(help="the file to write; without it, the encounter is printed")]
+    = None,
+    force: Annotated[bool, typer.Option("--force", help="overwrite PATH if it exists")] = False,
+) -> None:
+    """Write a commented starter encounter to edit: two sides, a fighter, a wizard with sleep, goblins, a plan."""
+    from affray.cli.guide import write_starter
+
+    _guard(lambda: write_starter(path, force))
+
+
+@app.command()
+def examples(
+    name: Annotated[str | None, typer.Argument(help="an example's name: print it (or copy it with --copy)")] = None,
+    copy: Annotated[Path | None, typer.Option("--copy", metavar="DIR", help="copy the example (all of them "
+                                              "without NAME) into DIR")] = None,
+    force: Annotated[bool, typer.Option("--force", help="with --copy: overwrite files already there")] = False,
+) -> None:
+    """List the example files shipped with affray; print one, or copy them to a directory."""
+    from affray.cli.guide import show_examples
+
+    _guard(lambda: show_examples(name, copy, force))
 
 
 @app.command()
