@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import d20
 from d20 import diceast
 
+from affray.limits import MAX_DICE, MAX_DICE_TEXT, MAX_DIE_SIDES, MAX_MODIFIER
+
 __all__ = ["DiceExpr", "parse_dice"]
 
 
@@ -38,6 +40,8 @@ def parse_dice(value: object) -> DiceExpr:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError(f"not a dice expression: {value!r} ({_HINT})")
     text = str(value).strip()
+    if len(text) > MAX_DICE_TEXT:
+        raise ValueError(f"dice expression of {len(text)} characters: at most {MAX_DICE_TEXT} (limit; {_HINT})")
     try:
         tree = d20.parse(text)
     except d20.RollSyntaxError as exc:
@@ -67,6 +71,12 @@ def parse_dice(value: object) -> DiceExpr:
 
     walk(tree, 1)
     expr = DiceExpr(tuple(groups), bonus, text)
+    if expr.dice_min > MAX_DICE:
+        raise ValueError(f"{text!r} throws {expr.dice_min} dice: at most {MAX_DICE} (limit)")
+    if any(sides > MAX_DIE_SIDES for _n, sides in groups):
+        raise ValueError(f"{text!r}: a die has at most {MAX_DIE_SIDES} faces (limit)")
+    if abs(bonus) > MAX_MODIFIER:
+        raise ValueError(f"{text!r}: the constant is {bonus}; at most {MAX_MODIFIER} either way (limit)")
     if expr.dice_max + bonus < 1:
         raise ValueError(f"{text!r} can never roll above 0 ({_HINT})")
     return expr
