@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: An encounter file, read no further than this (a file at the limit parses in about a second).
-MAX_FILE_BYTES = 128 * 1024
+MAX_FILE_BYTES = 64 * 1024
 #: Nesting of mappings and lists (an encounter file needs 8).
 MAX_DEPTH = 32
 #: Values a file may expand to, its aliases (``*name``) counted each time they are used: an alias bomb stops here.
