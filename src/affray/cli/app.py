@@ -13,11 +13,15 @@ import typer
 from rich.console import Console
 
 from affray.errors import AffrayError, EncounterError, OptionError, UnknownRulesetError
-from affray.io.load import load_encounter, sort_problems
+from affray.io.load import load_encounter, load_text, load_value, read_text, sort_problems
+from affray.limits import MAX_ROUNDS, MAX_SEED
+from affray.printable import printable
 
 if TYPE_CHECKING:
     from affray.api import Prepared
-    from affray.play import Store
+    from affray.play import Session, Store
+    from affray.play.session import Io
+    from affray.play.store import Game
 
 __all__ = ["app", "main"]
 
@@ -31,8 +35,8 @@ def _guard(fn: Callable[[], T]) -> T:
     """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
     try:
         return fn()
-    except AffrayError as exc:
-        err.print(str(exc), markup=False)
+    except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
+        err.print(printable(str(exc), keep_newlines=True), markup=False)
         raise typer.Exit(2) from None
     except (typer.Exit, typer.Abort):
         raise
@@ -45,15 +49,23 @@ def _guard(fn: Callable[[], T]) -> T:
 
 
 def _parse_sets(values: list[str]) -> dict[str, Any]:
-    from ruamel.yaml import YAML
-
     out: dict[str, Any] = {}
     for item in values:
         name, sep, raw = item.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"--set {item!r}: use --set OPTION=VALUE, e.g. --set mutual_surprise=cancel")
-        out[name.strip()] = YAML(typ="safe").load(raw) if raw.strip() else ""
+        try:
+            out[name.strip()] = load_value(raw, f"--set {name.strip()}") if raw.strip() else ""
+        except ValueError as exc:
+            raise OptionError(f"--set {item!r}: {exc}; the value is one YAML scalar: true, 3, loser") from None
     return out
+
+
+def _check_numbers(seed: int | None, max_rounds: int) -> None:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"--seed {seed}: a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
+    if not 1 <= max_rounds <= MAX_ROUNDS:
+        raise OptionError(f"--max-rounds {max_rounds}: from 1 to {MAX_ROUNDS} (limit)")
 
 
 @app.command()
@@ -92,7 +104,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
         n = sum(c.count for s in enc.sides.values() for c in s.combatants)
         plans = sum(len(p) for p in enc.plan.values())
         under = f", ruleset {cls.id}" if cls is not None else ""
-        typer.echo(f"{file}: ok: {len(enc.sides)} sides, {n} combatants, {plans} declarations{under}")
+        typer.echo(f"{printable(str(file))}: ok: {len(enc.sides)} sides, {n} combatants, {plans} declarations{under}")
 
     _guard(body)
 
@@ -113,7 +125,8 @@ def run(
         from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
 
-        prepared, _options = _prepare(file, ruleset, seed, set_)
+        _check_numbers(seed, max_rounds)
+        prepared, _options, _text = _prepare(file, ruleset, seed, set_)
         result = prepared.fight(auto=auto, max_rounds=max_rounds).run()
         if as_json:
             sys.stdout.write(timeline_json(result))
@@ -139,19 +152,21 @@ def play(
     Piped commands (step, run, undo, quit...) are read from stdin; then nothing is asked."""
 
     def body() -> None:
-        from affray.play import Session, Store
+        from affray.play import Store
         from affray.play.terminal import io_for_stdin
 
-        store = Store(db)
+        _check_numbers(seed, max_rounds)
         if file is not None:
             if game is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            text = _read_text(file)
-            prepared, options = _prepare(file, ruleset, seed, set_)
+            prepared, options, text = _prepare(file, ruleset, seed, set_)
+            store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, max_rounds)
         else:
+            store = Store(db)
             record = store.game(game)
-        Session(store, record, io_for_stdin(), Console(highlight=False)).play()
+        with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
+            _session(store, record, io_for_stdin()).play()
 
     _guard(body)
 
@@ -161,11 +176,24 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
     """List the fights saved in a database."""
 
     def body() -> None:
+        from affray.play import StoreError
+
         store = _existing_store(db)
-        for g in store.games():
-            j = store.journal(g.id)
+        damaged = 0
+        for gid in store.game_ids():
+            try:  # a damaged fight is marked, and the others listed
+                g = store.game(gid)
+                j = store.journal(gid)
+            except StoreError as exc:
+                damaged += 1
+                typer.echo(printable(f"{gid}  damaged: {str(exc).removeprefix(f'{store.path}: ')}"))
+                continue
             state = "over" if j.ended else "in progress"
-            typer.echo(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events  {state}")
+            typer.echo(printable(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events"
+                                 f"  {state}"))
+        if damaged:
+            raise StoreError(f"{store.path}: {damaged} damaged fight{'s' if damaged > 1 else ''} (marked above); "
+                             "the others can be logged and played")
 
     _guard(body)
 
@@ -181,10 +209,9 @@ def log(
     def body() -> None:
         from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
-        from affray.play import Session
 
         store = _existing_store(db)
-        result = Session(store, store.game(game), None, Console(highlight=False)).rebuild()
+        result = _session(store, store.game(game), None).rebuild()
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -194,24 +221,30 @@ def log(
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None,
-             sets: list[str] | None) -> tuple[Prepared, dict[str, Any]]:
-    """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors."""
+             sets: list[str] | None) -> tuple[Prepared, dict[str, Any], str]:
+    """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors. The
+    file's text is returned too (the console keeps it in its database)."""
     from affray.api import prepare
 
-    loaded = load_encounter(file, strict=False)
+    text = read_text(file)
+    loaded = load_text(text, str(file), strict=False)
     try:
         options = _parse_sets(sets or [])
-        return prepare(loaded, ruleset=ruleset, seed=seed, options=options), options
+        return prepare(loaded, ruleset=ruleset, seed=seed, options=options), options, text
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
         raise OptionError(f"{file}: {what}: {exc}") from None
 
 
-def _read_text(file: Path) -> str:
+def _session(store: Store, game: Game, io: Io | None) -> Session:
+    """The session of a stored fight; a stored encounter that no longer loads is the database's problem."""
+    from affray.play import Session, StoreError
+
     try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""  # load_encounter reports it
+        return Session(store, game, io, Console(highlight=False))
+    except (EncounterError, OptionError, UnknownRulesetError) as exc:
+        raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
+                         f"load: {exc}") from None
 
 
 def _existing_store(db: Path) -> Store:

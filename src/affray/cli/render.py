@@ -9,6 +9,7 @@ from rich.text import Text
 
 from affray.engine.engine import Result
 from affray.engine.events import Event
+from affray.printable import printable as p
 from affray.rulesets import find_ruleset
 
 __all__ = ["event_line", "render_result"]
@@ -22,23 +23,24 @@ def event_line(e: Event, seq: int) -> Text:
     text = Text()
     text.append(f"{seq:>4} ", style="dim")
     text.append(f"{e.kind:<12}", style=_STYLE.get(e.kind, ""))
+    # names, spells and texts come from the file: no control character reaches the terminal (JSON keeps them)
     if e.actor:
-        text.append(f" {e.actor}")
+        text.append(f" {p(e.actor)}")
     if e.kind in ("melee", "missile"):
-        text.append(f" -> {e.target}: ")
+        text.append(f" -> {p(str(e.target))}: ")
         text.append("hit" if e.hit else "miss", style="green" if e.hit else "")
         if e.hit:
             text.append(f", {e.damage} damage")
         if e.opportunity:
             text.append(" (opportunity)", style="italic")
     elif e.spell:
-        text.append(f" {e.spell}" + (f" -> {e.target}" if e.target and e.kind == "cast" else ""))
+        text.append(p(f" {e.spell}" + (f" -> {e.target}" if e.target and e.kind == "cast" else "")))
     if e.passed is not None:
         text.append(": passed" if e.passed else ": failed")
     if e.detail:
-        text.append(f"   {e.detail}", style="")
+        text.append(f"   {p(e.detail)}", style="")
     if e.why:
-        text.append(f"\n       at {e.at}. Why: {e.why}", style="dim")
+        text.append(f"\n       at {p(e.at)}. Why: {p(e.why)}", style="dim")
     return text
 
 
@@ -59,11 +61,11 @@ def render_result(result: Result, console: Console) -> None:
     for name, c in result.final.combatants.items():
         state = ("unconscious" if c.get("unconscious") else "down") if c["down"] else (
             "fled" if c.get("fled") else "standing")
-        row = [name, c["side"], str(c["hp"]), state]
+        row = [p(name), p(c["side"]), str(c["hp"]), state]
         if pools:  # C2X-06/08: what each caster has left
             row.append(f"{c['mana']} mana" if "mana" in c else ", ".join(f"L{k}: {v}" for k, v in c["slots"].items())
                        if "slots" in c else "")
         table.add_row(*row)
     console.print(table)
-    console.print(Text(f"Winner: {result.final.winner}" if result.final.winner else "No winner yet: "
+    console.print(Text(f"Winner: {p(result.final.winner)}" if result.final.winner else "No winner yet: "
                        "more than one side stands (try --auto)", style="bold"))

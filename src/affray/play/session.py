@@ -24,10 +24,12 @@ from affray.engine.events import Event
 from affray.engine.ruleset import Step
 from affray.io.load import load_text
 from affray.io.timeline import event_dict
+from affray.limits import MAX_HP
 from affray.model.encounter import Outcome
-from affray.play.commands import CommandError, FightCommand, parse_fight_command
+from affray.play.commands import CommandError, FightCommand, parse_fight_command, whole
 from affray.play.store import Game, Store, StoreError
 from affray.play.view import event_text, show_final, show_status, warn_opportunity
+from affray.printable import printable
 
 __all__ = ["Io", "Session", "open_game"]
 
@@ -120,8 +122,8 @@ class Session:
         if self.journal.events:
             self.out.print(f"resuming fight {self.game.id} after {len(self.journal.events)} events", style="bold")
         else:
-            self.out.print(f"fight {self.game.id}: {self.game.file} under {self.prepared.ruleset.id}, "
-                           f"seed {self.prepared.seed}", style="bold")
+            self.out.print(printable(f"fight {self.game.id}: {self.game.file} under {self.prepared.ruleset.id}, "
+                                     f"seed {self.prepared.seed}"), style="bold", markup=False)
         while True:
             try:
                 self._go()
@@ -132,7 +134,7 @@ class Session:
                 return
             except KeyboardInterrupt:
                 self.out.print(f"interrupted: the {len(self.journal.events)} events so far are saved; "
-                               f"`affray play --db {self.store.path}` resumes", style="bold")
+                               f"`affray play --db {printable(self.store.path)}` resumes", style="bold", markup=False)
                 return
 
     def rebuild(self) -> Result:
@@ -205,10 +207,10 @@ class Session:
             if not words:
                 self._next_d20 = 0
                 return None
-            if len(words) == 1 and words[0].isdigit() and 1 <= int(words[0]) <= 20:
+            if len(words) == 1 and whole(words[0], 20) is not None:
                 self._next_d20 = int(words[0])
                 return None
-            if words == ["miss"] or (words[0] == "hit" and len(words) == 2 and words[1].isdigit()):
+            if words == ["miss"] or (words[0] == "hit" and len(words) == 2 and whole(words[1], MAX_HP, 0) is not None):
                 hit = words[0] == "hit"
                 payload = {"call": call, "actor": actor, "target": target, "hit": hit,
                            "damage": int(words[1]) if hit else 0}
@@ -278,7 +280,7 @@ class Session:
         self._pause(over=False)
 
     def _finished(self) -> None:
-        if not self.journal.ended:
+        if not self.journal.ended and not self.silent:  # a rebuild (``affray log``) only reads
             self.store.append(self.game.id, "end", len(self.fight.events), {})
             self.journal.add("end", len(self.fight.events), {})
         if self.silent:
@@ -334,7 +336,7 @@ class Session:
                     self.journal.add("command", at, payload)
                     self._execute(command)
             except CommandError as exc:
-                self.out.print(f"{exc} (type help)", style="yellow", markup=False)
+                self.out.print(f"{printable(str(exc))} (type help)", style="yellow", markup=False)
 
     def _execute(self, command: FightCommand) -> None:
         self._busy = True
@@ -361,7 +363,7 @@ class Session:
         if who == "all":
             self.prefs.by.clear()
         self.prefs.by[who] = words[-1]
-        self.out.print(f"dice for {who}: {words[-1]}")
+        self.out.print(printable(f"dice for {who}: {words[-1]}"), markup=False)
 
     def _ask_die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
         assert self.io is not None
@@ -375,9 +377,10 @@ class Session:
             text = line.strip()
             if not text:
                 return None
-            if text.isdigit() and lo <= int(text) <= hi:
+            if whole(text, hi, lo) is not None:
                 return int(text)
-            self.out.print(f"{text!r}: enter a {dice} result ({lo}-{hi}), or nothing to roll it", style="yellow")
+            self.out.print(f"{text!r}: enter a {dice} result ({lo}-{hi}), or nothing to roll it", style="yellow",
+                           markup=False)
 
     # -- showing --------------------------------------------------------------------------------------
     def _show(self, e: Event, seq: int) -> None:
@@ -397,6 +400,7 @@ class Session:
 def _count(words: list[str], default: int) -> int:
     if len(words) < 2:
         return default
-    if not words[1].isdigit() or int(words[1]) < 1:
-        raise CommandError(f"{words[0]} {words[1]}: give a whole number of events, e.g. {words[0]} 3")
-    return int(words[1])
+    n = whole(words[1], 1_000_000)
+    if n is None:
+        raise CommandError(f"{words[0]} {words[1]}: give a whole number of events (1 to 1000000), e.g. {words[0]} 3")
+    return n

@@ -5,6 +5,9 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from affray.limits import MAX_COMMAND_CHARS
+from affray.printable import printable
+
 __all__ = ["PipeIo", "PromptIo", "io_for_stdin"]
 
 
@@ -18,11 +21,18 @@ class PipeIo:
         self.echo = echo
 
     def ask(self, prompt: str) -> str | None:
-        line = self.stream.readline()
+        line = self.stream.readline(MAX_COMMAND_CHARS + 1)
         if not line:
             return None
-        if self.echo is not None:
-            self.echo.write(f"{prompt}{line if line.endswith(chr(10)) else line + chr(10)}")
+        if len(line) > MAX_COMMAND_CHARS and not line.endswith("\n"):
+            while (rest := self.stream.readline(MAX_COMMAND_CHARS)) and not rest.endswith("\n"):
+                pass  # the rest of an overlong line is dropped, in bounded pieces
+            if self.echo is not None:
+                self.echo.write(f"{prompt}(a line of more than {MAX_COMMAND_CHARS} characters, ignored: limit)\n")
+                self.echo.flush()
+            return ""
+        if self.echo is not None:  # what was read, shown without control characters
+            self.echo.write(f"{prompt}{printable(line.rstrip(chr(10)))}\n")
             self.echo.flush()
         return line.rstrip("\n")
 

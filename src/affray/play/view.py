@@ -9,6 +9,7 @@ from affray.cli.render import event_line
 from affray.engine.engine import Fight
 from affray.engine.events import Event
 from affray.engine.ruleset import Step
+from affray.printable import printable as p
 
 __all__ = ["event_text", "morale_due", "show_final", "show_status", "warn_opportunity"]
 
@@ -18,23 +19,23 @@ _MOVES = ("move",)
 def event_text(e: Event, seq: int) -> list[Text]:
     out = [event_line(e, seq)]
     if e.kind == "spell-ruined":
-        out.append(Text(f"  ! {e.actor}'s {e.spell} is ruined for this casting", style="bold red"))
+        out.append(Text(p(f"  ! {e.actor}'s {e.spell} is ruined for this casting"), style="bold red"))
     elif e.kind == "spell-lost":
-        out.append(Text(f"  ! {e.actor}'s {e.spell} is ruined and lost from memory", style="bold red"))
+        out.append(Text(p(f"  ! {e.actor}'s {e.spell} is ruined and lost from memory"), style="bold red"))
     return out
 
 
 def _step_text(step: Step) -> str:
     what = step.kind + (f" {step.spell.name}" if step.spell is not None else "")
     target = f" -> {step.target}" if step.target else ""
-    return f"{step.actor.name}: {what}{target} at {step.at}"
+    return p(f"{step.actor.name}: {what}{target} at {step.at}")  # names from the file: no control characters
 
 
 def show_status(fight: Fight, out: Console, coming: Step | None = None) -> None:
     """The current moment, who acts next, hit points, casting, engagements, pending effects, morale due.
     ``coming``: the step about to resolve, already taken from the engine's queue."""
     state = fight.state
-    now = fight.events[-1].at if fight.events else "before the fight"
+    now = p(fight.events[-1].at) if fight.events else "before the fight"
     out.print(Text(f"now: {now}", style="bold"))
     upcoming = ([coming] if coming is not None else []) + fight.upcoming(None)
     if upcoming:
@@ -51,7 +52,8 @@ def show_status(fight: Fight, out: Console, coming: Step | None = None) -> None:
         casting = ""
         if f.casting is not None:
             casting = f.casting + (f" (completes {completes[f.name]})" if f.name in completes else "")
-        rows.append((f.name, f.side, f"{f.hp}/{f.spec.hp}", standing, casting, ", ".join(sorted(f.engaged))))
+        engaged = ", ".join(sorted(f.engaged))
+        rows.append((p(f.name), p(f.side), f"{f.hp}/{f.spec.hp}", standing, p(casting), p(engaged)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     # plain columns, one print: a rich Table costs more than the whole step at 40 combatants
     out.print(Text("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)),
@@ -60,7 +62,7 @@ def show_status(fight: Fight, out: Console, coming: Step | None = None) -> None:
     for s in pending:
         out.print(Text(f"pending: {_step_text(s)}", style="cyan"))
     for side, triggers in morale_due(fight).items():
-        out.print(Text(f"morale due: {side} ({' and '.join(triggers)}, G-07)", style="cyan"))
+        out.print(Text(f"morale due: {p(side)} ({' and '.join(triggers)}, G-07)", style="cyan"))
 
 
 def warn_opportunity(fight: Fight, step: Step, out: Console) -> bool:
@@ -70,8 +72,8 @@ def warn_opportunity(fight: Fight, step: Step, out: Console) -> bool:
     warned = False
     for attacker, _weapon, why in fight.ruleset.opportunity(fight, step):
         if attacker.active:
-            out.print(Text(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
-                           f"{attacker.name} ({why})", style="bold yellow"))
+            out.print(Text(p(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
+                             f"{attacker.name} ({why})"), style="bold yellow"))
             warned = True
     return warned
 
@@ -100,6 +102,6 @@ def show_final(fight: Fight, out: Console) -> None:
     for name, c in final.combatants.items():
         state = ("unconscious" if c.get("unconscious") else "down") if c["down"] else (
             "fled" if c.get("fled") else "standing")
-        out.print(Text(f"  {name} ({c['side']}): {c['hp']} hp, {state}"))
-    out.print(Text(f"winner: {final.winner}" if final.winner else "no winner: more than one side stands",
+        out.print(Text(p(f"  {name} ({c['side']}): {c['hp']} hp, {state}")))
+    out.print(Text(f"winner: {p(final.winner)}" if final.winner else "no winner: more than one side stands",
                    style="bold"))
