@@ -272,10 +272,10 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
     if isinstance(node, TaggedScalar):
         if tag == "tag:yaml.org,2002:str":
             return str(node.value)
-        problems.append((loc, f"the YAML tag {tag} is not allowed: write the plain value"))
+        problems.append((loc, f"the YAML tag {_tag(tag)} is not allowed: write the plain value"))
         return None
     if tag is not None:
-        problems.append((loc, f"the YAML tag {tag} is not allowed: write the plain value"))
+        problems.append((loc, f"the YAML tag {_tag(tag)} is not allowed: write the plain value"))
         return None
     if isinstance(node, dict):
         out: dict[Any, Any] = {}
@@ -301,6 +301,11 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
         if isinstance(node, (set, frozenset, CommentedSet)) else f"a value of YAML type {type(node).__name__}"
     problems.append((loc, f"{what} is not allowed: write a plain value, mapping or list"))
     return None
+
+
+def _tag(tag: str) -> str:
+    """A tag as it was written: ``!!python/name:os.system`` rather than the full ``tag:yaml.org,2002:...``."""
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag.startswith("tag:yaml.org,2002:") else tag
 
 
 def _key(k: Any) -> str | int:
@@ -373,8 +378,8 @@ def parse_yaml(text: str, file: str) -> Any:
 
 
 def _too_big(size: int | None) -> str:
-    have = f"{size:,} bytes" if size is not None else "more"
-    return f"the file is {have}: at most {MAX_FILE_BYTES // 1024} KiB (limit)"
+    have = f"{size:,} bytes: " if size is not None else ""
+    return f"the file is {have}larger than the limit of {MAX_FILE_BYTES // 1024} KiB"
 
 
 def plain_data(doc: Any, file: str) -> Any:

@@ -252,7 +252,7 @@ class Store:
         try:
             return self.db.execute(sql, args).fetchall()
         except (sqlite3.Error, OverflowError) as exc:
-            raise StoreError(f"{self.path}: {what}: the database cannot be read there ({exc})") from None
+            raise StoreError(f"{self.path}: {what} is damaged: the database cannot be read there ({exc})") from None
 
     def new_game(self, file: str, text: str, ruleset: str, seed: int, options: dict[str, Any], auto: bool,
                  max_rounds: int) -> Game:
