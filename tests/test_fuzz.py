@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from affray.cli.app import app
+from affray.io.load import load_value
 from affray.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +47,11 @@ KEYS = ["attacks", "rate", "count", "hp", "hd", "ac", "thac0", "dex", "mv", "lev
         "weapon", "at", "melee", "missile", "cast", "misc", "wait", "none", "charge", "mode", "seed", "ruleset",
         "options", "surprise", "rolls", "plan", "name", "pc", "morale", "shield", "slots", "mana", "components",
         "hold", "set", "abort", "until", "declared_at", "ready", "step", "split", "stunt", "routine", "pace"]
+DATA = [load_value(t, "example") for t in TEXTS]
+# The keys rulesets add to declarations and the dice they read, and every option: fuzzed with the rest.
+KEYS += sorted({k for r in RULESETS for k in r.declaration_keys} | {"crit", "crit_agi", "crit_dex", "crit_phases",
+                                                                    "damage2", "extra_attack", "free_damage"})
+OPTIONS = sorted({o.name for r in RULESETS for o in r.all_options()})
 JUNK = st.text(alphabet=st.sampled_from(list("[]{}:,-&*!?|>'\"#% \n\t\x1b\x07\x00abc0123456789é")), max_size=12)
 VALUE = st.one_of(st.sampled_from(HOSTILE), st.integers(-10**6, 10**6).map(str), JUNK)
 
@@ -83,6 +89,51 @@ def mutated(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _parsed(text: str) -> object:
+    try:
+        return load_value(text, "value")
+    except ValueError:
+        return text
+
+
+def _places(node: object, out: list[tuple[object, object]]) -> list[tuple[object, object]]:
+    """Every (container, key) of a parsed file."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for k, v in items:
+        out.append((node, k))
+        _places(v, out)
+    return out
+
+
+def _strings(node: object) -> list[str]:
+    if isinstance(node, dict):
+        return [*map(str, node), *(s for v in node.values() for s in _strings(v))]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return [node] if isinstance(node, str) else []
+
+
+@st.composite
+def structured(draw: st.DrawFn) -> str:
+    """An example file, parsed, with one to four fields set to hostile values, the names of the file's own
+    combatants, sides, weapons and spells, or ruleset keys added where they are read; written as JSON."""
+    data = json.loads(json.dumps(draw(st.sampled_from(DATA))))
+    names = sorted(set(_strings(data)))
+    values = st.one_of(st.sampled_from(HOSTILE).map(_parsed), st.sampled_from(names), st.integers(-3, 30),
+                       st.lists(st.sampled_from(names), max_size=3))
+    for _ in range(draw(st.integers(1, 4))):
+        places = _places(data, [])
+        container, key = draw(st.sampled_from(places)) if places else (data, "sides")
+        op = draw(st.sampled_from(["set", "set", "add", "add", "drop"]))
+        if op == "add" and isinstance(container, dict):
+            container[draw(st.sampled_from(KEYS))] = draw(values)
+        elif op == "drop":
+            del container[key]  # type: ignore[attr-defined]
+        else:
+            container[key] = draw(values)  # type: ignore[index]
+    return json.dumps(data)
+
+
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
     """Run the CLI in this process (a subprocess per example would spend the budget starting Python)."""
     result = runner.invoke(app, list(args), input=stdin)
@@ -93,10 +144,8 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
 
 
 @PROFILE
-@given(text=mutated(), ruleset=st.sampled_from(IDS),
-       option=st.one_of(st.none(), st.tuples(st.sampled_from(["natural_20", "morale_dice", "crits", "spells",
-                                                              "start_phase", "round_segments", "tie_track", "x"]),
-                                             VALUE)))
+@given(text=st.one_of(mutated(), structured()), ruleset=st.sampled_from(IDS),
+       option=st.one_of(st.none(), st.tuples(st.sampled_from([*OPTIONS, "x"]), VALUE)))
 def test_mutated_files_exit_0_or_2(text: str, ruleset: str, option: tuple[str, str] | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "fight.yaml"
