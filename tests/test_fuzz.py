@@ -105,6 +105,12 @@ def _places(node: object, out: list[tuple[object, object]]) -> list[tuple[object
     return out
 
 
+def _mappings(node: object) -> list[dict[str, object]]:
+    """Every mapping below the top of a parsed file."""
+    items = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    return [m for v in items for m in ([v] if isinstance(v, dict) else []) + _mappings(v)]
+
+
 def _strings(node: object) -> list[str]:
     if isinstance(node, dict):
         return [*map(str, node), *(s for v in node.values() for s in _strings(v))]
@@ -125,8 +131,9 @@ def structured(draw: st.DrawFn) -> str:
         places = _places(data, [])
         container, key = draw(st.sampled_from(places)) if places else (data, "sides")
         op = draw(st.sampled_from(["set", "set", "add", "add", "drop"]))
-        if op == "add" and isinstance(container, dict):
-            container[draw(st.sampled_from(KEYS))] = draw(values)
+        mappings = _mappings(data)  # declarations, combatants, weapons, spells...: where keys are read
+        if op == "add" and mappings:
+            draw(st.sampled_from(mappings))[draw(st.sampled_from(KEYS))] = draw(values)
         elif op == "drop":
             del container[key]  # type: ignore[attr-defined]
         else:

@@ -172,6 +172,10 @@ def test_every_limit_is_in_the_readme() -> None:
     ("{melee: B, at: {}}", "plan.A[0].at: should be text (got a mapping)"),
     ("{wait: {x: 1}}", "plan.A[0].wait: should be text or true or false (got a mapping)"),
     ("{melee: A}", "plan.A[0].melee: A cannot attack itself: name a foe"),
+    ("{move: 30, past: {B: 1}}", "plan.A[0]: `past` takes a value or a list of values (a name, a number, a word), "
+                                 "not a mapping"),
+    ("{melee: B, retarget: [[B]]}", "plan.A[0]: `retarget` takes a value or a list of values (a name, a number, a "
+                                    "word), not a list of lists or mappings"),
 ])
 def test_a_bad_declaration_exits_2_under_check_run_and_play(tmp_path: Path, decl: str, message: str) -> None:
     path = write(tmp_path, TWO + f"plan:\n  A: [{decl}]\n")

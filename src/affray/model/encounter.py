@@ -409,6 +409,16 @@ class Declaration(_Checked):
                                  f"(found: {said})")
         return data
 
+    @model_validator(mode="after")
+    def _plain_extra(self) -> Declaration:
+        """A ruleset's own keys take a value or a list of values (names, numbers, words), never a mapping."""
+        for key, value in (self.model_extra or {}).items():
+            values = value if isinstance(value, list) else [value]
+            if any(isinstance(v, (dict, list)) for v in values):
+                raise ValueError(f"`{key}` takes a value or a list of values (a name, a number, a word), "
+                                 f"not {'a mapping' if isinstance(value, dict) else 'a list of lists or mappings'}")
+        return self
+
     @field_validator(*ACTION_KEYS, mode="before")
     @classmethod
     def _action_given(cls, value: Any, info: ValidationInfo) -> Any:
