@@ -231,7 +231,9 @@ def test_set_with_a_yaml_tag_or_bad_yaml_exits_2(tmp_path: Path, value: str) -> 
 @pytest.mark.parametrize(("args", "message"), [
     (("--seed", "-1"), "--seed -1: a seed is a whole number from 0 to 9223372036854775807"),
     (("--seed", "9223372036854775808"), "--seed 9223372036854775808: a seed is a whole number from 0"),
-    (("--max-rounds", "1001"), "--max-rounds 1001: from 1 to 1000 (limit)"),
+    (("--seed", "abc"), "--seed abc: a seed is a whole number from 0"),
+    (("--max-rounds", "1001"), "--max-rounds 1001: a whole number from 1 to 1000 (limit)"),
+    (("--max-rounds", "0"), "--max-rounds 0: a whole number from 1 to 1000 (limit)"),
 ])
 def test_seed_and_rounds_out_of_range_exit_2(tmp_path: Path, args: tuple[str, str], message: str) -> None:
     path = write(tmp_path, "ruleset: side-d6\n" + TWO)

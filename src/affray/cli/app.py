@@ -61,11 +61,25 @@ def _parse_sets(values: list[str]) -> dict[str, Any]:
     return out
 
 
-def _check_numbers(seed: int | None, max_rounds: int) -> None:
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise OptionError(f"--seed {seed}: a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
-    if not 1 <= max_rounds <= MAX_ROUNDS:
-        raise OptionError(f"--max-rounds {max_rounds}: from 1 to {MAX_ROUNDS} (limit)")
+def _whole(option: str, text: str | None, least: int, most: int, what: str) -> int | None:
+    """A whole-number option, read here rather than by typer, so that a bad one is told in affray's words."""
+    if text is None:
+        return None
+    digits = text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 25 or not least <= int(text) <= most:
+        raise OptionError(printable(f"{option} {text}: {what}"))
+    return int(text)
+
+
+def _numbers(seed: str | None, max_rounds: str) -> tuple[int | None, int]:
+    n = _whole("--seed", seed, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
+    rounds = _whole("--max-rounds", max_rounds, 1, MAX_ROUNDS, f"a whole number from 1 to {MAX_ROUNDS} (limit)")
+    assert rounds is not None
+    return n, rounds
+
+
+def _game(game: str | None) -> int | None:
+    return _whole("--game", game, 1, MAX_SEED, "the number of a fight (`affray games` lists them)")
 
 
 @app.command()
@@ -113,10 +127,10 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
 def run(
     file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
     ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
     auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
@@ -125,9 +139,9 @@ def run(
         from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
 
-        _check_numbers(seed, max_rounds)
-        prepared, _options, _text = _prepare(file, ruleset, seed, set_)
-        result = prepared.fight(auto=auto, max_rounds=max_rounds).run()
+        seed_n, rounds = _numbers(seed, max_rounds)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_)
+        result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -140,12 +154,12 @@ def run(
 def play(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
     ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
     auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
     db: Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")] = Path("affray.db"),
-    game: Annotated[int | None, typer.Option(help="the fight to resume (default: the latest)")] = None,
+    game: Annotated[str | None, typer.Option(help="the fight to resume (default: the latest)", metavar="ID")] = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
@@ -155,16 +169,17 @@ def play(
         from affray.play import Store
         from affray.play.terminal import io_for_stdin
 
-        _check_numbers(seed, max_rounds)
+        seed_n, rounds = _numbers(seed, max_rounds)
+        game_n = _game(game)
         if file is not None:
-            if game is not None:
+            if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed, set_)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_)
             store = Store(db)
-            record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, max_rounds)
+            record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
             store = Store(db)
-            record = store.game(game)
+            record = store.game(game_n)
         with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
             _session(store, record, io_for_stdin()).play()
 
@@ -201,7 +216,7 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
 @app.command()
 def log(
     db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db"),
-    game: Annotated[int | None, typer.Option(help="the fight (default: the latest)")] = None,
+    game: Annotated[str | None, typer.Option(help="the fight (default: the latest)", metavar="ID")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document, as `run --json`")] = False,
 ) -> None:
     """Print a saved fight's timeline as it stands."""
@@ -211,7 +226,7 @@ def log(
         from affray.io.timeline import timeline_json
 
         store = _existing_store(db)
-        result = _session(store, store.game(game), None).rebuild()
+        result = _session(store, store.game(_game(game)), None).rebuild()
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:

@@ -287,7 +287,8 @@ class Store:
                 raise StoreError(f"{self.path}: no fight in this database yet: start one with "
                                  f"`affray play FILE --db {self.path}`")
             game_id = ids[-1]
-        rows = self._rows(f"fight {game_id}", "SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = self._rows(f"fight {game_id}", "SELECT * FROM games WHERE id = ?", (game_id,)) \
+            if 0 < game_id < 2**63 else []
         if not rows:
             ids_text = ", ".join(map(str, self.game_ids()))
             raise StoreError(f"{self.path}: --game {game_id}: no such fight (fights here: {ids_text or 'none'})")
