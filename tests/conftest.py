@@ -27,4 +27,4 @@ def run_yaml(text: str, ruleset: str = "side-d6", **kwargs: Any) -> dict[str, An
 # AFFRAY_FUZZ_PROFILE=fuzz-hunt for a long search.
 settings.register_profile("fuzz", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("fuzz-hunt", settings.get_profile("fuzz"), max_examples=5000)
+settings.register_profile("fuzz-hunt", settings.get_profile("fuzz"), max_examples=2000)

@@ -181,6 +181,8 @@ def the_other_fight_is_open(db: Path) -> None:
     ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'die', 30, '{\"call\": 99, \"sides\": 6, \"count\": "
      "1, \"purpose\": \"x\", \"actor\": null, \"value\": 9}')", "(die) cannot be used (a die of 1d6 cannot show 9)"),
     ("UPDATE games SET options = '{oops' WHERE id = 1", "its row in the database cannot be read"),
+    ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'outcome', 30, '{\"call\": 0, \"actor\": \"Brom\", "
+     "\"target\": \"Orc 1\", \"hit\": true, \"damage\": 100000}')", "(an outcome of 100000 damage: from 0 to 10000)"),
 ])
 def test_a_damaged_row_exits_2_naming_the_file_and_fight_and_the_others_stay_open(
         tmp_path: Path, sql: str, message: str) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from affray.errors import AffrayError
+from affray.limits import MAX_HP
 
 __all__ = ["DieInput", "FightBusyError", "Game", "Journal", "OutcomeInput", "Store", "StoreError"]
 
@@ -139,8 +140,11 @@ class Journal:
                 raise ValueError(f"a die of {die.count}d{die.sides} cannot show {die.value}")
             self.dice[die.call] = die
         elif kind == "outcome":
-            self.outcomes[payload.get("call")] = OutcomeInput(at=at, **_typed(  # type: ignore[index]
-                payload, {"call": int, "actor": str, "target": str, "hit": bool, "damage": int}))
+            outcome = OutcomeInput(at=at, **_typed(payload, {"call": int, "actor": str, "target": str, "hit": bool,
+                                                             "damage": int}))
+            if not 0 <= outcome.damage <= MAX_HP:
+                raise ValueError(f"an outcome of {outcome.damage} damage: from 0 to {MAX_HP}")
+            self.outcomes[outcome.call] = outcome
         elif kind == "command":
             step = payload.get("step", 0)
             if not isinstance(payload.get("text"), str) or not isinstance(step, int) or isinstance(step, bool):
