@@ -243,6 +243,18 @@ def test_seed_and_rounds_out_of_range_exit_2(tmp_path: Path, args: tuple[str, st
         assert code == 2 and message in out, out
 
 
+def test_a_whole_number_option_is_bounded(tmp_path: Path) -> None:
+    # speed-segments' move_segment of 10^12 once counted segments for ever
+    path = write(tmp_path, "ruleset: speed-segments\n" + TWO)
+    code, out = cli("run", path, "--auto", "--set", "move_segment=1000000000000")
+    assert code == 2
+    assert f"{path}: options (--set): option move_segment: 1000000000000 is not allowed; at most 1000 either way " \
+           "(limit)" in out
+    path = write(tmp_path, "ruleset: speed-segments\noptions: {round_segments: -100000}\n" + TWO)
+    code, out = cli("check", path)
+    assert code == 2 and f"{path}:2: options.round_segments: option round_segments: -100000 is not allowed" in out
+
+
 # ------------------------------------------------------------------------------------------ the console
 
 def console(tmp_path: Path, commands: str, text: str = "ruleset: side-d6\nseed: 1\n" + TWO) -> str:

@@ -22,6 +22,7 @@ __all__ = [
     "MAX_HP",
     "MAX_MODIFIER",
     "MAX_NAME",
+    "MAX_OPTION",
     "MAX_RATE",
     "MAX_RATE_DENOMINATOR",
     "MAX_ROUNDS",
@@ -63,6 +64,8 @@ MAX_NAME = 100
 MAX_TEXT = 1000
 #: Seeds run from 0 to this (what the fight database stores as an integer).
 MAX_SEED = 2**63 - 1
+#: A ruleset option's whole number (segments in a round, the segment of a move...), either way.
+MAX_OPTION = 1000
 #: ``--max-rounds``.
 MAX_ROUNDS = 1000
 #: Characters of one console command.

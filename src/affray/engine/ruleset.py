@@ -13,6 +13,7 @@ from affray.abilities import strength_mods
 from affray.crits import check_dice, condition_mods
 from affray.engine.events import Tick
 from affray.errors import OptionError, Problem
+from affray.limits import MAX_OPTION
 from affray.model.derive import dex_defense_adjustment
 from affray.model.encounter import Combatant, Declaration, Dice, Spell, Weapon
 
@@ -50,6 +51,8 @@ class Option:
         if expected is int and self.minimum is not None and value < self.minimum:
             raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number of at least "
                               f"{self.minimum}")
+        if expected is int and abs(value) > MAX_OPTION:  # a segment or phase count: past it, work without end
+            raise OptionError(f"option {self.name}: {value!r} is not allowed; at most {MAX_OPTION} either way (limit)")
         return value
 
     def describe(self) -> dict[str, Any]:
