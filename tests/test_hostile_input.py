@@ -286,6 +286,13 @@ def test_console_commands_out_of_bounds_are_explained(tmp_path: Path, command: s
     assert not any(w in out for w in WORDS_OF_THE_LIBRARY), out
 
 
+def test_a_planned_ruleset_key_is_checked_as_in_a_file(tmp_path: Path) -> None:
+    # side-d6's past names the foes run past; 'x' once reached the engine and failed there (exit 1)
+    skirmish = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "skirmish.yaml"
+    out = console(tmp_path, "step 2\nplan Brom [{move: 30, past: x}]\nrun\n", skirmish.read_text(encoding="utf-8"))
+    assert "plan: declaration 0: past: past takes a list of combatant names" in out
+
+
 def test_an_overlong_console_line_is_ignored(tmp_path: Path) -> None:
     out = console(tmp_path, "damage A " + "9" * 20_000 + "\nstep\n")
     assert "(a line of more than 10000 characters, ignored: limit)" in out

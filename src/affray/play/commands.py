@@ -139,6 +139,20 @@ def _add(rest: str, fight: Fight) -> FightCommand:
     return add
 
 
+def _ruleset_problems(fight: Fight, name: str, plan: tuple[Declaration, ...]) -> list[str]:
+    """The ruleset's own checks of a file's plan (its keys' values: names, numbers, words), run on ``plan`` as
+    if the file had given it to ``name``: "declaration 0: past takes a list of combatant names"."""
+    from affray.io.load import Loaded
+
+    loaded = Loaded(fight.encounter.model_copy(update={"plan": {name: plan}}), "<plan>", None)
+    out = []
+    for p in type(fight.ruleset).check(loaded):
+        if p.path.startswith("plan."):
+            where = p.path.removeprefix(f"plan.{name}[").replace("]", ":", 1).replace(":.", ": ", 1)
+            out.append(f"declaration {where}: {p.message}")
+    return out
+
+
 def _plan(rest: str, fight: Fight) -> FightCommand:
     example = "plan Brom [{melee: Orc 2}, {melee: Orc Captain}]"
     names = sorted(fight.state.fighters, key=len, reverse=True)
@@ -174,6 +188,8 @@ def _plan(rest: str, fight: Fight) -> FightCommand:
                 raise CommandError(f"plan: declaration {i}: unknown key {key!r} for ruleset {fight.ruleset.id}")
         decls.append(decl)
     plan = tuple(decls)
+    for problem in _ruleset_problems(fight, name, plan):
+        raise CommandError(f"plan: {problem}; e.g. {example}")
 
     def replan(fight: Fight) -> None:
         text = "; ".join(describe_declaration(d, fight.state.fighters[name]) for d in plan) or "nothing"
