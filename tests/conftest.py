@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from affray import load_text, run, timeline_dict
 
@@ -20,3 +21,10 @@ def skirmish_path() -> Path:
 def run_yaml(text: str, ruleset: str = "side-d6", **kwargs: Any) -> dict[str, Any]:
     """Run an encounter given as YAML text; the CONTRACT.md timeline as a dict."""
     return timeline_dict(run(load_text(text), ruleset=ruleset, **kwargs))
+
+
+# The budget of the fuzz tests (tests/test_fuzz.py): a few hundred examples in CI, well under a minute;
+# AFFRAY_FUZZ_PROFILE=fuzz-hunt for a long search.
+settings.register_profile("fuzz", max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("fuzz-hunt", settings.get_profile("fuzz"), max_examples=2000)

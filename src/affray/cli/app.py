@@ -13,11 +13,15 @@ import typer
 from rich.console import Console
 
 from affray.errors import AffrayError, EncounterError, OptionError, UnknownRulesetError
-from affray.io.load import load_encounter, sort_problems
+from affray.io.load import load_encounter, load_text, load_value, read_text, sort_problems
+from affray.limits import MAX_ROUNDS, MAX_SEED
+from affray.printable import printable
 
 if TYPE_CHECKING:
     from affray.api import Prepared
-    from affray.play import Store
+    from affray.play import Session, Store
+    from affray.play.session import Io
+    from affray.play.store import Game
 
 __all__ = ["app", "main"]
 
@@ -31,8 +35,8 @@ def _guard(fn: Callable[[], T]) -> T:
     """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
     try:
         return fn()
-    except AffrayError as exc:
-        err.print(str(exc), markup=False)
+    except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
+        err.print(printable(str(exc), keep_newlines=True), markup=False)
         raise typer.Exit(2) from None
     except (typer.Exit, typer.Abort):
         raise
@@ -45,15 +49,37 @@ def _guard(fn: Callable[[], T]) -> T:
 
 
 def _parse_sets(values: list[str]) -> dict[str, Any]:
-    from ruamel.yaml import YAML
-
     out: dict[str, Any] = {}
     for item in values:
         name, sep, raw = item.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"--set {item!r}: use --set OPTION=VALUE, e.g. --set mutual_surprise=cancel")
-        out[name.strip()] = YAML(typ="safe").load(raw) if raw.strip() else ""
+        try:
+            out[name.strip()] = load_value(raw, f"--set {name.strip()}") if raw.strip() else ""
+        except ValueError as exc:
+            raise OptionError(f"--set {item!r}: {exc}; the value is one YAML scalar: true, 3, loser") from None
     return out
+
+
+def _whole(option: str, text: str | None, least: int, most: int, what: str) -> int | None:
+    """A whole-number option, read here rather than by typer, so that a bad one is told in affray's words."""
+    if text is None:
+        return None
+    digits = text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 25 or not least <= int(text) <= most:
+        raise OptionError(printable(f"{option} {text}: {what}"))
+    return int(text)
+
+
+def _numbers(seed: str | None, max_rounds: str) -> tuple[int | None, int]:
+    n = _whole("--seed", seed, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
+    rounds = _whole("--max-rounds", max_rounds, 1, MAX_ROUNDS, f"a whole number from 1 to {MAX_ROUNDS} (limit)")
+    assert rounds is not None
+    return n, rounds
+
+
+def _game(game: str | None) -> int | None:
+    return _whole("--game", game, 1, MAX_SEED, "the number of a fight (`affray games` lists them)")
 
 
 @app.command()
@@ -110,7 +136,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
         n = sum(c.count for s in enc.sides.values() for c in s.combatants)
         plans = sum(len(p) for p in enc.plan.values())
         under = f", ruleset {cls.id}" if cls is not None else ""
-        typer.echo(f"{file}: ok: {len(enc.sides)} sides, {n} combatants, {plans} declarations{under}")
+        typer.echo(f"{printable(str(file))}: ok: {len(enc.sides)} sides, {n} combatants, {plans} declarations{under}")
 
     _guard(body)
 
@@ -119,10 +145,10 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
 def run(
     file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
     ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
     auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
@@ -131,8 +157,9 @@ def run(
         from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
 
-        prepared, _options = _prepare(file, ruleset, seed, set_)
-        result = prepared.fight(auto=auto, max_rounds=max_rounds).run()
+        seed_n, rounds = _numbers(seed, max_rounds)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_)
+        result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -145,31 +172,34 @@ def run(
 def play(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
     ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
     auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
     db: Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")] = Path("affray.db"),
-    game: Annotated[int | None, typer.Option(help="the fight to resume (default: the latest)")] = None,
+    game: Annotated[str | None, typer.Option(help="the fight to resume (default: the latest)", metavar="ID")] = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
     Piped commands (step, run, undo, quit...) are read from stdin; then nothing is asked."""
 
     def body() -> None:
-        from affray.play import Session, Store
+        from affray.play import Store
         from affray.play.terminal import io_for_stdin
 
-        store = Store(db)
+        seed_n, rounds = _numbers(seed, max_rounds)
+        game_n = _game(game)
         if file is not None:
-            if game is not None:
+            if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            text = _read_text(file)
-            prepared, options = _prepare(file, ruleset, seed, set_)
-            record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, max_rounds)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+            store = Store(db)
+            record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
-            record = store.game(game)
-        Session(store, record, io_for_stdin(), Console(highlight=False)).play()
+            store = Store(db)
+            record = store.game(game_n)
+        with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
+            _session(store, record, io_for_stdin()).play()
 
     _guard(body)
 
@@ -178,14 +208,14 @@ def play(
 def drive(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
     ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[int | None, typer.Option(help="seed (overrides the file's)")] = None,
+    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
     auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="cap on rounds")] = 50,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
     dice: Annotated[str, typer.Option(help="roll: every die nobody gave is rolled from the seed; ask: asked")] = "roll",
     db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
-    game: Annotated[int | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)")]
-    = None,
+    game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
+                                             metavar="ID")] = None,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
@@ -198,33 +228,38 @@ def drive(
 
         if dice not in ("roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
-        store = record = None
+        seed_n, rounds = _numbers(seed, max_rounds)
+        game_n = _game(game)
         if file is None:
             if db is None:
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
             store = _existing_store(db)
-            record = store.game(game)
-            journal = store.journal(record.id)
-            prepared = open_game(store, record)
-            try:
-                fight = prepared.drive(auto=record.auto, max_rounds=record.max_rounds, inputs=journal.inputs,
-                                       events=len(journal.events))
-            except DriveError as exc:
-                raise OptionError(f"{db}: fight {record.id}: {exc}") from None
-        else:
-            if game is not None:
-                raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options = _prepare(file, ruleset, seed, set_)
-            fight = prepared.drive(auto=auto, max_rounds=max_rounds)
-            if dice == "ask":
-                fight.set_dice("all", "ask")  # an input like any other: a resumed fight asks them too
-            if db is not None:
-                store = Store(db)
-                record = store.new_game(str(file), _read_text(file), prepared.ruleset.id, prepared.seed, options,
-                                        auto, max_rounds)
-                for i in fight.inputs:
-                    store.append(record.id, *input_row(i))
-        converse(fight, sys.stdin, sys.stdout, store, record)
+            record = store.game(game_n)
+            with store.writer(record.id):  # one writer per fight
+                journal = store.journal(record.id)
+                prepared = open_game(store, record)
+                try:
+                    fight = prepared.drive(auto=record.auto, max_rounds=record.max_rounds, inputs=journal.inputs,
+                                           events=len(journal.events))
+                except DriveError as exc:
+                    raise OptionError(f"{db}: fight {record.id}: {exc}") from None
+                converse(fight, sys.stdin, sys.stdout, store, record)
+            return
+        if game_n is not None:
+            raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
+        prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+        fight = prepared.drive(auto=auto, max_rounds=rounds)
+        if dice == "ask":
+            fight.set_dice("all", "ask")  # an input like any other: a resumed fight asks them too
+        if db is None:
+            converse(fight, sys.stdin, sys.stdout)
+            return
+        store = Store(db)
+        record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
+        with store.writer(record.id):
+            for i in fight.inputs:
+                store.append(record.id, *input_row(i))
+            converse(fight, sys.stdin, sys.stdout, store, record)
 
     _guard(body)
 
@@ -234,11 +269,24 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
     """List the fights saved in a database."""
 
     def body() -> None:
+        from affray.play import StoreError
+
         store = _existing_store(db)
-        for g in store.games():
-            j = store.journal(g.id)
+        damaged = 0
+        for gid in store.game_ids():
+            try:  # a damaged fight is marked, and the others listed
+                g = store.game(gid)
+                j = store.journal(gid)
+            except StoreError as exc:
+                damaged += 1
+                typer.echo(printable(f"{gid}  damaged: {str(exc).removeprefix(f'{store.path}: ')}"))
+                continue
             state = "over" if j.ended else "in progress"
-            typer.echo(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events  {state}")
+            typer.echo(printable(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events"
+                                 f"  {state}"))
+        if damaged:
+            raise StoreError(f"{store.path}: {damaged} damaged fight{'s' if damaged > 1 else ''} (marked above); "
+                             "the others can be logged and played")
 
     _guard(body)
 
@@ -246,7 +294,7 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
 @app.command()
 def log(
     db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db"),
-    game: Annotated[int | None, typer.Option(help="the fight (default: the latest)")] = None,
+    game: Annotated[str | None, typer.Option(help="the fight (default: the latest)", metavar="ID")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document, as `run --json`")] = False,
 ) -> None:
     """Print a saved fight's timeline as it stands."""
@@ -254,10 +302,9 @@ def log(
     def body() -> None:
         from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
-        from affray.play import Session
 
         store = _existing_store(db)
-        result = Session(store, store.game(game), None, Console(highlight=False)).rebuild()
+        result = _session(store, store.game(_game(game)), None).rebuild()
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -267,24 +314,30 @@ def log(
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None,
-             sets: list[str] | None) -> tuple[Prepared, dict[str, Any]]:
-    """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors."""
+             sets: list[str] | None) -> tuple[Prepared, dict[str, Any], str]:
+    """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors. The
+    file's text is returned too (the console keeps it in its database)."""
     from affray.api import prepare
 
-    loaded = load_encounter(file, strict=False)
+    text = read_text(file)
+    loaded = load_text(text, str(file), strict=False)
     try:
         options = _parse_sets(sets or [])
-        return prepare(loaded, ruleset=ruleset, seed=seed, options=options), options
+        return prepare(loaded, ruleset=ruleset, seed=seed, options=options), options, text
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
         raise OptionError(f"{file}: {what}: {exc}") from None
 
 
-def _read_text(file: Path) -> str:
+def _session(store: Store, game: Game, io: Io | None) -> Session:
+    """The session of a stored fight; a stored encounter that no longer loads is the database's problem."""
+    from affray.play import Session, StoreError
+
     try:
-        return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""  # load_encounter reports it
+        return Session(store, game, io, Console(highlight=False))
+    except (EncounterError, OptionError, UnknownRulesetError) as exc:
+        raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
+                         f"load: {exc}") from None
 
 
 def _existing_store(db: Path) -> Store:

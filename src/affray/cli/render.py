@@ -3,47 +3,89 @@ final state."""
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from affray.engine.events import ATTACK_KINDS, Event
+from affray.engine.events import ATTACK_KINDS, Condition, Event, Expire, Morale
 from affray.engine.fight import Result
+from affray.printable import printable as p
 from affray.rulesets import find_ruleset
 
-__all__ = ["event_line", "render_result"]
+__all__ = ["event_line", "event_renderables", "render_result", "who", "why_line"]
+
+#: Events the referee's hand makes without a combatant's (``affray.drive.commands``).
+_HAND = frozenset({"damage", "heal", "condition", "expire"})
 
 _STYLE = {"melee": "bold", "missile": "bold", "cast": "magenta", "cast-start": "magenta",
           "spell-ruined": "red", "spell-lost": "red", "down": "bold red", "impossible": "yellow",
           "morale": "cyan", "initiative": "cyan", "surprise": "cyan", "declare": "dim"}
 
 
+def who(e: Event) -> str:
+    """The actor column: the combatant, or who else the event is of (never empty)."""
+    if e.actor:
+        return p(e.actor)
+    if isinstance(e, Morale) and e.side:
+        return p(e.side)
+    if e.kind in ("initiative", "surprise"):
+        return "all sides"
+    if e.kind in _HAND:
+        return "referee"
+    return "-"
+
+
 def event_line(e: Event, seq: int) -> Text:
+    """One event's line: number, kind, who, what (names without control characters: they come from files)."""
     text = Text()
     text.append(f"{seq:>4} ", style="dim")
-    text.append(f"{e.kind:<12}", style=_STYLE.get(e.kind, ""))
-    if e.actor:
-        text.append(f" {e.actor}")
+    text.append(f"{e.kind:<12} ", style=_STYLE.get(e.kind, ""))
+    text.append(who(e))
     target = getattr(e, "target", None)
     spell = getattr(e, "spell", None)
     passed = getattr(e, "passed", None)
     if e.kind in ATTACK_KINDS:
         hit = getattr(e, "hit", False)
-        text.append(f" -> {target}: ")
+        text.append(f" -> {p(str(target))}: ")
         text.append("hit" if hit else "miss", style="green" if hit else "")
         if hit:
             text.append(f", {getattr(e, 'damage', 0)} damage")
         if getattr(e, "opportunity", False):
             text.append(" (opportunity)", style="italic")
+    elif isinstance(e, (Condition, Expire)) and target:
+        what = e.condition or ""
+        text.append(p(f" -> {target}: {what}" + (f" ({spell})" if spell else "") + (
+            f", to {e.until}" if isinstance(e, Condition) and e.until else " ends" if isinstance(e, Expire) else "")))
     elif spell:
-        text.append(f" {spell}" + (f" -> {target}" if target and e.kind == "cast" else ""))
+        text.append(p(f" {spell}" + (f" -> {target}" if target and e.kind == "cast" else "")))
     if passed is not None:
         text.append(": passed" if passed else ": failed")
     if e.detail:
-        text.append(f"   {e.detail}", style="")
-    if e.why:
-        text.append(f"\n       at {e.at}. Why: {e.why}", style="dim")
+        text.append(f"   {p(e.detail)}", style="")
     return text
+
+
+def why_line(e: Event) -> Text | None:
+    """The moment and the why of an event, shown under it (None without a why)."""
+    if not e.why:
+        return None
+    return Text(f"at {p(e.at)}. Why: {p(e.why)}", style="dim")
+
+
+def event_renderables(e: Event, seq: int, width: int = 100) -> list[Text]:
+    """An event's line, and its why under it, wrapped at ``width`` columns and indented under the event."""
+    out = [event_line(e, seq)]
+    why = why_line(e)
+    if why is not None:
+        wrapped = textwrap.fill(why.plain, max(width - 1, 40), initial_indent=_INDENT, subsequent_indent=_INDENT,
+                                break_on_hyphens=False)
+        out.append(Text(wrapped, style="dim"))
+    return out
+
+
+_INDENT = " " * 7
 
 
 def render_result(result: Result, console: Console) -> None:
@@ -55,7 +97,8 @@ def render_result(result: Result, console: Console) -> None:
         if title is not None and title != last:
             console.rule(title)
             last = title
-        console.print(event_line(e, seq), soft_wrap=False)
+        for part in event_renderables(e, seq, console.width):
+            console.print(part, soft_wrap=True)
     table = Table(title="Final state")
     pools = any("mana" in c or "slots" in c for c in result.final.combatants.values())
     for col in ("combatant", "side", "hp", "state") + (("spells left",) if pools else ()):
@@ -63,11 +106,11 @@ def render_result(result: Result, console: Console) -> None:
     for name, c in result.final.combatants.items():
         state = ("unconscious" if c.get("unconscious") else "down") if c["down"] else (
             "fled" if c.get("fled") else "standing")
-        row = [name, c["side"], str(c["hp"]), state]
+        row = [p(name), p(c["side"]), str(c["hp"]), state]
         if pools:  # C2X-06/08: what each caster has left
             row.append(f"{c['mana']} mana" if "mana" in c else ", ".join(f"L{k}: {v}" for k, v in c["slots"].items())
                        if "slots" in c else "")
         table.add_row(*row)
     console.print(table)
-    console.print(Text(f"Winner: {result.final.winner}" if result.final.winner else "No winner yet: "
+    console.print(Text(f"Winner: {p(result.final.winner)}" if result.final.winner else "No winner yet: "
                        "more than one side stands (try --auto)", style="bold"))

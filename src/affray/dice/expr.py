@@ -8,6 +8,8 @@ from functools import lru_cache
 import d20
 from d20 import diceast
 
+from affray.limits import MAX_DICE, MAX_DICE_TEXT, MAX_DIE_SIDES, MAX_MODIFIER
+
 __all__ = ["DiceExpr", "parse_dice"]
 
 
@@ -38,7 +40,10 @@ def parse_dice(value: object) -> DiceExpr:
     """Parse ``1d8``, ``2d4+1`` or a number; raise ValueError with a hint otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError(f"not a dice expression: {value!r} ({_HINT})")
-    return _parse(str(value).strip())
+    text = str(value).strip()
+    if len(text) > MAX_DICE_TEXT:
+        raise ValueError(f"dice expression of {len(text)} characters: at most {MAX_DICE_TEXT} (limit; {_HINT})")
+    return _parse(text)
 
 
 @lru_cache(maxsize=4096)
@@ -73,6 +78,12 @@ def _parse(text: str) -> DiceExpr:
 
     walk(tree, 1)
     expr = DiceExpr(tuple(groups), bonus, text)
+    if expr.dice_min > MAX_DICE:
+        raise ValueError(f"{text!r} throws {expr.dice_min} dice: at most {MAX_DICE} (limit)")
+    if any(sides > MAX_DIE_SIDES for _n, sides in groups):
+        raise ValueError(f"{text!r}: a die has at most {MAX_DIE_SIDES} faces (limit)")
+    if abs(bonus) > MAX_MODIFIER:
+        raise ValueError(f"{text!r}: the constant is {bonus}; at most {MAX_MODIFIER} either way (limit)")
     if expr.dice_max + bonus < 1:
         raise ValueError(f"{text!r} can never roll above 0 ({_HINT})")
     return expr

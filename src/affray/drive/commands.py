@@ -13,8 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from affray.drive.questions import AnswerError, check_declaration
 from affray.engine.conditions import CONDITIONS, effect_of
@@ -22,9 +20,11 @@ from affray.engine.events import Damage, Down, Event, Expire, Heal, Join, Leave,
 from affray.engine.fight import FOREVER, Fight, describe_declaration
 from affray.engine.step import Step, Until
 from affray.errors import AffrayError
+from affray.io.load import format_path, load_value, validation_problems
+from affray.limits import MAX_COMBATANTS, MAX_HP
 from affray.model.encounter import Combatant
 
-__all__ = ["COMMANDS", "CommandError", "FightCommand", "parse_fight_command", "suggest"]
+__all__ = ["COMMANDS", "CommandError", "FightCommand", "parse_fight_command", "suggest", "whole"]
 
 #: The commands that change a fight, with how each is typed.
 COMMANDS = {
@@ -93,14 +93,24 @@ def _lead(rest: str, fight: Fight[Any], verb: str, example: str) -> tuple[str, s
     raise CommandError(f"{verb}: no combatant at the start of {rest!r}; e.g. {example}")
 
 
+def whole(text: str, most: int, least: int = 1) -> int | None:
+    """``text`` as a whole number from ``least`` to ``most`` (ASCII digits only); None when it is not one."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or not least <= int(text) <= most:
+        return None
+    return int(text)
+
+
 def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
     name, _, amount = rest.rpartition(" ")
-    if not amount.isdigit() or int(amount) < 1:
-        raise CommandError(f"{verb}: say `{verb} NAME N` with N a whole number of hit points, e.g. {verb} Orc 1 3")
+    n = whole(amount, MAX_HP)
+    if n is None:
+        raise CommandError(f"{verb}: say `{verb} NAME N` with N a whole number of hit points from 1 to {MAX_HP} "
+                           f"(limit), e.g. {verb} Orc 1 3")
     name = _fighter(name.strip(), fight, verb)
-    n = int(amount)
     if fight.state.fighters[name].down:
         raise CommandError(f"{verb}: {name} is down; affray does not raise the fallen")
+    if verb == "heal" and fight.state.fighters[name].hp + n > MAX_HP:
+        raise CommandError(f"heal: {name} would have {fight.state.fighters[name].hp + n} hp: at most {MAX_HP} (limit)")
 
     def damage(fight: Fight[Any]) -> None:
         f = fight.state.fighters[name]
@@ -121,10 +131,16 @@ def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
 
 def _yaml(text: str, verb: str, example: str) -> Any:
     try:
-        return YAML(typ="safe").load(text)
-    except YAMLError as exc:
-        first = str(exc).splitlines()[0]
-        raise CommandError(f"{verb}: not one line of YAML ({first}); e.g. {example}") from None
+        return load_value(text, verb)
+    except ValueError as exc:
+        raise CommandError(f"{verb}: {exc}; e.g. {example}") from None
+
+
+def _invalid(verb: str, exc: ValidationError, data: Any, example: str) -> CommandError:
+    """The first problem of a validation, in affray's words, with its field path."""
+    loc, message = (validation_problems(exc, data) or [((), "not valid")])[0]
+    where = f"{format_path(loc)}: " if loc else ""
+    return CommandError(f"{verb}: {where}{message}; e.g. {example}")
 
 
 def _add(rest: str, fight: Fight[Any]) -> FightCommand:
@@ -139,11 +155,12 @@ def _add(rest: str, fight: Fight[Any]) -> FightCommand:
     try:
         spec = Combatant.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise CommandError(f"add: {where}: {err['msg']}; e.g. {example}") from None
+        raise _invalid("add", exc, data, example) from None
     if spec.count != 1:
         raise CommandError("add: one combatant at a time (count: 1)")
+    if len(fight.state.fighters) >= MAX_COMBATANTS:
+        raise CommandError(f"add: the fight has {len(fight.state.fighters)} combatants: at most {MAX_COMBATANTS} "
+                           "(limit)")
     if spec.name in fight.state.fighters:
         raise CommandError(f"add: {spec.name!r} is already in the fight; give another name")
 

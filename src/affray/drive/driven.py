@@ -171,9 +171,10 @@ class Drive:
 
     def take_events(self) -> list[Event]:
         """The events already made and not yet pulled (a command's own), in order."""
-        out: list[Event] = []
-        while self._queue and not isinstance(self._queue[0], (Coming, End, DeclareQuestion, DieQuestion)):
-            out.append(self._queue.popleft())  # type: ignore[arg-type]
+        out = [x for x in self._queue if not isinstance(x, (Coming, End, DeclareQuestion, DieQuestion))]
+        if out:  # a command's events come before what was waiting at its point (a step announced, a question)
+            rest = [x for x in self._queue if isinstance(x, (Coming, End, DeclareQuestion, DieQuestion))]
+            self._queue = deque(rest)
         return out
 
     def answer(self, value: object) -> str | None:
@@ -298,8 +299,8 @@ class Drive:
         since the last point, or ``wants``: a question or an announced step), never while rebuilding."""
         self._k += 1
         at = len(self.fight.events)
+        fresh, self._fresh = self._fresh, False  # taken first: a command given again here may hold points of its own
         self._inputs_at(at, self._k)
-        fresh, self._fresh = self._fresh, False
         if not (fresh or wants):
             return False
         if self._stops[-1] != at:
@@ -385,7 +386,9 @@ class Drive:
             self._point(wants=True)
         if key in self._given:
             given = self._given.pop(key)
-            assert isinstance(given, (int, Outcome))
+            if not isinstance(given, Outcome) and (not isinstance(given, int) or not 1 <= given <= 20):
+                raise DriveError(f"rebuilding the fight: the recorded answer {given!r} is neither an outcome "
+                                 "nor a d20 (1-20)")
             return given
         if self._preset is not None and not self._replaying_now():  # typed before the d20 was asked
             outcome, self._preset = self._preset, None
@@ -406,7 +409,9 @@ class Drive:
             self._point(wants=True)
         if key in self._given:
             given = self._given.pop(key)
-            assert isinstance(given, int)
+            if not isinstance(given, int) or not count <= given <= count * sides:
+                raise DriveError(f"rebuilding the fight: the recorded answer {given!r} cannot be rolled on "
+                                 f"{count if count > 1 else ''}d{sides} ({count}-{count * sides})")
             return given
         if self._replaying_now() or not asks:
             return None  # rolled from the seed; rebuilt, rolled again the same

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -18,6 +18,8 @@ from affray.engine.events import Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.errors import AffrayError
+from affray.io.messages import validation_problems
+from affray.io.read import format_path
 from affray.model.encounter import MOVE_MODES, Declaration, Outcome
 
 __all__ = ["ROLL", "AnswerError", "DeclareQuestion", "DieQuestion", "Question", "Roll", "check_declaration",
@@ -131,17 +133,15 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaratio
         try:
             decl = Declaration.model_validate(data)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"])
-            message = err["msg"].removeprefix("Value error, ")
-            raise AnswerError(f"{where + ': ' if where else ''}{message}") from None
+            loc, message = (validation_problems(exc, data) or [((), "not valid")])[0]
+            raise AnswerError(f"{format_path(loc) + ': ' if loc else ''}{message}") from None
     state = fight.state
     target = decl.melee or decl.missile
     if target is not None:
         if target not in state.fighters:
             raise AnswerError(f"no combatant named {target!r} (enemies: {', '.join(_enemies(fight, f)) or 'none'})")
         if target == f.name:
-            raise AnswerError(f"{f.name} cannot attack itself")
+            raise AnswerError(f"{f.name} cannot attack itself: name a foe")
     if decl.cast is not None and decl.cast not in f.spells:
         raise AnswerError(f"{f.name} has no spell {decl.cast!r} (spells: {', '.join(f.spells) or 'none'})")
     if decl.at is not None and decl.at not in state.fighters and decl.at not in state.sides:
@@ -159,7 +159,22 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaratio
     for key in decl.extra:
         if key not in keys:
             raise AnswerError(f"unknown key {key!r} for this ruleset (its own keys: {', '.join(keys) or 'none'})")
+    for problem in _ruleset_problems(fight, f.name, decl):
+        raise AnswerError(problem)
     return decl
+
+
+def _ruleset_problems(fight: Fight[Any], name: str, decl: Declaration) -> list[str]:
+    """The ruleset's own checks of a file's plan (its keys' values: names, numbers, words; dice for their die),
+    run on ``decl`` as if the file had given it to ``name``."""
+    from affray.engine.ruleset import Ruleset  # the one implementation of the fight's Clock
+    from affray.io.checks import check
+    from affray.io.load import Loaded
+
+    loaded = Loaded(fight.encounter.model_copy(update={"plan": {name: (decl,)}}), "<declaration>", None)
+    prefix = f"plan.{name}[0]"
+    return [(p.path.removeprefix(prefix).lstrip(".") + ": " if p.path != prefix else "") + p.message
+            for p in check(cast("type[Ruleset[Any, Any]]", type(fight.ruleset)), loaded) if p.path.startswith(prefix)]
 
 
 def _enemies(fight: Fight[Any], f: Fighter) -> list[str]:

@@ -188,6 +188,8 @@ class Fight(Generic[S]):
         into account when it is asked (Combat II's winners hear the losers')."""
         if self.on_declare is not None:
             self.on_declare(f, tick, at)
+            if not f.active:  # removed (or put down) by the referee at this very point: it declares nothing
+                return None
         if f.conditions:
             held = incapacitated(f, tick)
             if held is not None:  # "its declarations wait, and it is asked nothing" (G-09)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from affray.errors import OptionError
+from affray.limits import MAX_OPTION
 
 __all__ = ["BaseOptions", "OptionInfo", "check_option", "default_morale", "describe", "morale_dice", "option",
            "option_info", "parse_options"]
@@ -47,6 +48,8 @@ class OptionInfo:
         if expected is int and self.minimum is not None and value < self.minimum:
             raise OptionError(f"option {self.name}: {value!r} is not allowed; use a whole number of at least "
                               f"{self.minimum}")
+        if expected is int and abs(value) > MAX_OPTION:  # a segment or phase count: past it, work without end
+            raise OptionError(f"option {self.name}: {value!r} is not allowed; at most {MAX_OPTION} either way (limit)")
         return value
 
     def describe(self) -> dict[str, Any]:

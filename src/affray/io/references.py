@@ -42,7 +42,7 @@ def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
                     owners[name] = loc
                     specs[name] = c
     side_list = ", ".join(map(str, sides))
-    names = ", ".join(list(owners)[:12]) + (" ..." if len(owners) > 12 else "")
+    names = ", ".join(list(owners)[:12]) + (" ..." if len(owners) > 12 else "") or "none"
     rolls = _dict(data.get("rolls"))
     for key in ("surprise",):
         for side in _dict(rolls.get(key)):
@@ -81,9 +81,15 @@ def _declaration(loc: Loc, c: dict[str, Any], d: dict[str, Any], specs: dict[str
     weapons = [w for w in _list(c.get("weapons")) if isinstance(w, dict) and isinstance(w.get("name"), str)]
     if action in ("melee", "missile"):
         target = d[action]
-        if target not in specs:
+        if not isinstance(target, str):
+            pass  # the model reports it: a target is a name
+        elif target not in specs:
             yield (*loc, action), f"no combatant named {target!r} to attack (combatants: {names})"
-        if "weapon" in d:
+        elif target == loc[1]:
+            yield (*loc, action), f"{target} cannot attack itself: name a foe"
+        if "weapon" in d and not isinstance(d["weapon"], str):
+            pass  # the model reports it: a weapon is a name
+        elif "weapon" in d:
             weapon = next((w for w in weapons if w["name"] == d["weapon"]), None)
             kind = (weapon or {}).get("kind", "melee")
             if weapon is None:
@@ -98,10 +104,10 @@ def _declaration(loc: Loc, c: dict[str, Any], d: dict[str, Any], specs: dict[str
             yield (*loc, "missile"), f"{c['name']} has no missile or thrown weapon to shoot with"
     elif action == "cast":
         spells = [s.get("name") for s in _list(c.get("spells")) if isinstance(s, dict)]
-        if d["cast"] not in spells:
+        if isinstance(d["cast"], str) and d["cast"] not in spells:
             have = ", ".join(map(str, spells)) or "none"
             yield (*loc, "cast"), f"{c['name']} has no spell {d['cast']!r} (spells: {have})"
-        if d.get("at") is not None and d["at"] not in specs and d["at"] not in sides:
+        if isinstance(d.get("at"), str) and d["at"] not in specs and d["at"] not in sides:
             yield (*loc, "at"), (f"no combatant or side named {d['at']!r} (sides: {', '.join(map(str, sides))}; "
                                  f"combatants: {names})")
     if action != "melee" and d.get("charge"):

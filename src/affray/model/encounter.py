@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+import math
 import re
+import typing
 from collections.abc import Iterator
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from affray.dice.expr import DiceExpr, parse_dice
+from affray.limits import (
+    MAX_ATTACKS,
+    MAX_DURATION,
+    MAX_FEET,
+    MAX_HD,
+    MAX_HP,
+    MAX_NAME,
+    MAX_RATE,
+    MAX_RATE_DENOMINATOR,
+    MAX_SEED,
+    MAX_TEXT,
+)
 
 __all__ = [
     "ACTION_KEYS",
@@ -44,30 +60,90 @@ CLASSES = ("fighter", "paladin", "ranger", "monk", "cleric", "druid", "wizard", 
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 SPEED_CATEGORIES = ("strikes first", "very fast", "fast", "average", "slow", "very slow", "strikes last")
 ACTION_KEYS = ("melee", "missile", "cast", "move", "misc", "wait", "none")
+_ACTION_VALUES = {"melee": "the target", "missile": "the target", "cast": "the spell's name", "move": "feet",
+                  "misc": "a short text", "wait": "a trigger text or true", "none": "true"}
 MOVE_MODES = ("full", "half", "shift", "step", "withdraw", "retreat", "flee")
 
 Dice = Annotated[DiceExpr, BeforeValidator(parse_dice), PlainSerializer(str)]
 
 
-def _rate(value: object) -> Fraction:
-    """Attacks or fire rate: 1, 2, "3/2", 1.5."""
+def _name(value: str) -> str:
+    """A name is one line of at most MAX_NAME characters, not blank (it is how the plan and the referee say who)."""
+    if not value.strip():
+        raise ValueError("a name cannot be blank")
+    if len(value) > MAX_NAME:
+        raise ValueError(f"a name of {len(value)} characters: at most {MAX_NAME} (limit)")
+    return value
+
+
+def _text(value: str) -> str:
+    if len(value) > MAX_TEXT:
+        raise ValueError(f"a text of {len(value)} characters: at most {MAX_TEXT} (limit)")
+    return value
+
+
+Name = Annotated[str, AfterValidator(_name)]
+Modifier = Annotated[int, Field(ge=-MAX_DURATION, le=MAX_DURATION)]
+Text = Annotated[str, AfterValidator(_text)]
+
+
+def _rate(value: object, what: str, most: int) -> Fraction:
+    """Attacks or fire rate: 1, 2, "3/2", 1.5; positive, at most ``most``, in halves, thirds or quarters."""
     if isinstance(value, Fraction):
         return value
     if isinstance(value, bool):
-        raise ValueError("not a rate: use a number such as 1, 2 or 3/2")
+        raise ValueError(f"not a {what}: use a number such as 1, 2 or 3/2")
     try:
-        rate = Fraction(str(value).strip()) if isinstance(value, (int, float, str)) else None
+        text = str(value).strip() if isinstance(value, (int, float, str)) else ""
+        rate = Fraction(text) if 0 < len(text) <= 20 else None
     except (ValueError, ZeroDivisionError):
         rate = None
     if rate is None or rate <= 0:
-        raise ValueError(f"not a rate: {value!r} (use a positive number such as 1, 2, 3/2 or 5/2)")
+        raise ValueError(f"not a {what}: {value!r} (use a positive number such as 1, 2, 3/2 or 5/2)")
+    if rate > most:
+        raise ValueError(f"{what} {value}: at most {most} (limit)")
+    if rate.denominator > MAX_RATE_DENOMINATOR:
+        raise ValueError(f"{what} {value}: a whole number or a fraction in halves, thirds or quarters "
+                         "(1/2, 3/2, 4/3, 5/4...)")
     return rate
 
 
-Rate = Annotated[Fraction, BeforeValidator(_rate), PlainSerializer(str)]
+Rate = Annotated[Fraction, BeforeValidator(lambda v: _rate(v, "fire rate", MAX_RATE)), PlainSerializer(str)]
+Attacks = Annotated[Fraction, BeforeValidator(lambda v: _rate(v, "number of attacks", MAX_ATTACKS)),
+                    PlainSerializer(str)]
 
 
-class _Frozen(BaseModel):
+@cache
+def _numbers_only(model: type[BaseModel], field: str) -> bool:
+    """Whether ``field`` takes a number and never true/false (pydantic would read true as 1)."""
+    info = model.model_fields.get(field)
+    if info is None:
+        return False
+
+    def kinds(annotation: Any) -> set[Any]:
+        args = typing.get_args(annotation)
+        if typing.get_origin(annotation) in (dict, tuple, list) or not args:
+            return {annotation}
+        return set().union(*(kinds(a) for a in args)) if typing.get_origin(annotation) is not Literal else {str}
+
+    found = kinds(info.annotation)
+    return bool(found & {int, float}) and bool not in found
+
+
+class _Checked(BaseModel):
+    """Every model of the file: ``true`` is not a number, a float is finite."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, bool) and info.field_name is not None and _numbers_only(cls, info.field_name):
+            raise ValueError(f"should be a number, not {str(value).lower()}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"should be a finite number (got {value})")
+        return value
+
+
+class _Frozen(_Checked):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
@@ -79,10 +155,12 @@ def _casting_time(value: object) -> int:
     """CT in segments: 1-9, "1 round" = 10, "N rounds" = 10 N, "N turns" = 100 N (G-03)."""
     if isinstance(value, bool):
         raise ValueError("casting time must be 1-9, '1 round', 'N rounds' or 'N turns'")
-    m = _CT_RE.match(str(value)) if isinstance(value, (int, str)) else None
+    m = _CT_RE.match(str(value)) if isinstance(value, (int, str)) and len(str(value)) <= 20 else None
     if not m:
         raise ValueError(f"casting time {value!r}: use 1-9 (segments), '1 round', 'N rounds' or 'N turns'")
     n, unit = int(m.group(1)), (m.group(2) or "segment")
+    if n > MAX_DURATION:
+        raise ValueError(f"casting time of {n} {unit}s: at most {MAX_DURATION} (limit)")
     if unit.startswith("segment"):
         if not 1 <= n <= 9:
             raise ValueError(f"casting time {n} segments: 1-9 segments, or write '1 round'")
@@ -95,12 +173,12 @@ def _casting_time(value: object) -> int:
 class Weapon(_Frozen):
     """G-02: a weapon or natural attack."""
 
-    name: str = Field(min_length=1)
+    name: Name
     sf: int | None = Field(None, ge=0, le=20, description="speed factor (lower is faster)")
     speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
     damage: Dice = Field(default_factory=lambda: parse_dice("1d2"))
     damage_large: Dice | None = None
-    reach: int = Field(5, ge=0, description="feet")
+    reach: int = Field(5, ge=0, le=MAX_FEET, description="feet")
     kind: Literal["melee", "missile", "thrown"] = "melee"
     rate: Rate = Fraction(1)
     magic: int = Field(0, ge=-5, le=6)
@@ -136,9 +214,11 @@ def _duration(value: object) -> str:
     """A duration (G-08): "4 rounds", "1 turn", "3 phases"; a bare number is rounds. Kept as written."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError(f"duration {value!r}: use 'N rounds', 'N turns' or 'N phases'")
-    m = _DURATION_RE.match(str(value))
+    m = _DURATION_RE.match(str(value)) if len(str(value)) <= 20 else None
     if not m:
         raise ValueError(f"duration {value!r}: use 'N rounds', 'N turns' or 'N phases'")
+    if int(m.group(1)) > MAX_DURATION:
+        raise ValueError(f"duration {value!r}: at most {MAX_DURATION} (limit)")
     return f"{m.group(1)} {m.group(2) or 'rounds'}"
 
 
@@ -170,18 +250,18 @@ class SpellEffect(_Frozen):
 class Spell(_Frozen):
     """G-03: a spell (or psionic power) the caster has memorised."""
 
-    name: str = Field(min_length=1)
+    name: Name
     level: int = Field(1, ge=0, le=9)
     ct: Annotated[int, BeforeValidator(_casting_time)] = 1
     components: str = "VSM"
     speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
     damage: Dice | None = Field(None, description="damage to each target when the spell takes effect")
-    count: int = Field(1, ge=1, description="copies memorised")
+    count: int = Field(1, ge=1, le=100, description="copies memorised")
     touch: bool = Field(False, description="delivered by a touch after casting (C2-10)")
     psionic: bool = Field(False, description="a psionic power: casting of CT 1 unless given (C2-15)")
     duration: Duration | None = Field(None, description="how long the effect lasts from the casting (G-08)")
-    damage_at: tuple[Duration, ...] = Field((), description="the damage falls later, once at each of these "
-                                            "times after the casting (heat metal, PC-12), not at once")
+    damage_at: tuple[Duration, ...] = Field((), max_length=100, description="the damage falls later, once at "
+                                            "each of these times after the casting (heat metal, PC-12), not at once")
     effect: SpellEffect | None = Field(None, description="a condition set on each target (G-09)")
 
     @field_validator("components")
@@ -196,12 +276,12 @@ class Spell(_Frozen):
 class Combatant(_Frozen):
     """G-01: one combatant, or ``count`` identical ones named "Name 1" ... "Name N"."""
 
-    name: str = Field(min_length=1)
+    name: Name
     count: int = Field(1, ge=1, le=500)
     cls: Literal[CLASSES + ("magic-user",)] | None = Field(None, alias="class")  # type: ignore[valid-type]
     level: int | None = Field(None, ge=0, le=40)
     hd: str | float | None = None
-    hp: int = Field(ge=1, le=10000)
+    hp: int = Field(ge=1, le=MAX_HP)
     ac: int = Field(10, ge=-10, le=10)
     thac0: int | None = Field(None, ge=-10, le=25)
     str_: int = Field(10, alias="str", ge=1, le=25)
@@ -219,7 +299,7 @@ class Combatant(_Frozen):
     spell_slots: dict[int, int] | None = Field(None, alias="slots", description="slots left by spell level "
                                                "(option spells: slots, C2X-08); default the PH progression")
     mv: int = Field(12, ge=0, le=240)
-    attacks: Rate | None = None
+    attacks: Attacks | None = None
     size: Literal[SIZES] = "medium"  # type: ignore[valid-type]
     weapons: tuple[Weapon, ...] = ()
     spells: tuple[Spell, ...] = ()
@@ -228,7 +308,7 @@ class Combatant(_Frozen):
     henchman: bool = False
     shield: bool | Literal["magic", "rowan"] = False
     mounted: bool = False
-    race: str = "human"
+    race: Name = "human"
     specialist: bool = False
     on_point: bool = Field(False, description="leads the side's march (an elf or halfling on point, D12-02)")
     surprise_odds: str | None = Field(None, description="a monster's listed chance of being surprised, "
@@ -266,8 +346,8 @@ class Combatant(_Frozen):
     @classmethod
     def _slots(cls, v: dict[int, int] | None) -> dict[int, int] | None:
         for level, n in (v or {}).items():
-            if not 1 <= level <= 9 or n < 0:
-                raise ValueError(f"slots {{{level}: {n}}}: spell levels 1-9, each a count of 0 or more")
+            if not 1 <= level <= 9 or not 0 <= n <= 100:
+                raise ValueError(f"slots {{{level}: {n}}}: spell levels 1-9, each a count of 0 to 100")
         return v
 
     @field_validator("hd")
@@ -276,7 +356,11 @@ class Combatant(_Frozen):
         from affray.model.derive import hd_value
 
         if v is not None:
-            hd_value(v)
+            if isinstance(v, str) and len(v) > 20:
+                raise ValueError(f"not a Hit Dice value: {v[:20]!r}... (use 3, 3+3, 1-1 or 1/2)")
+            value = hd_value(v)
+            if not 0 <= value <= MAX_HD:
+                raise ValueError(f"{v} Hit Dice: from 0 to {MAX_HD} (limit)")
         return v
 
     def weapon_for(self, name: str | None, *, missile: bool = False) -> Weapon | None:
@@ -296,44 +380,44 @@ class Combatant(_Frozen):
         return str(self.cls)
 
 
-class Outcome(BaseModel):
+class Outcome(_Checked):
     """The referee's result of one attack or part."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     hit: bool = True
-    damage: int = Field(0, ge=0)
+    damage: int = Field(0, ge=0, le=MAX_HP)
 
 
-class DiceGiven(BaseModel):
+class DiceGiven(_Checked):
     """Raw dice rolled at the table for one attack: the d20 and the damage dice's total; rulesets add more
     (side-d6: ``cover``, the d6 of MJ-15; ``into_melee``, the die that picks who a shot into melee strikes)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
     attack: int | None = None
-    damage: int | None = None
+    damage: int | None = Field(None, le=MAX_HP)
 
     def other(self, key: str) -> int | None:
         value = (self.model_extra or {}).get(key)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-class Declaration(BaseModel):
+class Declaration(_Checked):
     """One item of a combatant's plan: exactly one action key (CONTRACT.md "Declarations")."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
-    melee: str | None = None
-    missile: str | None = None
-    cast: str | None = None
-    move: int | None = Field(None, ge=0)
-    misc: str | None = None
-    wait: str | bool | None = None
+    melee: Name | None = None
+    missile: Name | None = None
+    cast: Name | None = None
+    move: int | None = Field(None, ge=0, le=MAX_FEET)
+    misc: Text | None = None
+    wait: Text | bool | None = None
     none: bool | None = None
-    weapon: str | None = None
+    weapon: Name | None = None
     charge: bool = False
-    distance: int = Field(0, ge=0)
-    at: str | None = None
+    distance: int = Field(0, ge=0, le=MAX_FEET)
+    at: Name | None = None
     mode: Literal[MOVE_MODES] | None = None  # type: ignore[valid-type]
-    speed: int | Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
+    speed: Modifier | Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
     roll: int | None = None
     outcome: Outcome | list[Outcome] | None = None
     dice: DiceGiven | list[DiceGiven] | None = None
@@ -348,6 +432,23 @@ class Declaration(BaseModel):
                 raise ValueError(f"a declaration needs exactly one action key of {', '.join(ACTION_KEYS)} "
                                  f"(found: {said})")
         return data
+
+    @model_validator(mode="after")
+    def _plain_extra(self) -> Declaration:
+        """A ruleset's own keys take a value or a list of values (names, numbers, words), never a mapping."""
+        for key, value in (self.model_extra or {}).items():
+            values = value if isinstance(value, list) else [value]
+            if any(isinstance(v, (dict, list)) for v in values):
+                raise ValueError(f"`{key}` takes a value or a list of values (a name, a number, a word), "
+                                 f"not {'a mapping' if isinstance(value, dict) else 'a list of lists or mappings'}")
+        return self
+
+    @field_validator(*ACTION_KEYS, mode="before")
+    @classmethod
+    def _action_given(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None:  # written ``melee:`` with nothing after it
+            raise ValueError(f"`{info.field_name}` needs a value ({_ACTION_VALUES[str(info.field_name)]}), not null")
+        return value
 
     @cached_property
     def action(self) -> str:
@@ -404,11 +505,18 @@ class Rolls(_Frozen):
 class Encounter(_Frozen):
     ruleset: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: int | None = Field(None, ge=0)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
     surprise: Literal["check", "none"] | dict[str, bool] = "check"
     sides: dict[str, Side] = Field(min_length=2)
     rolls: Rolls = Field(default_factory=Rolls)
     plan: dict[str, tuple[Declaration, ...]] = Field(default_factory=dict)
+
+    @field_validator("sides")
+    @classmethod
+    def _side_names(cls, v: dict[str, Side]) -> dict[str, Side]:
+        for name in v:
+            _name(name)
+        return v
 
 
 def expand(encounter: Encounter) -> Iterator[tuple[str, str, Combatant, tuple[str | int, ...]]]:

@@ -17,13 +17,14 @@ from rich.console import Console
 
 from affray.api import Prepared, prepare
 from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DicePrefs, DieQuestion, DriveError, End, Input
-from affray.drive.commands import COMMANDS, suggest
+from affray.drive.commands import COMMANDS, suggest, whole
 from affray.drive.shorthand import entry
 from affray.drive.shorthand import suggest as entry_words
 from affray.engine.events import Event
 from affray.engine.fight import Result, describe_declaration
 from affray.io.load import load_text
 from affray.io.timeline import event_dict
+from affray.limits import MAX_HP
 from affray.model.encounter import Outcome
 from affray.play.store import Game, Store, StoreError, input_row
 from affray.play.terminal import Complete
@@ -36,6 +37,7 @@ from affray.play.view import (
     status_table,
     warn_opportunity,
 )
+from affray.printable import printable
 
 __all__ = ["Io", "Session", "open_game"]
 
@@ -57,8 +59,9 @@ HELP = """commands (Tab completes them, and names, conditions, sides):
                       fleeing, unconscious) for D (N rounds, turns, phases or segments), or until ended
   end NAME [C]        NAME's condition C (or all its conditions) ends
   quit                leave; everything is saved (`affray play --db PATH` resumes)
-at a declaration: melee NAME [with WEAPON], missile NAME, charge NAME, cast SPELL [at TARGET], move [FEET],
-  withdraw, flee, wait, none, misc TEXT, the ruleset's own keys, or one plan entry in YAML; ? lists them"""
+at a declaration (? lists the choices, Tab completes them):
+    melee NAME [with WEAPON], missile NAME, charge NAME, cast SPELL [at TARGET], move [FEET], withdraw,
+    flee, wait, none, misc TEXT, the ruleset's own keys (key VALUE), or one plan entry in YAML flow style"""
 
 #: The console's own commands (besides the fight's, ``affray.drive.commands``).
 VERBS = ("step", "run", "undo", "status", "dice", "help", "quit", "hit", "miss")
@@ -112,7 +115,8 @@ class Session:
                                              dice=DicePrefs({"all": "ask" if interactive else "roll"}),
                                              inputs=self.journal.inputs, events=len(self.journal.events))
         except DriveError as exc:
-            raise StoreError(f"{store.path}: fight {game.id}: {exc}") from None
+            raise StoreError(f"{store.path}: fight {game.id} is damaged: {exc}; the other fights are not "
+                             "affected") from None
         self.drive.on_input = self._journal_input
         self._check_replay()
 
@@ -150,8 +154,8 @@ class Session:
         if self.journal.events:
             self.out.print(f"resuming fight {self.game.id} after {len(self.journal.events)} events", style="bold")
         else:
-            self.out.print(f"fight {self.game.id}: {self.game.file} under {self.prepared.ruleset.id}, "
-                           f"seed {self.prepared.seed}", style="bold")
+            self.out.print(printable(f"fight {self.game.id}: {self.game.file} under {self.prepared.ruleset.id}, "
+                                     f"seed {self.prepared.seed}"), style="bold", markup=False)
         try:
             if self.drive.peek() is None or isinstance(self.drive.peek(), Coming):
                 self._pause(over=False)  # before the fight (or where it was left): the referee's first word
@@ -161,7 +165,7 @@ class Session:
             return
         except KeyboardInterrupt:
             self.out.print(f"interrupted: the {len(self.journal.events)} events so far are saved; "
-                           f"`affray play --db {self.store.path}` resumes", style="bold")
+                           f"`affray play --db {printable(self.store.path)}` resumes", style="bold", markup=False)
 
     def _next(self) -> None:
         item = self.drive.pull()
@@ -210,7 +214,7 @@ class Session:
         fight = self.drive.fight
         if q.known:
             known = "; ".join(f"{name}: {describe_declaration(d, fight.state.fighters[name])}" for name, d in q.known)
-            self.out.print(f"  {q.actor} knows: {known}", markup=False)
+            self.out.print(printable(f"  {q.actor} knows: {known}"), markup=False)
 
         def complete(text: str) -> tuple[str, list[str]]:
             partial, words = entry_words(text, q.choices)
@@ -219,13 +223,13 @@ class Session:
             return partial, words
 
         while True:
-            text = self._line(f"{q.actor} ({q.side}) declares, {q.at} [? for choices]: ", complete).strip()
+            text = self._line(printable(f"{q.actor} ({q.side}) declares, {q.at} [? for choices]: "), complete).strip()
             if text in ("?", "help"):
                 show_choices(q, self.out)
                 continue
             if not text:
-                self.out.print(f"say what {q.actor} does, e.g. melee {_first(q.choices['enemies'])} or none "
-                               "(? lists the choices)", style="yellow", markup=False)
+                self.out.print(printable(f"say what {q.actor} does, e.g. melee {_first(q.choices['enemies'])} or "
+                                         "none (? lists the choices)"), style="yellow", markup=False)
                 continue
             verb = text.split()[0].lower()
             if verb in VERBS or verb in COMMANDS:
@@ -235,12 +239,12 @@ class Session:
             try:
                 data = entry(text, q.choices)
             except AnswerError as exc:
-                self.out.print(f"{text}: {exc}", style="yellow", markup=False)
+                self.out.print(printable(f"{text}: {exc}"), style="yellow", markup=False)
                 continue
             error = self.drive.answer(data)
             if error is None:
                 return
-            self.out.print(f"{text}: {error} (? for choices)", style="yellow", markup=False)
+            self.out.print(printable(f"{text}: {error} (? for choices)"), style="yellow", markup=False)
 
     def _die(self, q: DieQuestion) -> None:
         """A die the referee asks for (``dice ask``): a result, an attack's outcome, or Enter to roll it."""
@@ -250,10 +254,10 @@ class Session:
         whose = f" for {q.actor}" if q.actor else ""
         while True:
             if q.attack:
-                text = self._line(f"{q.actor} -> {q.target} ({q.kind}): d20, 'hit N' or 'miss' "
-                                  "[Enter rolls]: ", self._complete_command).strip().lower()
+                text = self._line(printable(f"{q.actor} -> {q.target} ({q.kind}): d20, 'hit N' or 'miss' "
+                                            "[Enter rolls]: "), self._complete_command).strip().lower()
             else:
-                text = self._line(f"{q.die} {q.purpose}{whose} [Enter rolls]: ",
+                text = self._line(printable(f"{q.die} {q.purpose}{whose} [Enter rolls]: "),
                                   self._complete_command).strip().lower()
             words = text.split()
             value: object
@@ -264,8 +268,8 @@ class Session:
                 value = ROLL
             elif q.attack and (outcome := _outcome(words)) is not None:
                 value = outcome
-            elif len(words) == 1 and words[0].isdigit():
-                value = int(words[0])
+            elif len(words) == 1 and (n := whole(words[0], q.count * q.sides)) is not None:
+                value = n
             elif words[0] in VERBS or words[0] in COMMANDS:
                 if self._command(text, over=False) == "undone":
                     return
@@ -280,7 +284,7 @@ class Session:
                 return
             hint = "enter the d20 (1-20), 'hit N' (N damage), 'miss', or nothing to roll" if q.attack else \
                 f"enter a {q.die} result ({q.count}-{q.count * q.sides}), or nothing to roll it"
-            self.out.print(f"{text!r}: {hint}", style="yellow", markup=False)
+            self.out.print(printable(f"{text!r}: {hint}"), style="yellow", markup=False)
 
     # -- the referee ----------------------------------------------------------------------------------
     def _pause(self, *, over: bool) -> None:
@@ -310,8 +314,8 @@ class Session:
                 return "stay"
             count = _count(words, 1)
             if count is None:
-                self.out.print(f"{verb} {words[1]}: give a whole number of steps, e.g. {verb} 3 (type help)",
-                               style="yellow", markup=False)
+                self.out.print(printable(f"{verb} {words[1]}: give a whole number of steps (1 to 1000000), e.g. "
+                                         f"{verb} 3 (type help)"), style="yellow", markup=False)
                 return "stay"
             self.mode = "run" if verb in ("run", "r") else "step"
             self.steps_left = count
@@ -331,12 +335,13 @@ class Session:
             self._set_dice(words[1:])
         elif over:
             self.out.print("the fight is over: undo first to change it", style="yellow")
-        elif (outcome := _outcome([w.lower() for w in words])) is not None or (len(words) == 1 and verb.isdigit()):
+        elif (outcome := _outcome([w.lower() for w in words])) is not None or (
+                len(words) == 1 and whole(verb, 20) is not None):
             return self._preset(line.strip(), outcome if outcome is not None else int(verb))
         else:
             error = self.drive.command(line.strip())
             if error is not None:
-                self.out.print(f"{error} (type help)", style="yellow", markup=False)
+                self.out.print(f"{printable(error)} (type help)", style="yellow", markup=False)
             for e in self.drive.take_events():  # what the command did, journalled and shown at once
                 self._journal_event(e)
                 self._show(e, len(self.journal.events) - 1)
@@ -347,13 +352,14 @@ class Session:
         coming = self.drive.coming
         if self.drive.preset(value) is None:
             assert coming is not None
-            self.out.print(f"{text}: for {coming.actor.name}'s {coming.kind} at {coming.target}", markup=False)
+            self.out.print(printable(f"{text}: for {coming.actor.name}'s {coming.kind} at {coming.target}"),
+                           markup=False)
             self.mode, self.steps_left = "step", 1
             return "go"
         nxt = next_lines(self.drive.fight, coming, self.drive.declaring)[0].plain
-        self.out.print(f"{text}: an attack's outcome, but no attack is about to be rolled ({nxt}); type it when the "
-                       "attack comes next, or when its d20 is asked (dice attack ask), or with the declaration: "
-                       "melee NAME hit 6", style="yellow", markup=False)
+        self.out.print(printable(f"{text}: an attack's outcome, but no attack is about to be rolled ({nxt}); type it "
+                                 "when the attack comes next, or when its d20 is asked (dice attack ask), or with "
+                                 "the declaration: melee NAME hit 6"), style="yellow", markup=False)
         return "stay"
 
     def _status(self, *, full: bool) -> None:
@@ -367,8 +373,8 @@ class Session:
         """Take back events: whether it did."""
         n = _count(words, 1)
         if n is None:
-            self.out.print(f"undo {words[1]}: give a whole number of events, e.g. undo 3 (type help)", style="yellow",
-                           markup=False)
+            self.out.print(printable(f"undo {words[1]}: give a whole number of events (1 to 1000000), e.g. undo 3 "
+                                     "(type help)"), style="yellow", markup=False)
             return False
         if not self.journal.events:
             self.out.print("nothing to undo: the fight is at its start (type help)", style="yellow")
@@ -388,31 +394,29 @@ class Session:
             return
         who = words[0] if len(words) == 2 else "all"
         self.drive.set_dice(who, words[-1])
-        self.out.print(f"dice for {who}: {words[-1]}")
+        self.out.print(printable(f"dice for {who}: {words[-1]}"), markup=False)
 
     # -- showing --------------------------------------------------------------------------------------
     def _show(self, e: Event, seq: int) -> None:
         if e.round is not None and e.round != self._last_round:
             self.out.rule(f"Round {e.round}")
             self._last_round = e.round
-        for line in event_text(e, seq):
-            self.out.print(line, soft_wrap=False)
+        for part in event_text(e, seq, self.out.width):
+            self.out.print(part, soft_wrap=True)
 
 
 def _count(words: list[str], default: int) -> int | None:
     if len(words) < 2:
         return default
-    if not words[1].isdigit() or int(words[1]) < 1:
-        return None
-    return int(words[1])
+    return whole(words[1], 1_000_000)
 
 
 def _outcome(words: list[str]) -> Outcome | None:
     """``miss`` or ``hit N``: an attack's outcome typed by the referee."""
     if words == ["miss"]:
         return Outcome(hit=False, damage=0)
-    if len(words) == 2 and words[0] == "hit" and words[1].isdigit():
-        return Outcome(hit=True, damage=int(words[1]))
+    if len(words) == 2 and words[0] == "hit" and (n := whole(words[1], MAX_HP, 0)) is not None:
+        return Outcome(hit=True, damage=n)
     return None
 
 

@@ -10,6 +10,9 @@ from typing import TextIO
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from affray.limits import MAX_COMMAND_CHARS
+from affray.printable import printable
+
 __all__ = ["Complete", "PipeIo", "PromptIo", "WordCompleter", "io_for_stdin"]
 
 #: What may complete a line typed so far: (the part being typed, the words that may replace it).
@@ -26,11 +29,18 @@ class PipeIo:
         self.echo = echo
 
     def ask(self, prompt: str, complete: Complete | None = None) -> str | None:
-        line = self.stream.readline()
+        line = self.stream.readline(MAX_COMMAND_CHARS + 1)
+        while len(line) > MAX_COMMAND_CHARS and not line.endswith("\n"):
+            while (rest := self.stream.readline(MAX_COMMAND_CHARS)) and not rest.endswith("\n"):
+                pass  # the rest of an overlong line is dropped, in bounded pieces
+            if self.echo is not None:  # and the prompt waits for the next line
+                self.echo.write(f"{prompt}(a line of more than {MAX_COMMAND_CHARS} characters, ignored: limit)\n")
+                self.echo.flush()
+            line = self.stream.readline(MAX_COMMAND_CHARS + 1)
         if not line:
             return None
-        if self.echo is not None:
-            self.echo.write(f"{prompt}{line if line.endswith(chr(10)) else line + chr(10)}")
+        if self.echo is not None:  # what was read, shown without control characters
+            self.echo.write(f"{prompt}{printable(line.rstrip(chr(10)))}\n")
             self.echo.flush()
         return line.rstrip("\n")
 

@@ -7,12 +7,13 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from affray.cli.render import event_line
+from affray.cli.render import event_renderables
 from affray.drive.questions import DeclareQuestion
 from affray.engine.events import Event, SpellLost, SpellRuined
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
+from affray.printable import printable as p
 
 __all__ = ["event_text", "morale_due", "next_lines", "show_choices", "show_final", "show_status", "status_table",
            "warn_opportunity"]
@@ -20,19 +21,20 @@ __all__ = ["event_text", "morale_due", "next_lines", "show_choices", "show_final
 _MOVES = ("move",)
 
 
-def event_text(e: Event, seq: int) -> list[Text]:
-    out = [event_line(e, seq)]
+def event_text(e: Event, seq: int, width: int = 100) -> list[Text]:
+    """An event as the console shows it: its line, its why (indented), and a warning for a ruined spell."""
+    out = event_renderables(e, seq, width)
     if isinstance(e, SpellLost):
-        out.append(Text(f"  ! {e.actor}'s {e.spell} is ruined and lost from memory", style="bold red"))
+        out.append(Text(p(f"  ! {e.actor}'s {e.spell} is ruined and lost from memory"), style="bold red"))
     elif isinstance(e, SpellRuined):
-        out.append(Text(f"  ! {e.actor}'s {e.spell} is ruined for this casting", style="bold red"))
+        out.append(Text(p(f"  ! {e.actor}'s {e.spell} is ruined for this casting"), style="bold red"))
     return out
 
 
 def _step_text(step: Step) -> str:
     what = step.kind + (f" {step.spell.name}" if step.spell is not None else "")
     target = f" -> {step.target}" if step.target else ""
-    return f"{step.actor.name}: {what}{target} at {step.at}"
+    return p(f"{step.actor.name}: {what}{target} at {step.at}")  # names from the file: no control characters
 
 
 def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter, str] | None) -> list[Text]:
@@ -42,7 +44,7 @@ def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter,
     lines: list[Text] = []
     if declaring is not None:
         f, at = declaring
-        lines.append(Text(f"next: {f.name} ({f.side}) declares, {at}"))
+        lines.append(Text(p(f"next: {f.name} ({f.side}) declares, {at}")))
     elif coming is not None:
         moment = [coming] + [s for s in placed if s.tick == coming.tick]
         lines += [Text("next: " + _step_text(s)) for s in moment]
@@ -71,7 +73,8 @@ def status_table(fight: Fight[Any], coming: Step | None = None) -> list[tuple[st
             casting = f.casting + (f" (completes {completes[f.name]})" if f.name in completes else "")
         held = ", ".join(f"{c} (to {h.words})" if h.words else c for c, h in f.conditions.items()
                          if fight.now < h.until)
-        rows.append((f.name, f.side, f"{f.hp}/{f.spec.hp}", standing, casting, ", ".join(sorted(f.engaged)), held))
+        rows.append((p(f.name), p(f.side), f"{f.hp}/{f.spec.hp}", standing, p(casting), p(", ".join(sorted(f.engaged))),
+                     p(held)))
     return rows
 
 
@@ -79,7 +82,7 @@ def show_status(fight: Fight[Any], out: Console, coming: Step | None = None,
                 declaring: tuple[Fighter, str] | None = None, *, table: bool = True) -> None:
     """The current moment and what comes next; with ``table``, hit points, casting, engagements and
     conditions; pending effects and morale due."""
-    out.print(Text(f"now: {fight.now_at}", style="bold"))
+    out.print(Text(f"now: {p(fight.now_at)}", style="bold"))
     for line in next_lines(fight, coming, declaring):
         out.print(line)
     if coming is not None:
@@ -95,7 +98,7 @@ def show_status(fight: Fight[Any], out: Console, coming: Step | None = None,
         if s.kind == "delay" or s.kind in fight.ruleset.own_kinds:
             out.print(Text(f"pending: {_step_text(s)}", style="cyan"))
     for side, triggers in morale_due(fight).items():
-        out.print(Text(f"morale due: {side} ({' and '.join(triggers)}, G-07)", style="cyan"))
+        out.print(Text(f"morale due: {p(side)} ({' and '.join(triggers)}, G-07)", style="cyan"))
 
 
 def warn_opportunity(fight: Fight[Any], step: Step, out: Console) -> bool:
@@ -105,8 +108,8 @@ def warn_opportunity(fight: Fight[Any], step: Step, out: Console) -> bool:
     warned = False
     for attacker, _weapon, why in fight.rules.free_attacks(fight, step):
         if attacker.active:
-            out.print(Text(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
-                           f"{attacker.name} ({why})", style="bold yellow"))
+            out.print(Text(p(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
+                             f"{attacker.name} ({why})"), style="bold yellow"))
             warned = True
     return warned
 
@@ -135,8 +138,8 @@ def show_final(fight: Fight[Any], out: Console) -> None:
     for name, c in final.combatants.items():
         state = ("unconscious" if c.get("unconscious") else "down") if c["down"] else (
             "fled" if c.get("fled") else "standing")
-        out.print(Text(f"  {name} ({c['side']}): {c['hp']} hp, {state}"))
-    out.print(Text(f"winner: {final.winner}" if final.winner else "no winner: more than one side stands",
+        out.print(Text(p(f"  {name} ({c['side']}): {c['hp']} hp, {state}")))
+    out.print(Text(f"winner: {p(final.winner)}" if final.winner else "no winner: more than one side stands",
                    style="bold"))
 
 
@@ -165,4 +168,4 @@ def show_choices(q: DeclareQuestion, out: Console) -> None:
         lines += [f"    {key}: {doc}" for key, doc in c["keys"].items()]
     lines.append(f"  or one plan entry in YAML, e.g. {{melee: {foe}, weapon: ...}}; a command (status, undo, damage...)"
                  " works here too")
-    out.print(Text("\n".join(lines)))
+    out.print(Text(p("\n".join(lines), keep_newlines=True)))

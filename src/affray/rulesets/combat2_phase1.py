@@ -388,7 +388,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             if targets is not None and (not isinstance(targets, list) or any(t not in specs for t in targets)):
                 yield loaded.problem(loc + ("targets",), "targets lists combatants, one per part of the routine")
             retarget = d.extra.get("retarget")
-            if retarget is not None and retarget not in specs:
+            if retarget is not None and (not isinstance(retarget, str) or retarget not in specs):
                 yield loaded.problem(loc + ("retarget",), f"{retarget!r} is not a combatant (C2-04)")
             touch = d.extra.get("touch")
             if touch is not None:

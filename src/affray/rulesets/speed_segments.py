@@ -405,7 +405,7 @@ def _key_problems(d: Declaration, i: int, names: set[str]) -> Iterator[tuple[str
         yield "counter", "a counter-charge is a charge: add charge: true"
     if "by" in x and x["by"] not in ("caster", "item", "scroll"):
         yield "by", f"{x['by']!r}: use caster, item or scroll"
-    if "trigger" in x and x["trigger"] not in names:
+    if "trigger" in x and (not isinstance(x["trigger"], str) or x["trigger"] not in names):
         yield "trigger", f"{x['trigger']!r} is no combatant of the encounter; name the one whose action ends the wait"
     if "delay" in x and x["delay"] not in ("parley", "spectacle", "bait"):
         yield "delay", f"{x['delay']!r}: use parley, spectacle or bait"

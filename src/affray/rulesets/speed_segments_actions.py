@@ -275,6 +275,8 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
         terms = [(spd, label)] + add
         parts.append(Part(terms, 4, "melee", rule + (", SEG-08" if n > 1 else ""),
                           {**base, "weapon": w, "index": k, "tags": frozenset(tags)}))
+    if not parts:  # under one attack a round (1/2: every other round) and none due this one: only the moves
+        return [m for m in moves if m.terms]
     first = parts[0]
     for m in moves:  # a move without terms comes in the strike's own segment; one with terms after it
         m.terms = first.terms + m.terms if m.terms and m.fields.get("mode") == "split" else (m.terms or first.terms)
@@ -312,6 +314,8 @@ def _missile(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, rnd: int) ->
         nth = f"{'first' if k == 0 else 'second' if k == 1 else f'fire {k + 1}'} fire: " if n > 1 else ""
         parts.append(Part([(spd, nth + label)] + add, 2, "missile", rule + (", SEG-08" if n > 1
                           else ""), {"target": d.missile, "weapon": w, "index": k, "tags": frozenset(tags)}))
+    if not parts:  # under one shot a round and none due this one
+        return []
     for m in moves:
         m.terms = parts[0].terms
     return moves + parts

@@ -1,0 +1,72 @@
+"""The bounds on what affray accepts, in one place (README "Limits").
+
+Every input is refused beyond these with exit 2 and the limit in the message, before any work grows with it:
+a small file must not buy minutes of CPU or gigabytes of memory. Each bound is far above what a fight at
+the table needs.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_ATTACKS",
+    "MAX_COMBATANTS",
+    "MAX_COMMAND_CHARS",
+    "MAX_DEPTH",
+    "MAX_DICE",
+    "MAX_DICE_TEXT",
+    "MAX_DIE_SIDES",
+    "MAX_DURATION",
+    "MAX_FEET",
+    "MAX_FILE_BYTES",
+    "MAX_HD",
+    "MAX_HP",
+    "MAX_MODIFIER",
+    "MAX_NAME",
+    "MAX_OPTION",
+    "MAX_RATE",
+    "MAX_RATE_DENOMINATOR",
+    "MAX_ROUNDS",
+    "MAX_SEED",
+    "MAX_TEXT",
+    "MAX_VALUES",
+]
+
+#: An encounter file, read no further than this (a file at the limit parses in about a second).
+MAX_FILE_BYTES = 64 * 1024
+#: Nesting of mappings and lists (an encounter file needs 8).
+MAX_DEPTH = 32
+#: Values a file may expand to, its aliases (``*name``) counted each time they are used: an alias bomb stops here.
+MAX_VALUES = 100_000
+#: Combatants in a fight, ``count`` expanded (also the ceiling for the console's ``add``).
+MAX_COMBATANTS = 1000
+#: Attacks per round of a combatant.
+MAX_ATTACKS = 20
+#: Fire rate of a missile weapon (shots per attack).
+MAX_RATE = 10
+#: Denominator of a fractional rate (3/2, 5/2, 1/2: one attack every other round; 1/4 at the slowest).
+MAX_RATE_DENOMINATOR = 4
+#: Dice thrown by one expression (``100d6``), and the faces of a die (``d1000``).
+MAX_DICE = 100
+MAX_DIE_SIDES = 1000
+#: Length of a dice expression, and the largest constant in one (``1d6+1000``).
+MAX_DICE_TEXT = 40
+MAX_MODIFIER = 1000
+#: Hit points of a combatant; damage or healing in one outcome, die total or console command.
+MAX_HP = 10_000
+#: Hit Dice of a monster.
+MAX_HD = 100
+#: Feet of a move, a distance to close or a reach.
+MAX_FEET = 10_000
+#: The N of a casting time or duration ("N rounds", "N turns"...).
+MAX_DURATION = 1000
+#: Characters of a name (combatant, side, weapon, spell) and of a text (``misc``, ``wait``).
+MAX_NAME = 100
+MAX_TEXT = 1000
+#: Seeds run from 0 to this (what the fight database stores as an integer).
+MAX_SEED = 2**63 - 1
+#: A ruleset option's whole number (segments in a round, the segment of a move...), either way.
+MAX_OPTION = 1000
+#: ``--max-rounds``.
+MAX_ROUNDS = 1000
+#: Characters of one console command.
+MAX_COMMAND_CHARS = 10_000
