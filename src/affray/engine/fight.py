@@ -186,7 +186,7 @@ class Fight(Generic[S]):
         ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
         without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
         into account when it is asked (Combat II's winners hear the losers')."""
-        if self.on_declare is not None:
+        if self.on_declare is not None and not self.over:
             self.on_declare(f, tick, at)
             if not f.active:  # removed (or put down) by the referee at this very point: it declares nothing
                 return None
@@ -214,7 +214,7 @@ class Fight(Generic[S]):
             consumed = True
         elif self.auto:
             decl = self.policy(self, f)
-        elif self.asker is not None:
+        elif self.asker is not None and not self.over:  # nobody is asked once one side alone stands
             decl = self.asker.declaration(self, f, tick, at, known)
             consumed = True  # an answer is the plan's next entry, as if the file had given it
         else:
