@@ -5,12 +5,17 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
+from affray import load_encounter
 from affray.api import prepare
+from affray.drive import Coming, End
 from affray.engine.events import Melee
 from affray.io.load import load_text
 from affray.play import Session, Store
+from affray.play.view import next_lines
+from affray.rulesets import RULESETS
 
 SKIRMISH = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "skirmish.yaml"
 
@@ -107,3 +112,36 @@ def test_a_warning_before_a_move_that_provokes_an_attack_of_opportunity(tmp_path
     assert [e.kind for e in doc.events[8:12]] == ["initiative", "damage", "melee", "move"]
     assert doc.final.combatants["Brom"]["hp"] == 20 - 3 - next(e.damage for e in doc.events
                                                               if isinstance(e, Melee) and e.opportunity)
+
+
+STEP_KINDS = ("melee", "missile", "move", "cast", "impossible")
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in RULESETS])
+def test_next_names_every_step_of_the_coming_moment(ruleset: str) -> None:
+    """Whenever a step is about to resolve, `next:` lists the steps of its moment; the combatants whose steps
+    then resolve at that moment (an attack, a move, a spell, or a step found impossible; not a free attack on
+    one who moves away, which a step brings) are among those listed, none left out (issue 14: `next` once
+    named one step of several at the same moment)."""
+
+    drive = prepare(load_encounter(SKIRMISH), ruleset=ruleset).drive(auto=True, announce=True)
+    checked = 0
+    item = drive.pull()
+    while not isinstance(item, End):
+        if isinstance(item, Coming):
+            tick = item.step.tick
+            listed = {line.plain.removeprefix("next: ").split(":")[0]
+                      for line in next_lines(drive.fight, item.step, None) if line.plain.startswith("next: ")}
+            resolved: set[str] = set()
+            item = drive.pull()
+            while not isinstance(item, End) and ((isinstance(item, Coming) and item.step.tick == tick)
+                                                 or (not isinstance(item, Coming) and item.tick == tick)):
+                if (not isinstance(item, Coming) and item.kind in STEP_KINDS and item.actor
+                        and not getattr(item, "opportunity", False)):  # a free blow is a step's consequence
+                    resolved.add(item.actor)
+                item = drive.pull()
+            assert resolved <= listed, (tick, listed, resolved)
+            checked += 1
+            continue
+        item = drive.pull()
+    assert checked > 10

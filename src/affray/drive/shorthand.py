@@ -153,8 +153,13 @@ class _Reader:
             out["at"] = self._name("target", "at")
         elif word in ("roll", "distance", "speed"):
             out[word] = self._int(word)
-        elif word == "mode" or (word in self.c.get("move", ()) and "move" in out and "mode" not in out):
-            out["mode"] = (self._word() or "").lower() if word == "mode" else word
+        elif word == "mode":
+            mode = self._word()
+            if mode is None:
+                raise AnswerError(f"mode: give one ({', '.join(self.c.get('move', ())) or 'none'})")
+            out["mode"] = mode.lower()
+        elif word in self.c.get("move", ()) and "move" in out and "mode" not in out:
+            out["mode"] = word
         elif word == "hit":
             damage = self._int("hit") if (self._peek() or "").isdigit() else None
             out["outcome"] = {"hit": True} | ({"damage": damage} if damage is not None else {})

@@ -138,6 +138,8 @@ class Fight(Generic[S]):
         self.now_at = "before the fight"
         self._heap: list[tuple[Tick, int, Step]] = []
         self._pushed = 0
+        self._moment_steps: list[Step] = []  # the moment being resolved, and how far: upcoming() shows its rest
+        self._moment_done = 0
         self.period = 0
         self.memo: S = ruleset.new_state()
         self._rounds = ruleset.has_rounds
@@ -167,7 +169,9 @@ class Fight(Generic[S]):
     def upcoming(self, n: int | None = 3) -> list[Step]:
         """The next ``n`` steps to resolve (all with None), in order: what a referee's console shows as coming."""
         items = sorted(self._heap) if n is None else heapq.nsmallest(n, self._heap)
-        return [item[2] for item in items if not item[2].cancelled]
+        rest = self._moment_steps[self._moment_done:]
+        out = [s for s in rest if not s.cancelled] + [item[2] for item in items if not item[2].cancelled]
+        return out if n is None else out[:n]
 
     def round_of(self, period: int) -> int:
         """The round a declaration point belongs to (``--max-rounds`` counts rounds): ``periods_per_round`` a round."""
@@ -292,12 +296,16 @@ class Fight(Generic[S]):
         if not steps:
             return
         on_step = self.on_step
-        for step in steps:
+        outer = self._moment_steps, self._moment_done  # a ruleset's begin may resolve a moment inside another
+        self._moment_steps = steps
+        for i, step in enumerate(steps):
+            self._moment_done = i + 1
             if step.cancelled:
                 continue
             if on_step is not None:
                 on_step(step)
             self.resolve_step(step)
+        self._moment_steps, self._moment_done = outer
         self._deaths(steps[0].tick, steps[0].at)
         self.ruleset.after(self, steps[0].tick)
 

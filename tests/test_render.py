@@ -1,0 +1,44 @@
+"""How `affray run` and the console print an event (issue 14): who it is of, always named; its why under it,
+wrapped to the terminal and indented under the event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from affray import load_encounter, prepare
+from affray.cli.render import event_renderables, who
+from affray.engine.events import Event
+
+FIRST = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "first_fight.yaml"
+
+
+def first_fight() -> list[Event]:
+    return prepare(load_encounter(FIRST)).fight().run().events  # side-d6, seed 7, as the file says
+
+
+def test_every_event_names_who_it_is_of() -> None:
+    events = first_fight()
+    assert all(who(e) for e in events)
+    by_kind = {e.kind: who(e) for e in events}
+    assert by_kind["surprise"] == by_kind["initiative"] == "all sides"  # a die per side (MJ-08, MJ-04)
+    condition = next(e for e in events if e.kind == "condition")
+    assert who(condition) == "Mina"  # her sleep put Goblin 1 to sleep: the caster is who it is of (G-09)
+
+
+def test_a_condition_names_its_target_and_its_end() -> None:
+    """first_fight: Mina's sleep takes effect at round 1, step 6 (MJ-05); 5 rounds on side-d6's clock of
+    one-minute rounds end it as round 1 + 5 = round 6 begins (G-08)."""
+    events = first_fight()
+    i, condition = next((i, e) for i, e in enumerate(events) if e.kind == "condition")
+    line = event_renderables(condition, i, 200)[0].plain
+    assert "Mina -> Goblin 1: asleep (sleep), to round 6, start" in line
+    ends = next((i, e) for i, e in enumerate(events) if e.kind == "expire")
+    assert "Mina -> Goblin 1: asleep ends" in event_renderables(ends[1], ends[0], 200)[0].plain
+
+
+def test_the_why_is_wrapped_at_the_width_and_indented_under_the_event() -> None:
+    for i, e in enumerate(first_fight()):
+        parts = event_renderables(e, i, 60)
+        for line in (parts[1].plain.splitlines() if len(parts) > 1 else []):
+            assert line.startswith(" " * 7) and not line.startswith(" " * 8), line
+            assert len(line) <= 59 and line == line.rstrip(), line
