@@ -199,3 +199,20 @@ def test_damage_by_hand_disrupts_a_caster_as_a_blow_would() -> None:
     made = drive.take_events()
     assert [x.kind for x in made] == ["damage", "spell-ruined"]
     assert "Mina took 2 damage (the referee's hand) while casting magic missile" in (made[1].why or "")
+
+
+def test_a_condition_by_hand_that_stops_a_caster_ruins_its_spell() -> None:
+    """G-09 + G-11: held, a caster cannot go on casting. The same moment as above (Mina has begun magic
+    missile, CT 1, on the losing track: it would complete on half-segment 2, P1-05); the referee holds her for
+    2 rounds: a condition event, then spell-ruined. Dazed (-2 to hit, +1 AC, C2X-03) does not stop her acting:
+    her spell goes on."""
+    text = SKIRMISH.read_text() + "\nrolls: {initiative: {1: {party: 9, orcs: 2}}}\n"
+    for condition, kinds in (("held", ["condition", "spell-ruined"]), ("dazed", ["condition"])):
+        drive = prepare(load_text(text), ruleset="combat2-phase1", seed=7).drive(auto=True)
+        while not isinstance(drive.pull(), CastStart):
+            pass
+        assert drive.command(f"condition Mina {condition} 2 rounds") is None
+        made = drive.take_events()
+        assert [x.kind for x in made] == kinds
+        if condition == "held":
+            assert made[1].why == "Mina is held while casting magic missile: the spell is lost for this casting (G-11)"

@@ -42,6 +42,7 @@ def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
     assert [c.split()[1] if c.startswith("affray") else c.split("| ")[1].split()[1] for c in commands] == [
         "new", "check", "run", "run", "play"]
     assert "--ruleset combat2-phase1" in commands[3]
+    assert "--auto" not in commands[4]  # the console asks: the walk shows a declaration answered at the prompt
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
            "COLUMNS": "200"}  # wide enough that no line the README shows is wrapped
     for command, shown in steps():
@@ -53,10 +54,6 @@ def test_the_walkthrough_runs_as_written(tmp_path: Path) -> None:
         for line in shown:
             assert squeeze(line) in printed, (command, line)
     assert (tmp_path / "myfight.yaml").exists() and (tmp_path / "myfight.db").exists()
-
-
-def test_the_walkthrough_leaves_the_lead_a_place_for_the_console() -> None:
-    assert "<!-- console walkthrough: lead -->" in walkthrough()
 
 
 def test_the_readme_opening_commands_are_unchanged() -> None:

@@ -19,8 +19,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from affray.dice.expr import DiceExpr
 from affray.dice.roller import DieProvider, Roller
-from affray.engine.conditions import incapacitated
-from affray.engine.events import Condition, Declare, Delay, Down, Event, Melee, Morale, Tick
+from affray.engine.conditions import effect_of, incapacitated
+from affray.engine.events import Condition, Declare, Delay, Down, Event, Melee, Morale, SpellRuined, Tick
 from affray.engine.options import BaseOptions
 from affray.engine.rules import Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
@@ -207,8 +207,8 @@ class Fight(Generic[S]):
         if resume is not None:
             decl = resume
             continuing = True
-        elif f.routed or (f.conditions and "fleeing" in f.conditions and f.conditions["fleeing"].since <= tick
-                                                                           < f.conditions["fleeing"].until):
+        elif f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
+                                               for c, h in f.conditions.items())):
             decl = Declaration(move=f.spec.mv * 10, mode="flee")
             continuing = False
         elif continuing:
@@ -249,6 +249,10 @@ class Fight(Generic[S]):
         self.emit(Condition, tick, at, by, why=why, detail=detail, target=target.name, spell=spell, condition=name,
                   until=until.at, end=until.tick, rule=rule, amount=amount, since=since, attack=attack,
                   free_damage=damage)
+        if target.casting is not None and not effect_of(name).acts and (since is None or since <= tick):
+            self.emit(SpellRuined, tick, at, target.name, spell=target.casting, why=f"{target.name} is {name} while "
+                      f"casting {target.casting}: the spell is lost for this casting (G-11)" if self.explain else None,
+                      detail="the spell is ruined for this casting")
         if until.tick < FOREVER:
             self.push(Step(until.tick, target, "end-condition", until.at, until.why, note=name))
 

@@ -385,7 +385,3 @@ class Engine(Fight[S]):
                            spell=spell.name, why=f"{spell.name} takes effect: {t.name} is {effect.condition} "
                            f"{f'for {text}' if text else 'until the referee ends it'}, to {until.at} (G-08, G-09)"
                            if self.explain else None, detail=(until.why or None) if self.explain else None)
-        if t.casting is not None and not effect_of(effect.condition).acts:
-            self.emit(SpellRuined, step.tick, step.at, t.name, spell=t.casting, why=f"{t.name} is {effect.condition} "
-                      f"while casting {t.casting}: the spell is lost for this casting (G-11)" if self.explain else None,
-                      detail="the spell is ruined for this casting")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from affray.engine.events import Tick
 from affray.engine.options import BaseOptions, parse_options
 from affray.engine.rules import Rule
-from affray.engine.step import Step, Until
+from affray.engine.step import Step, Until, counted
 from affray.model.encounter import Combatant, Declaration, Dice
 
 if TYPE_CHECKING:
@@ -98,8 +98,9 @@ class Ruleset(Generic[S, Opts]):
         make a round (a part of one counts whole)."""
         rounds = {"round": count, "turn": 10 * count, "phase": count, "segment": -(-count // 10)}[unit]
         end = tick[0] + rounds
-        return Until((end,), f"round {end}, start", f"round {tick[0]} + {count} {unit}{'s' if count != 1 else ''}"
-                     + (f" ({rounds} rounds)" if unit != "round" else "") + f": it ends as round {end} begins (G-08)")
+        return Until((end,), f"round {end}, start", f"round {tick[0]} + {counted(count, unit)}"
+                     + (f" ({counted(rounds, 'round')})" if unit != "round" else "") + f": it ends as round {end} "
+                     "begins (G-08)")
 
     @classmethod
     def heading(cls, tick: Tick) -> str | None:

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from affray.dice.expr import DiceExpr
     from affray.engine.state import Fighter
 
-__all__ = ["AttackMods", "AttackRoll", "Step", "Until", "given"]
+__all__ = ["AttackMods", "AttackRoll", "Step", "Until", "counted", "given"]
 
 
 @dataclass(slots=True)
@@ -44,6 +44,11 @@ class Until(NamedTuple):
     tick: Tick
     at: str
     why: str = ""
+
+
+def counted(n: int, unit: str) -> str:
+    """``1 round``, ``3 rounds``: a duration's words in a ``why``."""
+    return f"{n} {unit}{'' if n == 1 else 's'}"
 
 
 def given(step: Step, key: str) -> int | None:

@@ -10,6 +10,7 @@ pure function of them); ``affray log`` rebuilds it without asking or showing any
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import asdict
 from typing import Any, Protocol
 
@@ -214,7 +215,9 @@ class Session:
         fight = self.drive.fight
         if q.known:
             known = "; ".join(f"{name}: {describe_declaration(d, fight.state.fighters[name])}" for name, d in q.known)
-            self.out.print(printable(f"  {q.actor} knows: {known}"), markup=False)
+            text = textwrap.fill(printable(f"{q.actor} knows: {known}"), max(self.out.width - 1, 40),
+                                 initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
+            self.out.print(text, markup=False, soft_wrap=True)
 
         def complete(text: str) -> tuple[str, list[str]]:
             partial, words = entry_words(text, q.choices)

@@ -52,7 +52,7 @@ from affray.engine.fight import Fight
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, Step, Until
+from affray.engine.step import AttackMods, Step, Until, counted
 from affray.errors import Problem
 from affray.io.checks import planned
 from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
@@ -137,8 +137,8 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         end = done + phases
         rnd, phase = round_of(end), (end - 1) % 3 + 1
         return Until((rnd, phase, 8, 1), self.words.at(rnd, phase, "end of the phase"),
-                     f"= {phases} phases: it ends with {self.words.phase_name(end)}, after its movement and combat "
-                     "(P2-05)")
+                     f"= {counted(phases, 'phase')}: it ends with {self.words.phase_name(end)}, after its movement "
+                     "and combat (P2-05)")
 
     def begin(self, fight: Fight[Memo], period: int) -> None:
         rnd, phase = round_of(period), (period - 1) % 3 + 1

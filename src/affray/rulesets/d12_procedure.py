@@ -61,7 +61,8 @@ The encounter file carries (README, "d12-procedure"): a combatant's ``on_point``
 with ``individual_rolls``).
 
 Not implemented: individual surprise rolls (the individual option covers initiative only); a failed saving throw
-disrupting a spell (D12-09: no saves are modelled); dwarves' and strength's shifts of the load
+disrupting a spell (D12-09) only where the save is against a spell's effect that stops the caster acting (G-09,
+G-11: asleep, held...), not against damage; dwarves' and strength's shifts of the load
 table (D12-15: the seed gives no figures); the opponent's choice not to follow a fall back or a
 disengage (they always follow: the engagement stays for a fall back, ends for a disengage); the
 encounter distance (D12-03) is the referee's ``distance``, never rolled; NPCs dropping weapon or
@@ -83,7 +84,7 @@ from affray.engine.options import BaseOptions, default_morale, morale_dice, opti
 from affray.engine.rules import LOST, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, Step, Until
+from affray.engine.step import AttackMods, Step, Until, counted
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Declaration, Weapon, expand, parse_duration
@@ -394,8 +395,8 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         per = {"round": 1, "turn": self.opt.turn_rounds, "phase": 1}
         rounds = count * per[unit] if unit in per else -(-count // 10)
         end = tick[0] + rounds
-        return Until((end,), f"round {end}, start", f"round {tick[0]} + {rounds} rounds: it ends as round {end} "
-                     "begins (D12-21)")
+        return Until((end,), f"round {end}, start", f"round {tick[0]} + {counted(rounds, 'round')}: it ends as "
+                     f"round {end} begins (D12-21)")
 
     def _morale(self, fight: Fight[D12Memo], rnd: int) -> None:
         """D12-22, G-07: the referee checks as he sees fit (a roll entered for the round); PCs never check."""

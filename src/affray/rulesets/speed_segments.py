@@ -73,7 +73,7 @@ from affray.engine.resolve import Engine
 from affray.engine.rules import KEPT, LOST, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
-from affray.engine.step import AttackMods, Step, Until
+from affray.engine.step import AttackMods, Step, Until, counted
 from affray.errors import Problem
 from affray.model.encounter import Declaration, expand
 from affray.reckon import losses, morale_due
@@ -165,8 +165,8 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         length = self.opt.round_segments
         total = max(tick[1], 1) + count
         end = (tick[0] + (total - 1) // length, (total - 1) % length + 1, 0, 0, 0)
-        return Until(end, moment(fight, end), f"segment {max(tick[1], 1)} + {count} segments, {length} a round "
-                     f"(SEG-01): it ends at {moment(fight, end)} (G-08)")
+        return Until(end, moment(fight, end), f"segment {max(tick[1], 1)} + {counted(count, 'segment')}, {length} a "
+                     f"round (SEG-01): it ends at {moment(fight, end)} (G-08)")
 
     # -- the round -------------------------------------------------------------------------------------
     def begin(self, fight: Fight[SegmentsState], rnd: int) -> None:
