@@ -17,6 +17,7 @@ from affray.engine.events import Event, Tick
 from affray.engine.ruleset import Ruleset, Step
 from affray.engine.state import Fighter, FightState, FinalState
 from affray.model.encounter import Declaration, Encounter, Outcome
+from affray.policy import choose
 
 __all__ = ["Fight", "OutcomeProvider", "Result"]
 
@@ -129,7 +130,7 @@ class Fight:
             decl = f.plan[f.plan_pos]
             consumed = True
         elif self.auto:
-            decl = self.ruleset.default_action(self, f)
+            decl = choose(self, f)
         else:
             decl = None
         if decl is None:

@@ -87,6 +87,15 @@ def _casting_time(value: object) -> int:
     return n * (10 if unit.startswith("round") else 100)
 
 
+def _policy(value: object) -> str:
+    """An auto-play policy's name (affray.policy.POLICIES)."""
+    from affray.policy import POLICIES
+
+    if not isinstance(value, str) or value not in POLICIES:
+        raise ValueError(f"unknown policy {value!r}; choose one of {', '.join(POLICIES)}")
+    return value
+
+
 class Weapon(_Frozen):
     """G-02: a weapon or natural attack."""
 
@@ -212,6 +221,8 @@ class Combatant(_Frozen):
     surprise_odds: str | None = Field(None, description="a monster's listed chance of being surprised, "
                                       "'1/8' or '1/10' (D12-02)")
     load: int | None = Field(None, ge=0, le=5000, description="pounds carried: sets the movement rate (D12-15)")
+    policy: Annotated[str, BeforeValidator(_policy)] | None = Field(
+        None, description="how --auto plays it once its plan is used up (affray.policy); default: its side's")
 
     @field_validator("surprise_odds")
     @classmethod
@@ -366,6 +377,8 @@ class Side(_Frozen):
     combatants: tuple[Combatant, ...] = Field(min_length=1)
     surprise_adjust: int = Field(0, ge=-12, le=12, description="the referee's change to this side's own "
                                  "surprise range: -1 for heightened alert (D12-02)")
+    policy: Annotated[str, BeforeValidator(_policy)] | None = Field(
+        None, description="how --auto plays its combatants (affray.policy); default: default")
 
 
 class Rolls(_Frozen):
