@@ -53,6 +53,9 @@ def test_wilson_interval_worked_by_hand() -> None:
     assert wilson(0, 10).to_dict() == {"p": 0.0, "low": 0.0, "high": 0.277533}
     assert wilson(10, 10).to_dict() == {"p": 1.0, "low": 0.722467, "high": 1.0}
     assert wilson(1410, 2000).to_dict() == {"p": 0.705, "low": 0.684636, "high": 0.724578}
+    for k in range(0, 201):  # the interval holds its own rate exactly, the floats' rounding notwithstanding
+        i = wilson(k, 200)
+        assert 0.0 <= i.low <= i.p <= i.high <= 1.0
 
 
 DUEL = """\

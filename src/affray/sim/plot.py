@@ -51,7 +51,7 @@ def _wins(ax: Axes, sim: Simulation) -> None:
     ax.set_ylabel("fights won (%), 95% interval")
     ax.set_ylim(0, 100)
     ax.set_title(f"Who wins ({sim.fights} fights per ruleset, seed {sim.seed})")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="center right")
 
 
 def _lengths(ax: Axes, sim: Simulation) -> None:

@@ -36,4 +36,5 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always holds p; the bounds say so exactly, whatever the rounding of the floats
+    return Interval(p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
