@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -47,6 +48,20 @@ def _wide() -> Console:
     """stdout; piped, wide enough for six rulesets side by side (a terminal keeps its own width)."""
     console = Console(highlight=False)
     return console if console.is_terminal else Console(highlight=False, width=170)
+
+
+@contextmanager
+def _pool(workers: int | None, scheduler: str | None) -> Iterator[Executor | None]:
+    """The process pool, its workers started before the progress bar's thread exists (they are forked)."""
+    from affray.sim.runner import default_workers
+
+    n = workers if workers is not None else default_workers()
+    if scheduler is not None or n <= 1:
+        yield None
+        return
+    with ProcessPoolExecutor(n) as pool:
+        pool.submit(int).result()  # a fork-started pool launches every worker at its first task
+        yield pool
 
 
 @contextmanager
@@ -126,10 +141,10 @@ def _run(file: Path, ruleset: str | None, fights: int, seed: int | None, workers
         except OptionError as exc:
             raise OptionError(f"{file}: {exc}") from None
     fields, policy_axes = _policies(file, policy or [])
-    with _progress() as progress:
+    with _pool(workers, scheduler) as pool, _progress() as progress:
         return simulate(file, rulesets=ruleset, fights=fights, seed=seed, options=options, sweep=axes + policy_axes,
-                        fields=fields, max_rounds=max_rounds, workers=workers, scheduler=scheduler,
-                        progress=progress)
+                        fields=fields, max_rounds=max_rounds, workers=1 if pool is None else None,
+                        scheduler=scheduler, executor=pool, progress=progress)
 
 
 def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None) -> None:

@@ -241,6 +241,11 @@ def _at_point(p: Problem, label: str) -> Problem:
 Progress = Callable[[int, int], None]
 
 
+def default_workers() -> int:
+    """Every core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, scheduler: Any = None,
              executor: Executor | None = None, progress: Progress | None = None) -> list[Batch]:
     """Run the batches: in this process (one worker), on a process pool (all cores by default), on the given
@@ -249,8 +254,7 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, scheduler: Any 
         return _on_dask(jobs, scheduler, progress)
     if executor is not None:
         return _on_executor(executor, jobs, progress)
-    n = workers if workers is not None else (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                                             else os.cpu_count() or 1)
+    n = workers if workers is not None else default_workers()
     if n < 1:
         raise OptionError(f"--workers {n}: at least 1")
     if n == 1 or len(jobs) <= 1:
