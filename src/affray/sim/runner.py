@@ -27,7 +27,8 @@ from affray.sim.summary import Summary
 from affray.sim.sweep import Axis, grid, with_fields
 from affray.sim.tally import FightRecord, Tally
 
-__all__ = ["BATCH_SIZE", "UNITS", "Batch", "Job", "Plan", "fight_seeds", "plan", "run_batch", "run_jobs"]
+__all__ = ["BATCH_SIZE", "UNITS", "Batch", "Cell", "Job", "Plan", "Progress", "default_workers", "fight_seeds", "plan",
+           "run_batch", "run_jobs", "unit_of"]
 
 #: Fights per batch: fixed, so that the seeds and the order of summing do not depend on the workers.
 BATCH_SIZE = 100
