@@ -424,6 +424,12 @@ def learn(
     _guard(body)
 
 
+# the designer's workbench registers its commands on ``app`` (simulate, compare, odds)
+from affray.cli import sim as _sim  # noqa: E402
+
+del _sim
+
+
 def main() -> None:
     app(prog_name="affray")
 
