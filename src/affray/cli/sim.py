@@ -15,22 +15,23 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from affray.cli.app import _guard, app
+from affray.cli.common import guard, numbers, parse_sets, whole
 from affray.errors import OptionError
+from affray.limits import MAX_FIGHTS, MAX_WORKERS
 
 if TYPE_CHECKING:
     from affray.sim import Simulation
 
-__all__ = ["odds_app"]
+__all__ = ["odds_app", "register"]
 
 odds_app = typer.Typer(no_args_is_help=True, help="Exact probabilities of one moment, computed (icepool), "
                        "not sampled: who acts first, a spell against a blow, an attack's hit and damage.")
-app.add_typer(odds_app, name="odds")
 
 RulesetOpt = Annotated[str | None, typer.Option(help="ruleset id or all (default: the file's)")]
-FightsOpt = Annotated[int, typer.Option(min=1, help="fights per ruleset (and grid point)")]
-SeedOpt = Annotated[int | None, typer.Option(min=0, help="seed (default: the file's, else a fresh one)")]
-WorkersOpt = Annotated[int | None, typer.Option(min=1, help="processes (default: every core; 1: this one)")]
+# whole numbers are read by ``whole`` rather than typer, so that a bad one is told in affray's words
+FightsOpt = Annotated[str, typer.Option(metavar="N", help="fights per ruleset (and grid point)")]
+SeedOpt = Annotated[str | None, typer.Option(metavar="N", help="seed (default: the file's, else a fresh one)")]
+WorkersOpt = Annotated[str | None, typer.Option(metavar="N", help="processes (default: every core; 1: this one)")]
 SchedulerOpt = Annotated[str | None, typer.Option(help="a Dask scheduler's address: run the batches there")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, or OPTION=v1,v2,... for a "
                                                   "sweep; repeatable")]
@@ -38,7 +39,7 @@ VaryOpt = Annotated[list[str] | None, typer.Option("--vary", help="FIELD=a..b (e
                                                    ".level=1..5) or FIELD=v1,v2,...: a sweep; repeatable")]
 PolicyOpt = Annotated[list[str] | None, typer.Option("--policy", help="NAME for every side, or SIDE=NAME "
                                                      "(SIDE=n1,n2,... sweeps it); see the README's policies")]
-MaxRoundsOpt = Annotated[int, typer.Option("--max-rounds", min=1, help="a fight still on after this many "
+MaxRoundsOpt = Annotated[str, typer.Option("--max-rounds", metavar="N", help="a fight still on after this many "
                                            "rounds (cycles; 5-phase rounds in phase-count) is a draw")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="one JSON document on stdout")]
 PlotOpt = Annotated[Path | None, typer.Option(help="also draw a figure: a .png or .svg file")]
@@ -113,12 +114,19 @@ def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
     return fields, axes
 
 
-def _run(file: Path, ruleset: str | None, fights: int, seed: int | None, workers: int | None,
+def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
          scheduler: str | None, sets: list[str] | None, vary: list[str] | None, policy: list[str] | None,
-         max_rounds: int, plot: Path | None) -> Simulation:
+         max_rounds_text: str, plot: Path | None) -> Simulation:
     from affray.sim import field_axis, option_axis, simulate
     from affray.sim.plot import check_plot_path
 
+    try:
+        seed, max_rounds = numbers(seed_text, max_rounds_text)
+        fights = whole("--fights", fights_text, 1, MAX_FIGHTS, f"a whole number from 1 to {MAX_FIGHTS:,} (limit)")
+        workers = whole("--workers", workers_text, 1, MAX_WORKERS, f"a whole number from 1 to {MAX_WORKERS} (limit)")
+    except OptionError as exc:
+        raise OptionError(f"{file}: {exc}") from None
+    assert fights is not None
     if plot is not None:
         try:
             check_plot_path(plot)
@@ -169,18 +177,17 @@ def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None) -> None
         out.print(f"figure: {plot}")
 
 
-@app.command()
 def simulate(
     file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
     ruleset: RulesetOpt = None,
-    fights: FightsOpt = 1000,
+    fights: FightsOpt = "1000",
     seed: SeedOpt = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     set_: SetOpt = None,
     vary: VaryOpt = None,
     policy: PolicyOpt = None,
-    max_rounds: MaxRoundsOpt = 50,
+    max_rounds: MaxRoundsOpt = "50",
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
 ) -> None:
@@ -191,20 +198,19 @@ def simulate(
         sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot)
         _show(sim, file, as_json, plot)
 
-    _guard(body)
+    guard(body)
 
 
-@app.command()
 def compare(
     file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
-    fights: FightsOpt = 1000,
+    fights: FightsOpt = "1000",
     seed: SeedOpt = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     set_: SetOpt = None,
     vary: VaryOpt = None,
     policy: PolicyOpt = None,
-    max_rounds: MaxRoundsOpt = 50,
+    max_rounds: MaxRoundsOpt = "50",
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
 ) -> None:
@@ -214,7 +220,7 @@ def compare(
         sim = _run(file, "all", fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot)
         _show(sim, file, as_json, plot)
 
-    _guard(body)
+    guard(body)
 
 
 # -- affray odds ----------------------------------------------------------------------------------------------
@@ -225,14 +231,13 @@ OddsSetOpt = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALU
 
 def _odds_rulesets(ruleset: str, sets: list[str] | None) -> list[tuple[str, dict[str, Any]]]:
     """Each ruleset asked with the options it follows; an option none of them follows is an error."""
-    from affray.cli.app import _parse_sets
     from affray.odds.order import MODELLED_OPTIONS, RULESET_IDS
 
     ids = list(RULESET_IDS) if ruleset == "all" else [ruleset]
     for r in ids:
         if r not in RULESET_IDS:
             raise OptionError(f"--ruleset: unknown ruleset {r!r}; valid rulesets: {', '.join(RULESET_IDS)}, all")
-    options = _parse_sets(sets or [])
+    options = parse_sets(sets or [])
     for name in options:
         if not any(name in MODELLED_OPTIONS[r] for r in ids):
             followed = sorted({o for r in ids for o in MODELLED_OPTIONS[r]})
@@ -283,7 +288,7 @@ def odds_first(
                     ["ruleset", "A first", "together", "B first", "how"],
                     [[o.ruleset, _p(o.a), _p(o.together), _p(o.b), o.rule] for o in results])
 
-    _guard(body)
+    guard(body)
 
 
 @odds_app.command("spell")
@@ -318,7 +323,7 @@ def odds_spell(
                     [[o.ruleset, _p(o.spell_first), _p(o.together), _p(o.blow_first), _p(o.completes), o.rule]
                      for o in results])
 
-    _guard(body)
+    guard(body)
 
 
 @odds_app.command("attack")
@@ -356,4 +361,11 @@ def odds_attack(
             _odds_table("The next strike slowed (severe and critical misses, C2X-04)", ["SF", "chance"],
                         [[f"+{k}", _p(v)] for k, v in odds.slowed.items() if k])
 
-    _guard(body)
+    guard(body)
+
+
+def register(app: typer.Typer) -> None:
+    """The designer's workbench on the command line: ``simulate``, ``compare`` and the ``odds`` group."""
+    app.command()(simulate)
+    app.command()(compare)
+    app.add_typer(odds_app, name="odds")

@@ -23,6 +23,7 @@ from affray.api import Prepared, prepare
 from affray.engine.options import option_info
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
 from affray.io.load import Loaded, expand, load_encounter, load_text
+from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS
 from affray.rulesets import RULESETS, find_ruleset
 from affray.sim.summary import Summary
 from affray.sim.sweep import Axis, grid, with_fields
@@ -178,8 +179,8 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
     text, file = _source(source)
     if fights < 1:
         raise OptionError(f"{file}: --fights {fights}: play at least one fight")
-    if max_rounds < 1:
-        raise OptionError(f"{file}: --max-rounds {max_rounds}: at least 1")
+    if not 1 <= max_rounds <= MAX_ROUNDS:
+        raise OptionError(f"{file}: --max-rounds {max_rounds}: a whole number from 1 to {MAX_ROUNDS} (limit)")
     if fields:
         try:
             text = with_fields(text, dict(fields))
@@ -192,8 +193,8 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
         raise OptionError(f"{file}: --ruleset: {exc}") from None
     if seed is None:
         seed = base.encounter.seed if base.encounter.seed is not None else int.from_bytes(os.urandom(4)) >> 1
-    if seed < 0:
-        raise OptionError(f"{file}: --seed {seed}: a seed is a whole number of 0 or more")
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"{file}: --seed {seed}: a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
     given = dict(options or {})
     option_axes = [a for a in axes if a.kind == "option"]
     for name in list(given) + [a.name for a in option_axes]:
@@ -201,6 +202,13 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             valid = sorted({o.name for r in ids for o in option_info(find_ruleset(r).Options)})
             raise OptionError(f"{file}: options (--set): unknown option {name!r} for {', '.join(ids)}; valid "
                               f"options: {', '.join(valid)}")
+    size = math.prod(len(a.values) for a in axes)
+    if size > MAX_SWEEP_POINTS:  # a typo such as 1..999 twice should not start a week's run
+        raise OptionError(f"{file}: the sweep has {size:,} points ({' x '.join(str(len(a.values)) for a in axes)}); "
+                          f"at most {MAX_SWEEP_POINTS:,} (limit)")
+    if fights * size * len(ids) > MAX_FIGHTS:
+        raise OptionError(f"{file}: {fights:,} fights x {len(ids)} rulesets x {size:,} sweep points is "
+                          f"{fights * size * len(ids):,} fights; at most {MAX_FIGHTS:,} in one simulation (limit)")
     seeds = fight_seeds(seed, fights)
     points = list(grid(axes))
     cells: list[Cell] = []
@@ -257,8 +265,8 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, scheduler: Any 
     if executor is not None:
         return _on_executor(executor, jobs, progress)
     n = workers if workers is not None else default_workers()
-    if n < 1:
-        raise OptionError(f"--workers {n}: at least 1")
+    if not 1 <= n <= MAX_WORKERS:
+        raise OptionError(f"--workers {n}: a whole number from 1 to {MAX_WORKERS} (limit)")
     if n == 1 or len(jobs) <= 1:
         total = sum(len(j.seeds) for j in jobs)
         out = []

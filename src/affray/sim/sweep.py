@@ -16,11 +16,9 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from affray.errors import OptionError
+from affray.limits import MAX_SWEEP_POINTS
 
 __all__ = ["Axis", "field_axis", "grid", "option_axis", "parse_path", "with_fields"]
-
-#: The most points one axis may have (a typo such as 1..10000 should not start a day's run).
-MAX_POINTS = 1000
 
 _TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
@@ -87,8 +85,8 @@ def field_axis(item: str) -> Axis:
         a, b = int(m.group(1)), int(m.group(2))
         if a > b:
             raise OptionError(f"--vary {item!r}: the range {a}..{b} runs backwards; write the smaller first")
-        if b - a + 1 > MAX_POINTS:
-            raise OptionError(f"--vary {item!r}: {b - a + 1} values; at most {MAX_POINTS} a sweep")
+        if b - a + 1 > MAX_SWEEP_POINTS:
+            raise OptionError(f"--vary {item!r}: {b - a + 1} values; at most {MAX_SWEEP_POINTS:,} a sweep (limit)")
         return Axis(path.strip(), "field", tuple(range(a, b + 1)))
     if "," in raw and all(v.strip() for v in raw.split(",")):
         return Axis(path.strip(), "field", tuple(_scalar(v) for v in raw.split(",")))
