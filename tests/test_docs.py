@@ -217,6 +217,13 @@ def test_commands_page_has_every_command() -> None:
     assert "new" in names and "examples" in names
     for name in names:
         assert f"`affray {name}`" in page, f"affray {name} is not in docs/commands.md"
+    groups = {g.name: g.typer_instance for g in app.registered_groups}
+    assert "odds" in groups
+    for group, sub in groups.items():  # a command with subcommands: the group and each of them
+        assert f"`affray {group}`" in page, f"affray {group} is not in docs/commands.md"
+        assert sub is not None
+        for c in sub.registered_commands:
+            assert f"`affray {group} {c.name}" in page, f"affray {group} {c.name} is not in docs/commands.md"
 
 
 def test_console_commands_of_conditions_are_documented_where_the_console_help_says() -> None:

@@ -19,6 +19,7 @@ from affray.errors import AffrayError, EncounterError, OptionError, Problem, Unk
 from affray.io.load import Loaded, load_encounter, load_text
 from affray.io.timeline import timeline_dict, timeline_json
 from affray.rulesets import RULESETS, find_ruleset
+from affray.sim.simulate import Simulation, simulate
 
 __all__ = [
     "RULESETS",
@@ -32,6 +33,7 @@ __all__ = [
     "Problem",
     "Result",
     "Ruleset",
+    "Simulation",
     "UnknownRulesetError",
     "find_ruleset",
     "load_encounter",
@@ -39,6 +41,7 @@ __all__ = [
     "prepare",
     "run",
     "run_file",
+    "simulate",
     "timeline_dict",
     "timeline_json",
 ]

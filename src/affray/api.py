@@ -36,7 +36,8 @@ class Prepared:
 
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
               provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None) -> Engine[Any]:
-        """A fight ready to ``run()``: its plug-ins chosen by the options, ``--auto``'s default policy."""
+        """A fight ready to ``run()``: its plug-ins chosen by the options; under ``auto`` each combatant plays its
+        ``policy`` (``affray.policy.choose``)."""
         rules, pools = assemble(self.ruleset)
         return Engine(self.loaded.encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
                       max_rounds=max_rounds, explain=explain, keep=keep, pools=pools, provider=provider,

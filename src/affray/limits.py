@@ -17,6 +17,7 @@ __all__ = [
     "MAX_DIE_SIDES",
     "MAX_DURATION",
     "MAX_FEET",
+    "MAX_FIGHTS",
     "MAX_FILE_BYTES",
     "MAX_HD",
     "MAX_HP",
@@ -27,8 +28,10 @@ __all__ = [
     "MAX_RATE_DENOMINATOR",
     "MAX_ROUNDS",
     "MAX_SEED",
+    "MAX_SWEEP_POINTS",
     "MAX_TEXT",
     "MAX_VALUES",
+    "MAX_WORKERS",
 ]
 
 #: An encounter file, read no further than this (a file at the limit parses in about a second).
@@ -70,3 +73,10 @@ MAX_OPTION = 1000
 MAX_ROUNDS = 1000
 #: Characters of one console command.
 MAX_COMMAND_CHARS = 10_000
+#: Fights in one simulation (``affray simulate``): --fights x rulesets x points of a sweep (their seeds are made
+#: up front: a million is some 40 MB, and a quarter of an hour on two cores).
+MAX_FIGHTS = 1_000_000
+#: Points of a sweep's grid (``--set A=v1,v2`` x ``--vary F=a..b`` x ...).
+MAX_SWEEP_POINTS = 1000
+#: ``--workers``: processes of a simulation's pool.
+MAX_WORKERS = 256

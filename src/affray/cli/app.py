@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from affray.errors import AffrayError, EncounterError, OptionError, UnknownRulesetError
-from affray.io.load import load_encounter, load_text, load_value, read_text, sort_problems
-from affray.limits import MAX_ROUNDS, MAX_SEED
+from affray.cli.common import guard as _guard
+from affray.cli.common import numbers as _numbers
+from affray.cli.common import parse_sets as _parse_sets
+from affray.cli.common import whole as _whole
+from affray.cli.sim import register as register_workbench
+from affray.errors import EncounterError, OptionError, UnknownRulesetError
+from affray.io.load import load_encounter, load_text, read_text, sort_problems
+from affray.limits import MAX_SEED
 from affray.printable import printable
 
 if TYPE_CHECKING:
@@ -27,57 +30,6 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Combat sequencing for old-school D&D under six initiative systems.")
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-T = TypeVar("T")
-
-
-def _guard(fn: Callable[[], T]) -> T:
-    """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
-    try:
-        return fn()
-    except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
-        err.print(printable(str(exc), keep_newlines=True), markup=False)
-        raise typer.Exit(2) from None
-    except (typer.Exit, typer.Abort):
-        raise
-    except Exception as exc:  # an internal error: one line, the traceback only on request
-        if os.environ.get("AFFRAY_DEBUG"):
-            raise
-        err.print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
-                  markup=False)
-        raise typer.Exit(1) from None
-
-
-def _parse_sets(values: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in values:
-        name, sep, raw = item.partition("=")
-        if not sep or not name.strip():
-            raise OptionError(f"--set {item!r}: use --set OPTION=VALUE, e.g. --set mutual_surprise=cancel")
-        try:
-            out[name.strip()] = load_value(raw, f"--set {name.strip()}") if raw.strip() else ""
-        except ValueError as exc:
-            raise OptionError(f"--set {item!r}: {exc}; the value is one YAML scalar: true, 3, loser") from None
-    return out
-
-
-def _whole(option: str, text: str | None, least: int, most: int, what: str) -> int | None:
-    """A whole-number option, read here rather than by typer, so that a bad one is told in affray's words."""
-    if text is None:
-        return None
-    digits = text.strip().removeprefix("-")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 25 or not least <= int(text) <= most:
-        raise OptionError(printable(f"{option} {text}: {what}"))
-    return int(text)
-
-
-def _numbers(seed: str | None, max_rounds: str) -> tuple[int | None, int]:
-    n = _whole("--seed", seed, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
-    rounds = _whole("--max-rounds", max_rounds, 1, MAX_ROUNDS, f"a whole number from 1 to {MAX_ROUNDS} (limit)")
-    assert rounds is not None
-    return n, rounds
-
-
 def _game(game: str | None) -> int | None:
     return _whole("--game", game, 1, MAX_SEED, "the number of a fight (`affray games` lists them)")
 
@@ -422,6 +374,9 @@ def learn(
         typer.echo(f"a level {level} spell: {days:g} days of research ({per}, C2X-09)")
 
     _guard(body)
+
+
+register_workbench(app)  # simulate, compare, odds (cli/sim.py)
 
 
 def main() -> None:

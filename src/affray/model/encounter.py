@@ -170,6 +170,18 @@ def _casting_time(value: object) -> int:
     return n * (10 if unit.startswith("round") else 100)
 
 
+#: The auto-play policies a file may name (``affray.policy.POLICIES`` implements them, in this order). Named
+#: here, not imported, so that the model does not import the engine's side (policy.py imports the model).
+POLICY_NAMES = ("default", "caster", "archer", "cautious", "tactical")
+
+
+def _policy(value: object) -> str:
+    """An auto-play policy's name (one of ``POLICY_NAMES``)."""
+    if not isinstance(value, str) or value not in POLICY_NAMES:
+        raise ValueError(f"unknown policy {value!r}; choose one of {', '.join(POLICY_NAMES)}")
+    return value
+
+
 class Weapon(_Frozen):
     """G-02: a weapon or natural attack."""
 
@@ -316,6 +328,8 @@ class Combatant(_Frozen):
     load: int | None = Field(None, ge=0, le=5000, description="pounds carried: sets the movement rate (D12-15)")
     save: int | None = Field(None, ge=1, le=20, description="its saving throw against spells; default 2e PH "
                              "Table 60 by class and level (a monster as a warrior of its HD)")
+    policy: Annotated[str, BeforeValidator(_policy)] | None = Field(
+        None, description="how --auto plays it once its plan is used up (affray.policy); default: its side's")
 
     @field_validator("surprise_odds")
     @classmethod
@@ -491,6 +505,8 @@ class Side(_Frozen):
     combatants: tuple[Combatant, ...] = Field(min_length=1)
     surprise_adjust: int = Field(0, ge=-12, le=12, description="the referee's change to this side's own "
                                  "surprise range: -1 for heightened alert (D12-02)")
+    policy: Annotated[str, BeforeValidator(_policy)] | None = Field(
+        None, description="how --auto plays its combatants (affray.policy); default: default")
 
 
 class Rolls(_Frozen):

@@ -1,0 +1,70 @@
+"""What every command of the command line shares: the guard that turns affray's errors into exit 2, and the
+readers of ``--set`` and of whole-number options, which speak affray's words rather than typer's."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from affray.errors import AffrayError, OptionError
+from affray.io.load import load_value
+from affray.limits import MAX_ROUNDS, MAX_SEED
+from affray.printable import printable
+
+__all__ = ["err", "guard", "numbers", "parse_sets", "whole"]
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+T = TypeVar("T")
+
+
+def guard(fn: Callable[[], T]) -> T:
+    """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
+    try:
+        return fn()
+    except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
+        err.print(printable(str(exc), keep_newlines=True), markup=False)
+        raise typer.Exit(2) from None
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as exc:  # an internal error: one line, the traceback only on request
+        if os.environ.get("AFFRAY_DEBUG"):
+            raise
+        err.print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
+                  markup=False)
+        raise typer.Exit(1) from None
+
+
+def parse_sets(values: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in values:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"--set {item!r}: use --set OPTION=VALUE, e.g. --set mutual_surprise=cancel")
+        try:
+            out[name.strip()] = load_value(raw, f"--set {name.strip()}") if raw.strip() else ""
+        except ValueError as exc:
+            raise OptionError(f"--set {item!r}: {exc}; the value is one YAML scalar: true, 3, loser") from None
+    return out
+
+
+def whole(option: str, text: str | None, least: int, most: int, what: str) -> int | None:
+    """A whole-number option, read here rather than by typer, so that a bad one is told in affray's words."""
+    if text is None:
+        return None
+    digits = text.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 25 or not least <= int(text) <= most:
+        raise OptionError(printable(f"{option} {text}: {what}"))
+    return int(text)
+
+
+def numbers(seed: str | None, max_rounds: str) -> tuple[int | None, int]:
+    n = whole("--seed", seed, 0, MAX_SEED, f"a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
+    rounds = whole("--max-rounds", max_rounds, 1, MAX_ROUNDS, f"a whole number from 1 to {MAX_ROUNDS} (limit)")
+    assert rounds is not None
+    return n, rounds
+
+

@@ -1,0 +1,371 @@
+"""``affray simulate``, ``affray compare`` and ``affray odds`` (CONTRACT.md "Simulation")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from affray.cli.common import guard, numbers, parse_sets, whole
+from affray.errors import OptionError
+from affray.limits import MAX_FIGHTS, MAX_WORKERS
+
+if TYPE_CHECKING:
+    from affray.sim import Simulation
+
+__all__ = ["odds_app", "register"]
+
+odds_app = typer.Typer(no_args_is_help=True, help="Exact probabilities of one moment, computed (icepool), "
+                       "not sampled: who acts first, a spell against a blow, an attack's hit and damage.")
+
+RulesetOpt = Annotated[str | None, typer.Option(help="ruleset id or all (default: the file's)")]
+# whole numbers are read by ``whole`` rather than typer, so that a bad one is told in affray's words
+FightsOpt = Annotated[str, typer.Option(metavar="N", help="fights per ruleset (and grid point)")]
+SeedOpt = Annotated[str | None, typer.Option(metavar="N", help="seed (default: the file's, else a fresh one)")]
+WorkersOpt = Annotated[str | None, typer.Option(metavar="N", help="processes (default: every core; 1: this one)")]
+SchedulerOpt = Annotated[str | None, typer.Option(help="a Dask scheduler's address: run the batches there")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, or OPTION=v1,v2,... for a "
+                                                  "sweep; repeatable")]
+VaryOpt = Annotated[list[str] | None, typer.Option("--vary", help="FIELD=a..b (e.g. sides.party.combatants[0]"
+                                                   ".level=1..5) or FIELD=v1,v2,...: a sweep; repeatable")]
+PolicyOpt = Annotated[list[str] | None, typer.Option("--policy", help="NAME for every side, or SIDE=NAME "
+                                                     "(SIDE=n1,n2,... sweeps it); see the README's policies")]
+MaxRoundsOpt = Annotated[str, typer.Option("--max-rounds", metavar="N", help="a fight still on after this many "
+                                           "rounds (cycles; 5-phase rounds in phase-count) is a draw")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="one JSON document on stdout")]
+PlotOpt = Annotated[Path | None, typer.Option(help="also draw a figure: a .png or .svg file")]
+
+
+def _wide() -> Console:
+    """stdout; piped, wide enough for six rulesets side by side (a terminal keeps its own width)."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=170)
+
+
+@contextmanager
+def _pool(workers: int | None, scheduler: str | None) -> Iterator[Executor | None]:
+    """The process pool, its workers started before the progress bar's thread exists (they are forked)."""
+    from affray.sim.runner import default_workers
+
+    n = workers if workers is not None else default_workers()
+    if scheduler is not None or n <= 1:
+        yield None
+        return
+    with ProcessPoolExecutor(n) as pool:
+        pool.submit(int).result()  # a fork-started pool launches every worker at its first task
+        yield pool
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr at a terminal; nothing otherwise."""
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("fights", total=None)
+
+        def advance(n: int, total: int) -> None:
+            bar.update(task, advance=n, total=total)
+
+        yield advance
+
+
+def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
+    """``--policy`` as fixed fields (every side, or one) and sweep axes (a side given several)."""
+    from affray.io.load import load_encounter
+    from affray.sim.sweep import Axis
+
+    fields: dict[str, Any] = {}
+    axes: list[Any] = []
+    if not items:
+        return fields, axes
+    sides = list(load_encounter(file, strict=False).encounter.sides)
+    for item in items:
+        side, sep, names = item.rpartition("=")
+        values = [v.strip() for v in names.split(",")]
+        if not all(values):
+            raise OptionError(f"{file}: --policy {item!r}: use NAME, SIDE=NAME or SIDE=n1,n2,...")
+        if not sep:
+            if len(values) > 1:
+                raise OptionError(f"{file}: --policy {item!r}: name the side to sweep policies, e.g. "
+                                  f"--policy {sides[0]}={names}")
+            fields.update({f"sides.{s}.policy": values[0] for s in sides})
+            continue
+        if side not in sides:
+            raise OptionError(f"{file}: --policy {item!r}: no side {side!r} (sides: {', '.join(sides)})")
+        if len(values) > 1:
+            axes.append(Axis(f"sides.{side}.policy", "field", tuple(values)))
+        else:
+            fields[f"sides.{side}.policy"] = values[0]
+    return fields, axes
+
+
+def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
+         scheduler: str | None, sets: list[str] | None, vary: list[str] | None, policy: list[str] | None,
+         max_rounds_text: str, plot: Path | None) -> Simulation:
+    from affray.sim import field_axis, option_axis, simulate
+    from affray.sim.plot import check_plot_path
+
+    try:
+        seed, max_rounds = numbers(seed_text, max_rounds_text)
+        fights = whole("--fights", fights_text, 1, MAX_FIGHTS, f"a whole number from 1 to {MAX_FIGHTS:,} (limit)")
+        workers = whole("--workers", workers_text, 1, MAX_WORKERS, f"a whole number from 1 to {MAX_WORKERS} (limit)")
+    except OptionError as exc:
+        raise OptionError(f"{file}: {exc}") from None
+    assert fights is not None
+    if plot is not None:
+        try:
+            check_plot_path(plot)
+        except OptionError as exc:
+            raise OptionError(f"{file}: {exc}") from None
+    options: dict[str, Any] = {}
+    axes: list[Any] = []
+    for item in sets or []:
+        try:
+            parsed = option_axis(item)
+        except OptionError as exc:
+            raise OptionError(f"{file}: {exc}") from None
+        if isinstance(parsed, tuple):
+            options[parsed[0]] = parsed[1]
+        else:
+            axes.append(parsed)
+    for item in vary or []:
+        try:
+            axes.append(field_axis(item))
+        except OptionError as exc:
+            raise OptionError(f"{file}: {exc}") from None
+    fields, policy_axes = _policies(file, policy or [])
+    with _pool(workers, scheduler) as pool, _progress() as progress:
+        return simulate(file, rulesets=ruleset, fights=fights, seed=seed, options=options, sweep=axes + policy_axes,
+                        fields=fields, max_rounds=max_rounds, workers=1 if pool is None else None,
+                        scheduler=scheduler, executor=pool, progress=progress)
+
+
+def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None) -> None:
+    from affray.sim.render import combatant_table, compare_table, sweep_table
+
+    if plot is not None:
+        from affray.sim.plot import save_figure
+
+        save_figure(sim, plot)
+    if as_json:
+        sys.stdout.write(sim.to_json())
+        return
+    out = _wide()
+    if sim.sweep:
+        out.print(sweep_table(sim))
+    else:
+        title = (f"{file}: {sim.fights} fights per ruleset with --auto, seed {sim.seed}, at most {sim.max_rounds} "
+                 "rounds")
+        out.print(compare_table(sim, title))
+        out.print(combatant_table(sim))
+    if plot is not None:
+        out.print(f"figure: {plot}")
+
+
+def simulate(
+    file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
+    ruleset: RulesetOpt = None,
+    fights: FightsOpt = "1000",
+    seed: SeedOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    set_: SetOpt = None,
+    vary: VaryOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = "50",
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Play N fights with --auto under each ruleset and report who wins (95% intervals), draws, length, spells,
+    first blows, damage, survival and morale. The same results for any --workers or --scheduler."""
+
+    def body() -> None:
+        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot)
+        _show(sim, file, as_json, plot)
+
+    guard(body)
+
+
+def compare(
+    file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
+    fights: FightsOpt = "1000",
+    seed: SeedOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    set_: SetOpt = None,
+    vary: VaryOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = "50",
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """The six rulesets side by side: simulate --ruleset all as a table (and --plot, a figure)."""
+
+    def body() -> None:
+        sim = _run(file, "all", fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot)
+        _show(sim, file, as_json, plot)
+
+    guard(body)
+
+
+# -- affray odds ----------------------------------------------------------------------------------------------
+OddsRulesetOpt = Annotated[str, typer.Option(help="ruleset id or all")]
+OddsSetOpt = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE: tie_track (combat2-*), "
+                                                      "melee_disrupts (side-d6), side_dex (d12-procedure)")]
+
+
+def _odds_rulesets(ruleset: str, sets: list[str] | None) -> list[tuple[str, dict[str, Any]]]:
+    """Each ruleset asked with the options it follows; an option none of them follows is an error."""
+    from affray.odds.order import MODELLED_OPTIONS, RULESET_IDS
+
+    ids = list(RULESET_IDS) if ruleset == "all" else [ruleset]
+    for r in ids:
+        if r not in RULESET_IDS:
+            raise OptionError(f"--ruleset: unknown ruleset {r!r}; valid rulesets: {', '.join(RULESET_IDS)}, all")
+    options = parse_sets(sets or [])
+    for name in options:
+        if not any(name in MODELLED_OPTIONS[r] for r in ids):
+            followed = sorted({o for r in ids for o in MODELLED_OPTIONS[r]})
+            raise OptionError(f"--set {name}: the odds of {', '.join(ids)} do not follow it (they follow: "
+                              f"{', '.join(followed) or 'none'})")
+    return [(r, {k: v for k, v in options.items() if k in MODELLED_OPTIONS[r]}) for r in ids]
+
+
+def _p(x: Fraction) -> str:
+    return f"{100 * float(x):.2f}% ({x})"
+
+
+def _odds_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
+    table = Table(title=title, title_justify="left")
+    for c in columns:
+        table.add_column(c, overflow="fold")
+    for r in rows:
+        table.add_row(*r)
+    _wide().print(table)
+
+
+@odds_app.command("first")
+def odds_first(
+    ruleset: OddsRulesetOpt = "all",
+    dex_a: Annotated[int, typer.Option(min=1, max=25, help="A's DEX")] = 10,
+    sf_a: Annotated[int, typer.Option(min=0, max=20, help="A's weapon SF (speed-segments: Spd)")] = 5,
+    speed_a: Annotated[str | None, typer.Option(help="A's weapon speed category (phase-count)")] = None,
+    dex_b: Annotated[int, typer.Option(min=1, max=25, help="B's DEX")] = 10,
+    sf_b: Annotated[int, typer.Option(min=0, max=20, help="B's weapon SF")] = 5,
+    speed_b: Annotated[str | None, typer.Option(help="B's weapon speed category (phase-count)")] = None,
+    set_: OddsSetOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Who strikes first: A (first side) or B (second side), each alone on its side, in a round without
+    surprise."""
+
+    def body() -> None:
+        from affray.odds import Contender, first
+
+        a, b = Contender(dex_a, sf_a, speed_a), Contender(dex_b, sf_b, speed_b)
+        results = [first(r, a, b, opt) for r, opt in _odds_rulesets(ruleset, set_)]
+        if as_json:
+            doc = {"question": "first", "a": vars(a), "b": vars(b),
+                   "rulesets": {o.ruleset: o.to_dict() for o in results}}
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+            return
+        _odds_table(f"Who strikes first: A (DEX {dex_a}, SF {sf_a}) or B (DEX {dex_b}, SF {sf_b})",
+                    ["ruleset", "A first", "together", "B first", "how"],
+                    [[o.ruleset, _p(o.a), _p(o.together), _p(o.b), o.rule] for o in results])
+
+    guard(body)
+
+
+@odds_app.command("spell")
+def odds_spell(
+    ct: Annotated[int, typer.Option(min=1, max=10, help="casting time: 1-9 segments, 10 for 1 round")],
+    sf: Annotated[int, typer.Option(min=0, max=20, help="the blow's weapon SF (speed-segments: Spd)")],
+    ruleset: OddsRulesetOpt = "all",
+    dex_caster: Annotated[int, typer.Option(min=1, max=25, help="the caster's DEX")] = 10,
+    dex_attacker: Annotated[int, typer.Option(min=1, max=25, help="the attacker's DEX")] = 10,
+    speed_spell: Annotated[str | None, typer.Option(help="the spell's speed category (phase-count)")] = None,
+    speed_attacker: Annotated[str | None, typer.Option(help="the weapon's speed category (phase-count)")] = None,
+    set_: OddsSetOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Does a CT n spell beat an SF m blow aimed at its caster? When each lands, and the chance the spell
+    takes effect if the blow hits."""
+
+    def body() -> None:
+        from affray.odds import Contender, spell_vs_blow
+
+        caster, attacker = Contender(dex_caster), Contender(dex_attacker, sf, speed_attacker)
+        results = [spell_vs_blow(r, ct, sf, caster=caster, attacker=attacker, spell_speed=speed_spell, options=opt)
+                   for r, opt in _odds_rulesets(ruleset, set_)]
+        if as_json:
+            doc = {"question": "spell", "ct": ct, "sf": sf, "caster": vars(caster), "attacker": vars(attacker),
+                   "rulesets": {o.ruleset: o.to_dict() for o in results}}
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+            return
+        _odds_table(f"A CT {ct} spell (caster DEX {dex_caster}) against an SF {sf} blow (DEX {dex_attacker})",
+                    ["ruleset", "spell first", "together", "blow first", "spell takes effect if the blow hits",
+                     "how"],
+                    [[o.ruleset, _p(o.spell_first), _p(o.together), _p(o.blow_first), _p(o.completes), o.rule]
+                     for o in results])
+
+    guard(body)
+
+
+@odds_app.command("attack")
+def odds_attack(
+    thac0: Annotated[int, typer.Option(min=-10, max=25, help="the attacker's THAC0")],
+    ac: Annotated[int, typer.Option(min=-10, max=10, help="the target's AC")],
+    damage: Annotated[str, typer.Option(help="damage dice, e.g. 1d8 or 2d4+1")],
+    hit_bonus: Annotated[int, typer.Option(help="added to the d20")] = 0,
+    damage_bonus: Annotated[int, typer.Option(help="added to the damage")] = 0,
+    crits: Annotated[str, typer.Option(help="none or c2-severity (C2X-04)")] = "none",
+    sf: Annotated[int, typer.Option(min=0, max=20, help="the weapon's SF: caps a severe miss's slowing")] = 0,
+    natural_20: Annotated[bool, typer.Option("--natural-20/--no-natural-20", help="a natural 20 always hits, "
+                                             "a natural 1 always misses (G-04)")] = True,
+    as_json: JsonOpt = False,
+) -> None:
+    """One attack's chance to hit and its damage distribution (G-04; with --crits c2-severity, C2X-04)."""
+
+    def body() -> None:
+        from affray.odds import attack
+
+        odds = attack(thac0, ac, damage, hit_bonus=hit_bonus, damage_bonus=damage_bonus, crits=crits,
+                      natural_20=natural_20, sf=sf)
+        if as_json:
+            doc = {"question": "attack", "thac0": thac0, "ac": ac, "damage_dice": damage, "hit_bonus": hit_bonus,
+                   "damage_bonus": damage_bonus, "crits": crits, "sf": sf, **odds.to_dict()}
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+            return
+        out = _wide()
+        out.print(f"THAC0 {thac0} against AC {ac}: needs {odds.need} on d20{hit_bonus:+d}: hits {_p(odds.hit)}; "
+                  f"mean damage {float(odds.mean):.3f} an attack, {float(odds.mean_on_hit):.3f} a hit ({odds.rule})",
+                  markup=False)
+        rows = [[str(k), _p(v)] for k, v in odds.damage.items() if k]
+        _odds_table(f"Damage of a hit ({damage}{damage_bonus:+d})", ["damage", "chance an attack"], rows)
+        if crits == "c2-severity":
+            _odds_table("The next strike slowed (severe and critical misses, C2X-04)", ["SF", "chance"],
+                        [[f"+{k}", _p(v)] for k, v in odds.slowed.items() if k])
+
+    guard(body)
+
+
+def register(app: typer.Typer) -> None:
+    """The designer's workbench on the command line: ``simulate``, ``compare`` and the ``odds`` group."""
+    app.command()(simulate)
+    app.command()(compare)
+    app.add_typer(odds_app, name="odds")

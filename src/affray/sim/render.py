@@ -1,0 +1,109 @@
+"""A simulation as rich tables: the rulesets side by side, every combatant's survival, a sweep's rows."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from affray.sim.simulate import Simulation
+from affray.sim.stats import Interval
+from affray.sim.summary import RulesetStats
+from affray.sim.tally import SIMULTANEOUS
+
+__all__ = ["combatant_table", "compare_table", "sweep_table"]
+
+
+def pct(i: Interval) -> str:
+    return f"{100 * i.p:.1f}% ({100 * i.low:.1f}-{100 * i.high:.1f})"
+
+
+def _share(n: int, total: int) -> str:
+    return f"{100 * n / total:.1f}%" if total else "-"
+
+
+def _length(s: RulesetStats) -> str:
+    ln = s.length
+    return f"{ln.mean:.2f} {ln.unit} (median {ln.median:g}, {ln.min}-{ln.max})"
+
+
+def _spells(s: RulesetStats) -> str:
+    n = s.fights
+    return " / ".join(f"{s.spells[k] / n:.2f}" for k in ("completed", "ruined", "lost")) if n else "-"
+
+
+def compare_table(sim: Simulation, title: str) -> Table:
+    """The rulesets as columns, what a designer compares as rows."""
+    stats = list(sim.rulesets.values())
+    table = Table(title=title, title_justify="left")
+    table.add_column("", style="bold")
+    for s in stats:
+        table.add_column(s.ruleset, justify="right")
+    sides = list(dict.fromkeys(side for s in stats for side in s.sides))
+
+    def row(label: str, cells: list[str]) -> None:
+        table.add_row(label, *cells)
+
+    for side in sides:
+        row(f"{side} wins (95%)", [pct(s.win_rate[side]) if side in s.win_rate else "-" for s in stats])
+    row("draws", [pct(s.draw_rate) for s in stats])
+    row("length", [_length(s) for s in stats])
+    row("spells a fight: done / ruined / lost", [_spells(s) for s in stats])
+    for side in sides:
+        row(f"first hit: {side}", [_share(s.first_blow.get(side, 0), s.fights) for s in stats])
+    row("first hit: simultaneous", [_share(s.first_blow[SIMULTANEOUS], s.fights) for s in stats])
+    row("first hitter won", [_share(s.first_blow["won"], s.fights - s.first_blow["none"]
+                                    - s.first_blow[SIMULTANEOUS]) for s in stats])
+    for side in sides:
+        row(f"{side} damage a fight: dealt / taken",
+            [f"{s.sides[side].damage_dealt:.1f} / {s.sides[side].damage_taken:.1f}" if side in s.sides else "-"
+             for s in stats])
+    for side in sides:
+        if any(s.sides[side].morale_checks for s in stats if side in s.sides):
+            row(f"{side} morale checks failed",
+                [f"{s.sides[side].morale_failures} of {s.sides[side].morale_checks}" if side in s.sides else "-"
+                 for s in stats])
+    return table
+
+
+def combatant_table(sim: Simulation) -> Table:
+    """Each combatant's survival (not down at the end) per ruleset, with its morale breaks."""
+    stats = list(sim.rulesets.values())
+    table = Table(title="Survival (95%) and morale breaks", title_justify="left")
+    table.add_column("combatant", style="bold")
+    table.add_column("side")
+    for s in stats:
+        table.add_column(s.ruleset, justify="right")
+    names = list(dict.fromkeys(n for s in stats for n in s.combatants))
+    for name in names:
+        side = next(s.combatants[name].side for s in stats if name in s.combatants)
+        cells = []
+        for s in stats:
+            c = s.combatants.get(name)
+            if c is None:
+                cells.append("-")
+                continue
+            text = f"{100 * c.survival.p:.0f}% ({100 * c.survival.low:.0f}-{100 * c.survival.high:.0f})"
+            if c.morale_breaks:
+                text += f", broke {_share(c.morale_breaks, s.fights)}"
+            cells.append(text)
+        table.add_row(name, side, *cells)
+    return table
+
+
+def sweep_table(sim: Simulation) -> Table:
+    """One row per grid point and ruleset."""
+    table = Table(title=f"Sweep over {', '.join(sim.sweep)}: {sim.fights} fights a point, seed {sim.seed}",
+                  title_justify="left")
+    for name in sim.sweep:
+        table.add_column(name)
+    table.add_column("ruleset")
+    sides = list(dict.fromkeys(side for p in sim.points for s in p.rulesets.values() for side in s.sides))
+    for side in sides:
+        table.add_column(f"{side} wins", justify="right")
+    for label in ("draws", "length", "spells done/ruined/lost"):
+        table.add_column(label, justify="right")
+    for p in sim.points:
+        for s in p.rulesets.values():
+            wins = [pct(s.win_rate[side]) if side in s.win_rate else "-" for side in sides]
+            table.add_row(*(str(p.values[n]) for n in sim.sweep), s.ruleset, *wins, pct(s.draw_rate),
+                          f"{s.length.mean:.2f} {s.length.unit}", _spells(s))
+    return table

@@ -1,0 +1,319 @@
+"""Running N fights per ruleset in fixed batches, on all cores or a Dask cluster, with the same results.
+
+The fights are split into batches of ``BATCH_SIZE`` whatever the number of workers. Batch k is seeded by the
+k-th child of ``numpy.random.SeedSequence(seed).spawn(...)``, and its i-th fight by the i-th integer that child
+generates; the batches are summed in their order. So the results depend on the file, the options, the
+rulesets, N and the seed alone. Every ruleset and every grid point plays the same seeds (common random numbers:
+differences between them are the rules', not the dice's).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from affray.api import Prepared, prepare
+from affray.engine.options import option_info
+from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
+from affray.io.load import Loaded, expand, load_encounter, load_text
+from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS
+from affray.rulesets import RULESETS, find_ruleset
+from affray.sim.summary import Summary
+from affray.sim.sweep import Axis, grid, with_fields
+from affray.sim.tally import FightRecord, Tally
+
+__all__ = ["BATCH_SIZE", "UNITS", "Batch", "Cell", "Job", "Plan", "Progress", "default_workers", "fight_seeds", "plan",
+           "run_batch", "run_jobs", "unit_of"]
+
+#: Fights per batch: fixed, so that the seeds and the order of summing do not depend on the workers.
+BATCH_SIZE = 100
+
+#: A fight's length in the ruleset's own unit: (unit, whether the first one counts). Rounds and cycles are
+#: counted from 1; phase-count's phases run from phase 0, so a fight over at phase 13 lasted 13 phases.
+UNITS: dict[str, tuple[str, bool]] = {"combat2-phase2": ("cycles", True), "phase-count": ("phases", False)}
+
+
+def unit_of(ruleset: str) -> tuple[str, bool]:
+    return UNITS.get(ruleset, ("rounds", True))
+
+
+def fight_seeds(seed: int, fights: int, batch_size: int = BATCH_SIZE) -> list[tuple[int, ...]]:
+    """The integer seed of every fight, batch by batch (the last batch may be short)."""
+    import numpy as np
+
+    n = math.ceil(fights / batch_size)
+    out = []
+    for k, child in enumerate(np.random.SeedSequence(seed).spawn(n)):
+        size = min(batch_size, fights - k * batch_size)
+        out.append(tuple(int(x) for x in child.generate_state(batch_size, dtype=np.uint32)[:size]))
+    return out
+
+
+@dataclass(frozen=True)
+class Job:
+    """One batch of fights: everything a worker needs, as plain data (it may run on another machine)."""
+
+    text: str  # the encounter (with the grid point's fields set)
+    file: str
+    ruleset: str
+    options: tuple[tuple[str, Any], ...]
+    max_rounds: int
+    seeds: tuple[int, ...]
+    keep: bool  # send back each fight's record
+
+
+@dataclass
+class Batch:
+    summary: Summary
+    records: list[FightRecord]
+    cpu: float  # CPU seconds the batch took where it ran (for benchmarks; never in the results)
+
+
+_CACHE: dict[tuple[str, str, str, tuple[tuple[str, Any], ...]], tuple[Prepared, dict[str, str], dict[str, int]]] = {}
+
+
+def _prepared(job: Job) -> tuple[Prepared, dict[str, str], dict[str, int]]:
+    """The job's encounter prepared once per worker process (a worker serves many batches of it)."""
+    key = (job.text, job.file, job.ruleset, job.options)
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) >= 32:
+            _CACHE.clear()
+        loaded = load_text(job.text, job.file)
+        prepared = prepare(loaded, ruleset=job.ruleset, seed=0, options=dict(job.options))
+        sides = {name: side for name, side, _c, _l in expand(loaded.encounter)}
+        hp = {name: c.hp for name, _s, c, _l in expand(loaded.encounter)}
+        hit = _CACHE[key] = (prepared, sides, hp)
+    return hit
+
+
+def run_batch(job: Job) -> Batch:
+    """Play a batch of fights with ``--auto`` in the engine's lean mode and sum them."""
+    start = time.process_time()
+    prepared, sides, hp = _prepared(job)
+    inclusive = unit_of(job.ruleset)[1]
+    summary = Summary(list(dict.fromkeys(sides.values())), dict(sides))
+    records = []
+    for seed in job.seeds:
+        tally = Tally(sides, hp, inclusive=inclusive)
+        result = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False,
+                                                    keep=False, on_event=tally).run()
+        record = tally.record(seed, result.final.winner, result.final.combatants)
+        summary.add(record)
+        if job.keep:
+            records.append(record)
+    return Batch(summary, records, time.process_time() - start)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One (grid point, ruleset) of a simulation: its jobs are consecutive in the plan."""
+
+    point: int
+    ruleset: str
+    options: dict[str, Any]
+    sides: list[str]
+    combatants: dict[str, str]
+    first_job: int
+    jobs: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every batch to run, and how they add up."""
+
+    file: str
+    fights: int
+    seed: int
+    max_rounds: int
+    rulesets: list[str]
+    axes: list[Axis]
+    points: list[dict[str, Any]]
+    cells: list[Cell]
+    jobs: list[Job]
+
+
+def _source(source: str | Path | Loaded) -> tuple[str, str]:
+    """(text, file name) of the encounter."""
+    if isinstance(source, Loaded):
+        from ruamel.yaml import YAML
+
+        out = io.StringIO()
+        YAML(typ="rt").dump(source.doc, out)
+        return out.getvalue(), source.file
+    path = Path(source)
+    loaded = load_encounter(path, strict=False)  # a file that cannot be read or parsed is reported as usual
+    del loaded
+    return path.read_text(encoding="utf-8"), str(source)
+
+
+def _rulesets(names: str | Sequence[str] | None, loaded: Loaded) -> list[str]:
+    if names is None:
+        if loaded.encounter.ruleset is None:
+            valid = ", ".join(r.id for r in RULESETS)
+            raise EncounterError([Problem(loaded.file, None, "ruleset", "no ruleset given: add `ruleset:` to the "
+                                          f"file or pass --ruleset (an id or all; valid: {valid})")])
+        names = [loaded.encounter.ruleset]
+    elif isinstance(names, str):
+        names = [r.id for r in RULESETS] if names == "all" else [names]
+    out = []
+    for name in names:
+        out.append(find_ruleset(name).id)  # UnknownRulesetError lists the valid ones
+    return list(dict.fromkeys(out))
+
+
+def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,
+         seed: int | None = None, options: Mapping[str, Any] | None = None, axes: Sequence[Axis] = (),
+         fields: Mapping[str, Any] | None = None, max_rounds: int = 50, keep: bool = False) -> Plan:
+    """Check everything (each ruleset, each grid point) and lay out the batches; nothing is played yet.
+
+    ``fields`` replaces fields of the file for every point (``--policy``). An option given applies to the
+    rulesets that have it; one that none of them has is an error. Every error names the file."""
+    text, file = _source(source)
+    if fights < 1:
+        raise OptionError(f"{file}: --fights {fights}: play at least one fight")
+    if not 1 <= max_rounds <= MAX_ROUNDS:
+        raise OptionError(f"{file}: --max-rounds {max_rounds}: a whole number from 1 to {MAX_ROUNDS} (limit)")
+    if fields:
+        try:
+            text = with_fields(text, dict(fields))
+        except ValueError as exc:
+            raise OptionError(f"{file}: {exc}") from None
+    base = load_text(text, file, strict=False)
+    try:
+        ids = _rulesets(rulesets, base)
+    except UnknownRulesetError as exc:
+        raise OptionError(f"{file}: --ruleset: {exc}") from None
+    if seed is None:
+        seed = base.encounter.seed if base.encounter.seed is not None else int.from_bytes(os.urandom(4)) >> 1
+    if not 0 <= seed <= MAX_SEED:
+        raise OptionError(f"{file}: --seed {seed}: a seed is a whole number from 0 to {MAX_SEED} (2^63 - 1)")
+    given = dict(options or {})
+    option_axes = [a for a in axes if a.kind == "option"]
+    for name in list(given) + [a.name for a in option_axes]:
+        if not any(any(o.name == name for o in option_info(find_ruleset(r).Options)) for r in ids):
+            valid = sorted({o.name for r in ids for o in option_info(find_ruleset(r).Options)})
+            raise OptionError(f"{file}: options (--set): unknown option {name!r} for {', '.join(ids)}; valid "
+                              f"options: {', '.join(valid)}")
+    size = math.prod(len(a.values) for a in axes)
+    if size > MAX_SWEEP_POINTS:  # a typo such as 1..999 twice should not start a week's run
+        raise OptionError(f"{file}: the sweep has {size:,} points ({' x '.join(str(len(a.values)) for a in axes)}); "
+                          f"at most {MAX_SWEEP_POINTS:,} (limit)")
+    if fights * size * len(ids) > MAX_FIGHTS:
+        raise OptionError(f"{file}: {fights:,} fights x {len(ids)} rulesets x {size:,} sweep points is "
+                          f"{fights * size * len(ids):,} fights; at most {MAX_FIGHTS:,} in one simulation (limit)")
+    seeds = fight_seeds(seed, fights)
+    points = list(grid(axes))
+    cells: list[Cell] = []
+    jobs: list[Job] = []
+    for k, point in enumerate(points):
+        fields = {a.name: point[a.name] for a in axes if a.kind == "field"}
+        try:
+            point_text = with_fields(text, fields)
+        except ValueError as exc:
+            raise OptionError(f"{file}: --vary {exc}") from None
+        label = ", ".join(f"{n}={v}" for n, v in point.items())
+        try:
+            loaded = load_text(point_text, file)
+        except EncounterError as exc:
+            raise EncounterError([_at_point(p, label) for p in exc.problems]) from None
+        sides = list(loaded.encounter.sides)
+        combatants = {name: side for name, side, _c, _l in expand(loaded.encounter)}
+        for r in ids:
+            known = {o.name for o in option_info(find_ruleset(r).Options)}
+            opts = {n: v for n, v in given.items() if n in known}
+            opts.update({a.name: point[a.name] for a in option_axes if a.name in known})
+            try:
+                prepare(loaded, ruleset=r, seed=seed, options=opts)
+            except OptionError as exc:
+                where = f" at {label}" if label else ""
+                raise OptionError(f"{file}: options (--set){where}: {exc}") from None
+            except EncounterError as exc:
+                raise EncounterError([_at_point(p, label) for p in exc.problems]) from None
+            cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds)))
+            frozen = tuple(sorted(opts.items()))
+            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep) for s in seeds)
+    return Plan(file, fights, seed, max_rounds, ids, list(axes), points, cells, jobs)
+
+
+def _at_point(p: Problem, label: str) -> Problem:
+    return replace(p, message=f"{p.message} (sweep point {label})") if label else p
+
+
+#: Told (fights just played, fights in all) as each batch comes back.
+Progress = Callable[[int, int], None]
+
+
+def default_workers() -> int:
+    """Every core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, scheduler: Any = None,
+             executor: Executor | None = None, progress: Progress | None = None) -> list[Batch]:
+    """Run the batches: in this process (one worker), on a process pool (all cores by default), on the given
+    executor, or on a Dask cluster (``scheduler``: its address or a ``distributed.Client``). In job order."""
+    if scheduler is not None:
+        return _on_dask(jobs, scheduler, progress)
+    if executor is not None:
+        return _on_executor(executor, jobs, progress)
+    n = workers if workers is not None else default_workers()
+    if not 1 <= n <= MAX_WORKERS:
+        raise OptionError(f"--workers {n}: a whole number from 1 to {MAX_WORKERS} (limit)")
+    if n == 1 or len(jobs) <= 1:
+        total = sum(len(j.seeds) for j in jobs)
+        out = []
+        for job in jobs:
+            out.append(run_batch(job))
+            if progress is not None:
+                progress(len(job.seeds), total)
+        return out
+    with ProcessPoolExecutor(max_workers=min(n, len(jobs))) as pool:
+        return _on_executor(pool, jobs, progress)
+
+
+def _on_executor(executor: Executor, jobs: Sequence[Job], progress: Progress | None) -> list[Batch]:
+    total = sum(len(j.seeds) for j in jobs)
+    futures: dict[Future[Batch], int] = {executor.submit(run_batch, job): i for i, job in enumerate(jobs)}
+    out: list[Batch | None] = [None] * len(jobs)
+    for fut in as_completed(futures):
+        i = futures[fut]
+        out[i] = fut.result()
+        if progress is not None:
+            progress(len(jobs[i].seeds), total)
+    return [b for b in out if b is not None]
+
+
+def _on_dask(jobs: Sequence[Job], scheduler: Any, progress: Progress | None) -> list[Batch]:
+    from distributed import Client
+    from distributed import as_completed as dask_completed
+
+    own = not isinstance(scheduler, Client)
+    if own:
+        try:
+            client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise OptionError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({exc})") from None
+    else:
+        client = scheduler
+    total = sum(len(j.seeds) for j in jobs)
+    try:
+        futures = [client.submit(run_batch, job, pure=False) for job in jobs]
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Batch | None] = [None] * len(jobs)
+        for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
+            i = index[fut.key]
+            out[i] = fut.result()
+            if progress is not None:
+                progress(len(jobs[i].seeds), total)
+        return [b for b in out if b is not None]
+    finally:
+        if own:
+            client.close()  # type: ignore[no-untyped-call]
