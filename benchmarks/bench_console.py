@@ -39,7 +39,7 @@ class _Stepper:
         self.undo: float | None = None
         self._last: float | None = None
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, complete: object = None) -> str | None:
         now = time.perf_counter()
         if self._last is not None:
             if self.left >= 0:
@@ -64,7 +64,8 @@ def bench(file: Path, ruleset: str, steps: int) -> _Stepper:
         game = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, {}, True, 50)
         stepper = _Stepper(steps)
         console = Console(file=io.StringIO(), width=120)
-        Session(store, game, stepper, console, show_status_at_prompt=True).play()
+        with store.writer(game.id):
+            Session(store, game, stepper, console, show_status_at_prompt=True).play()
         store.close()
     return stepper
 
