@@ -179,7 +179,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
         target = fight.state.fighters.get(getattr(e, "target", None) or "")
         ours = (actor is None or actor.side == side) and (target is None or target.side == side)
         if actor is not None and actor.side != side and e.kind in ("declare", "replan"):
-            return False if seq in heard and e.kind == "declare" else None
+            return True if seq in heard and e.kind == "declare" else None
         if e.kind in ("join", "leave") and actor is not None:
             return actor.side == side  # an enemy joins: its line, not its hit points
         return ours
