@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 from rich.console import Console
@@ -100,18 +101,20 @@ def _headings(fight: Fight[Any]) -> Any:
     return lambda e: heading(e.tick) if e.round is None else f"Round {e.round}"
 
 
-def _line(e: Event, seq: int, title: str | None, *, full: bool) -> Line:
-    if full:
-        why = why_line(e)
-        return Line(seq, e.kind, event_line(e, seq).plain.strip(), why.plain if why else None, title)
-    bare = e._replace(detail=None)
-    why = None if e.kind in _INTENT or (e.why and _HP.search(e.why)) else why_line(e)
-    return Line(seq, e.kind, event_line(bare, seq).plain.strip(), why.plain if why else None, title)
+def _line(e: Event, seq: int, title: str | None, shown: bool | str) -> Line:
+    """An event's line and why: whole (True), without detail or why where they may tell what the viewer may
+    not know (False: an enemy's event), or without a detail naming hit points ("scrub": a blow at an enemy)."""
+    if shown is not True and e.detail and (shown is False or _HP.search(e.detail)):
+        e = e._replace(detail=None)
+    why = why_line(e)
+    if shown is False and (e.kind in _INTENT or (e.why and _HP.search(e.why))):
+        why = None
+    return Line(seq, e.kind, event_line(e, seq).plain.strip(), why.plain if why else None, title)
 
 
 def _timeline(fight: Fight[Any], keep: Any) -> list[Line]:
-    """The events ``keep`` lets through (None: hidden; True: whole; False: without detail), newest first, a
-    heading where the round (or the ruleset's own unit) changes."""
+    """The events ``keep`` lets through (None: hidden; else as ``_line`` shows them), newest first, a heading
+    where the round (or the ruleset's own unit) changes."""
     heading = _headings(fight)
     out: list[Line] = []
     last: str | None = None
@@ -120,7 +123,7 @@ def _timeline(fight: Fight[Any], keep: Any) -> list[Line]:
         if shown is None:
             continue
         title = heading(e)
-        out.append(_line(e, seq, title if title != last else None, full=shown))
+        out.append(_line(e, seq, title if title != last else None, shown))
         last = title if title is not None else last
     return out[::-1]
 
@@ -159,7 +162,7 @@ def referee_view(table: Table, rev: int) -> View:
             notes.append(p(f"pending: {s.actor.name}: {s.kind} at {s.at}"))
     notes += [p(f"morale due: {side} ({' and '.join(t)}, G-07)") for side, t in morale_due(fight).items()]
     q = table.pending
-    return View("referee", rev, p(f"fight {table.game.id}: {table.game.file} under {fight.ruleset.id}"),
+    return View("referee", rev, p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
                 p(fight.now_at), [line.plain for line in next_lines(fight, d.coming, d.declaring)], shown,
                 _timeline(fight, lambda seq, e: True), _ask(q, fight) if q is not None else None, None,
                 _over(table, None), notes, dict(d.dice.by), list(fight.state.sides), list(fight.state.fighters))
@@ -174,15 +177,16 @@ def player_view(table: Table, pc: str, rev: int) -> View:
     side = me.side
     heard = table.heard.get(pc, set())
 
-    def keep(seq: int, e: Event) -> bool | None:
+    def keep(seq: int, e: Event) -> bool | str | None:
         actor = fight.state.fighters.get(e.actor or "")
         target = fight.state.fighters.get(getattr(e, "target", None) or "")
-        ours = (actor is None or actor.side == side) and (target is None or target.side == side)
-        if actor is not None and actor.side != side and e.kind in ("declare", "replan"):
-            return True if seq in heard and e.kind == "declare" else None
-        if e.kind in ("join", "leave") and actor is not None:
-            return actor.side == side  # an enemy joins: its line, not its hit points
-        return ours
+        if actor is not None and actor.side != side:  # an enemy's: its declarations only once heard
+            if e.kind in ("declare", "replan"):
+                return True if seq in heard and e.kind == "declare" else None
+            return False
+        if target is not None and target.side != side:
+            return "scrub" if actor is not None else False  # the referee's hand on an enemy: no amounts
+        return True
 
     completes = {s.actor.name: s.at for s in ([d.coming] if d.coming else []) + fight.upcoming(None)
                  if s.kind == "cast"}
