@@ -107,6 +107,8 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
         if ready is not None:
             ready(server)
         server.run(sockets=[sock])
+        out.write(f"stopped: the fight is saved in {opening.db}; `affray serve --db {opening.db}` serves it again "
+                  "(with new links)\n")
     finally:
         sock.close()
         close_served(served)

@@ -207,7 +207,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
              f"{f' -> {s.target}' if s.target else ''} at {s.at}") for s in steps if s.actor.side == side][:4]
     q = table.pending
     ask = _ask(q, fight) if q is not None and table.entitled(pc, q) else None
-    waiting = None
+    waiting = None if q is not None or table.over else "waiting for the referee to go on"
     if q is not None and ask is None:
         who = q.actor if isinstance(q, DeclareQuestion) else q.actor or ""
         asked = fight.state.fighters.get(who)
