@@ -16,13 +16,12 @@ from rich.console import Console
 
 from affray.api import Prepared, prepare
 from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DicePrefs, DieQuestion, End
-from affray.drive.commands import COMMANDS, suggest, whole
+from affray.drive.commands import COMMANDS, suggest, typed_outcome, whole
 from affray.drive.shorthand import entry
 from affray.drive.shorthand import suggest as entry_words
 from affray.engine.events import Event
 from affray.engine.fight import Result, describe_declaration
 from affray.io.load import load_text
-from affray.limits import MAX_HP
 from affray.model.encounter import Outcome
 from affray.play.record import Recorder, open_drive
 from affray.play.store import Game, Store
@@ -231,7 +230,7 @@ class Session:
             elif words[0] == "run":
                 self.mode = "run"
                 value = ROLL
-            elif q.attack and (outcome := _outcome(words)) is not None:
+            elif q.attack and (outcome := typed_outcome(words)) is not None:
                 value = outcome
             elif len(words) == 1 and (n := whole(words[0], q.count * q.sides)) is not None:
                 value = n
@@ -300,7 +299,7 @@ class Session:
             self._set_dice(words[1:])
         elif over:
             self.out.print("the fight is over: undo first to change it", style="yellow")
-        elif (outcome := _outcome([w.lower() for w in words])) is not None or (
+        elif (outcome := typed_outcome([w.lower() for w in words])) is not None or (
                 len(words) == 1 and whole(verb, 20) is not None):
             return self._preset(line.strip(), outcome if outcome is not None else int(verb))
         else:
@@ -372,15 +371,6 @@ def _count(words: list[str], default: int) -> int | None:
     if len(words) < 2:
         return default
     return whole(words[1], 1_000_000)
-
-
-def _outcome(words: list[str]) -> Outcome | None:
-    """``miss`` or ``hit N``: an attack's outcome typed by the referee."""
-    if words == ["miss"]:
-        return Outcome(hit=False, damage=0)
-    if len(words) == 2 and words[0] == "hit" and (n := whole(words[1], MAX_HP, 0)) is not None:
-        return Outcome(hit=True, damage=n)
-    return None
 
 
 def _first(names: list[str]) -> str:

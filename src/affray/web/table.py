@@ -15,10 +15,8 @@ from dataclasses import dataclass, field
 
 from affray.api import Prepared
 from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DicePrefs, DieQuestion, Drive, End, Question
-from affray.drive.commands import COMMANDS, whole
+from affray.drive.commands import COMMANDS, typed_outcome, whole
 from affray.drive.shorthand import entry
-from affray.limits import MAX_HP
-from affray.model.encounter import Outcome
 from affray.play.record import Recorder, open_drive
 from affray.play.session import open_game
 from affray.play.store import Game, Journal, Store
@@ -151,7 +149,7 @@ class Table:
             words = text.lower().split()
             if not words or words == ["roll"]:
                 value = ROLL
-            elif q.attack and (outcome := _outcome(words)) is not None:
+            elif q.attack and (outcome := typed_outcome(words)) is not None:
                 if pc is not None:
                     return "only the referee gives an attack's outcome: give the d20, or roll it"
                 value = outcome
@@ -202,7 +200,7 @@ class Table:
             return f"dice for {who}: {words[-1]}"
         if self.over:
             return "the fight is over: undo first to change it"
-        outcome = _outcome([w.lower() for w in words])
+        outcome = typed_outcome([w.lower() for w in words])
         if outcome is not None or (len(words) == 1 and whole(verb, 20) is not None):
             coming = self.drive.coming
             if self.drive.preset(outcome if outcome is not None else int(verb)) is not None or coming is None:
@@ -215,14 +213,6 @@ class Table:
         for e in self.drive.take_events():
             self.record.event(e)
         return error if error is not None else f"done: {line.strip()}"
-
-
-def _outcome(words: list[str]) -> Outcome | None:
-    if words == ["miss"]:
-        return Outcome(hit=False, damage=0)
-    if len(words) == 2 and words[0] == "hit" and (n := whole(words[1], MAX_HP, 0)) is not None:
-        return Outcome(hit=True, damage=n)
-    return None
 
 
 def _asked(q: Question) -> str:
