@@ -302,3 +302,30 @@ def test_serve_refuses_bad_input_with_exit_2(tmp_path: Path) -> None:
         busy = runner.invoke(app, ["serve", str(path), "--db", str(tmp_path / "b.db"), "--port",
                                    str(taken.getsockname()[1])])
         assert busy.exit_code == 2 and "cannot listen there" in busy.output and "Traceback" not in busy.output
+
+
+def test_an_enemy_sides_morale_is_seen_without_its_roll(tmp_path: Path) -> None:
+    """side-d6 (MJ-02): once Orc 1 falls, the orcs check morale at the next round's step 1; the players see that
+    they checked and how it went, not their 2d6 against their score."""
+    with client(opening(tmp_path, "side-d6")) as (c, served):
+        s = Screens(c, served)
+        _start(s, "1")
+        for _ in range(40):
+            if "k-morale" in s.page(s.ref):
+                break
+            asked = [t for t in s.tok.values() if question(s.page(t))]
+            if not asked:
+                assert s.post(s.ref, op="command", say="run").startswith("run:")
+                continue
+            html = s.page(asked[0])
+            q = question(html)
+            assert q is not None
+            high = re.search(r'data-high="(\d+)"', html)
+            value = "melee Orc 1" if q[1] == "declare" else "19" if high and high.group(1) == "20" else "4"
+            assert s.answer(asked[0], value) == ""
+        ref = re.search(r'<li class="k-morale">.*?</li>', s.page(s.ref))
+        assert ref is not None and re.search(r"orcs morale 2d6=\d+ vs \d+", ref.group(0))
+        for token in s.tok.values():
+            mine = re.search(r'<li class="k-morale">.*?</li>', s.page(token))
+            assert mine is not None and re.search(r"morale       orcs: (passed|failed)", mine.group(0))
+            assert "2d6" not in mine.group(0)

@@ -186,7 +186,8 @@ def player_view(table: Table, pc: str, rev: int) -> View:
             return False
         if target is not None and target.side != side:
             return "scrub" if actor is not None else False  # the referee's hand on an enemy: no amounts
-        return True
+        # an enemy side's morale (actor None, its side named): passed or failed, not its roll against its score
+        return actor is not None or getattr(e, "side", None) in (None, side)
 
     completes = {s.actor.name: s.at for s in ([d.coming] if d.coming else []) + fight.upcoming(None)
                  if s.kind == "cast"}
