@@ -113,10 +113,12 @@ def _play(browser: Browser, links: dict[str, str], ruleset: str) -> dict[int, di
     given, by question id, as ``affray drive`` takes them; which player gave which."""
     pages: dict[str, Page] = {}
     dialogs: list[str] = []  # a script run by a name would show itself here
+    errors: list[str] = []
     for who in ("referee", *PCS):
         context = browser.new_context(viewport=DESKTOP if who == "referee" else PHONE)
         page = context.new_page()
         page.on("dialog", lambda d: dialogs.append(d.message))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)  # CSP refusals too
         page.goto(links[who])
         page.wait_for_function("() => window.htmx !== undefined")
         pages[who] = page
@@ -161,7 +163,7 @@ def _play(browser: Browser, links: dict[str, str], ruleset: str) -> dict[int, di
     for pc in PCS:
         assert "the fight is over: party wins" in (pages[pc].locator(".over").text_content() or "")
         assert by[pc] == {"declare", "die"}, f"{pc}'s player did not both declare and roll"
-    assert dialogs == []
+    assert dialogs == [] and errors == []
     for page in pages.values():
         page.context.close()
     return answers
