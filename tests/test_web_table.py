@@ -37,8 +37,9 @@ def test_the_referee_steps_answers_for_anyone_gives_an_outcome_and_undoes(tmp_pa
         assert s.answer(s.ref, "fly away").startswith("fly away: &#39;fly&#39; is not a declaration: begin with one "
                                                       "of melee")
         assert question(s.page(s.ref)) == q  # the question stands
-        assert s.answer(s.ref, "melee Orc 1 with long sword") == ""  # the referee answers for anyone
-        assert s.post(s.ref, op="command", say="run") == "run: 2 events"
+        assert s.post(s.ref, op="command", say="run") == "run: once the question waiting is answered (Brom declares)"
+        assert question(s.page(s.ref)) == q
+        assert s.answer(s.ref, "melee Orc 1 with long sword") == ""  # the referee answers for anyone; then it runs
         assert s.answer(s.tok["Sela"], "melee Orc 2") == ""
         assert s.answer(s.tok["Ash"], "melee Orc 3") == ""
         assert _title(s.page(s.ref)) == "d6 for initiative (party)"

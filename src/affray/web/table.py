@@ -93,7 +93,8 @@ class Table:
 
     # -- moving on ----------------------------------------------------------------------------------------
     def go(self, mode: str, steps: int = 1) -> None:
-        """``step`` (``steps`` steps) or ``run`` (to the next question or the end), unless a question waits."""
+        """``step`` (``steps`` steps) or ``run`` (to the next question or the end); when a question waits, from its
+        answer on."""
         self.mode, self.steps_left = mode, steps
         if self.pending is None and not self.over:
             self._advance()
@@ -173,12 +174,13 @@ class Table:
         if verb in ("step", "run"):
             if self.over:
                 return "the fight is over: undo to change it"
-            if self.pending is not None:
-                return f"a question waits first: {_asked(self.pending)}"
             n = whole(words[1], 1_000_000) if len(words) > 1 else 1
             if n is None:
                 return f"{verb} {words[1]}: give a whole number of steps (1 to 1000000)"
+            waiting = self.pending
             self.go(verb, n)
+            if waiting is not None:  # the mode holds from the answer on
+                return f"{verb}: once the question waiting is answered ({_asked(waiting)})"
             return f"{verb}: {len(self.journal.events)} events"
         if verb == "undo":
             n = whole(words[1], 1_000_000) if len(words) > 1 else 1
