@@ -217,6 +217,45 @@ def drive(
 
 
 @app.command()
+def serve(
+    file: Annotated[Path | None, typer.Argument(help="encounter file; without it, serve the database's fight")] = None,
+    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
+    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
+    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
+    db: Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")] = Path("affray.db"),
+    game: Annotated[str | None, typer.Option(help="the fight to serve (default: the latest)", metavar="ID")] = None,
+    host: Annotated[str, typer.Option(help="the address to listen on (another machine's players: 0.0.0.0)")] = (
+        "127.0.0.1"),
+    port: Annotated[str, typer.Option(help="the port to listen on (0: any free one)", metavar="N")] = "8000",
+) -> None:
+    """Serve the fight as a web page: the referee's screen and one link per player character, live.
+
+    Prints one line per link (referee: URL, then NAME: URL); each carries its own secret token."""
+
+    def body() -> None:
+        from affray.web.serve import Opening
+        from affray.web.serve import serve as run_server
+
+        seed_n, rounds = _numbers(seed, max_rounds)
+        game_n = _game(game)
+        port_n = _whole("--port", port, 0, 65535, "a port is a whole number from 0 (any free one) to 65535")
+        assert port_n is not None
+        if file is not None:
+            if game_n is not None:
+                raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+            opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds))
+        else:
+            _existing_store(db).close()
+            opening = Opening(str(db), game=game_n)
+        run_server(opening, host, port_n, sys.stdout)
+
+    _guard(body)
+
+
+@app.command()
 def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db")) -> None:
     """List the fights saved in a database."""
 

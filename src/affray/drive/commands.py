@@ -22,9 +22,9 @@ from affray.engine.step import Step, Until
 from affray.errors import AffrayError
 from affray.io.load import format_path, load_value, validation_problems
 from affray.limits import MAX_COMBATANTS, MAX_HP
-from affray.model.encounter import Combatant
+from affray.model.encounter import Combatant, Outcome
 
-__all__ = ["COMMANDS", "CommandError", "FightCommand", "parse_fight_command", "suggest", "whole"]
+__all__ = ["COMMANDS", "CommandError", "FightCommand", "parse_fight_command", "suggest", "typed_outcome", "whole"]
 
 #: The commands that change a fight, with how each is typed.
 COMMANDS = {
@@ -91,6 +91,15 @@ def _lead(rest: str, fight: Fight[Any], verb: str, example: str) -> tuple[str, s
         if lowered == n.lower() or lowered.startswith(n.lower() + " "):
             return n, rest[len(n):].strip()
     raise CommandError(f"{verb}: no combatant at the start of {rest!r}; e.g. {example}")
+
+
+def typed_outcome(words: list[str]) -> Outcome | None:
+    """``miss`` or ``hit N`` (lower case): an attack's outcome typed by the referee; None when it is not one."""
+    if words == ["miss"]:
+        return Outcome(hit=False, damage=0)
+    if len(words) == 2 and words[0] == "hit" and (n := whole(words[1], MAX_HP, 0)) is not None:
+        return Outcome(hit=True, damage=n)
+    return None
 
 
 def whole(text: str, most: int, least: int = 1) -> int | None:

@@ -9,25 +9,23 @@ pure function of them); ``affray log`` rebuilds it without asking or showing any
 
 from __future__ import annotations
 
-import json
 import textwrap
 from dataclasses import asdict
-from typing import Any, Protocol
+from typing import Protocol
 
 from rich.console import Console
 
 from affray.api import Prepared, prepare
-from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DicePrefs, DieQuestion, DriveError, End, Input
-from affray.drive.commands import COMMANDS, suggest, whole
+from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DicePrefs, DieQuestion, End
+from affray.drive.commands import COMMANDS, suggest, typed_outcome, whole
 from affray.drive.shorthand import entry
 from affray.drive.shorthand import suggest as entry_words
 from affray.engine.events import Event
 from affray.engine.fight import Result, describe_declaration
 from affray.io.load import load_text
-from affray.io.timeline import event_dict
-from affray.limits import MAX_HP
 from affray.model.encounter import Outcome
-from affray.play.store import Game, Store, StoreError, input_row
+from affray.play.record import Recorder, open_drive
+from affray.play.store import Game, Store
 from affray.play.terminal import Complete
 from affray.play.view import (
     event_text,
@@ -87,10 +85,6 @@ def open_game(store: Store, game: Game) -> Prepared:
     return prepare(loaded, ruleset=game.ruleset, seed=game.seed, options=game.options)
 
 
-def _plain(e: Event, seq: int) -> dict[str, Any]:
-    return json.loads(json.dumps(event_dict(e, seq), ensure_ascii=False))  # type: ignore[no-any-return]
-
-
 class Session:
     """One game of a database, played, resumed or only rebuilt (``io`` None)."""
 
@@ -111,37 +105,10 @@ class Session:
         self._table: list[tuple[str, ...]] | None = None  # the combatants' table as last shown
         # a console asks for every die (and answers "roll" where the referee lets the engine roll): which are
         # shown is the referee's choice, journalled as it changes
-        try:
-            self.drive = self.prepared.drive(auto=game.auto, max_rounds=game.max_rounds, announce=True,
-                                             dice=DicePrefs({"all": "ask" if interactive else "roll"}),
-                                             inputs=self.journal.inputs, events=len(self.journal.events))
-        except DriveError as exc:
-            raise StoreError(f"{store.path}: fight {game.id} is damaged: {exc}; the other fights are not "
-                             "affected") from None
-        self.drive.on_input = self._journal_input
-        self._check_replay()
-
-    # -- the journal ----------------------------------------------------------------------------------
-    def _journal_input(self, i: Input) -> None:
-        kind, at, payload = input_row(i)
-        self.store.append(self.game.id, kind, at, payload)
-        self.journal.add(kind, at, payload)
-
-    def _journal_event(self, e: Event) -> None:
-        seq = len(self.journal.events)
-        d = _plain(e, seq)
-        self.store.append(self.game.id, "event", seq, d)
-        self.journal.add("event", seq, d)
-
-    def _check_replay(self) -> None:
-        """The rebuilt fight's events must be the ones stored (else the file's fight is not the journal's)."""
-        rebuilt = [_plain(e, i) for i, e in enumerate(self.drive.fight.events)]
-        stored = self.journal.events
-        if rebuilt != stored:
-            seq = next((i for i, (a, b) in enumerate(zip(rebuilt, stored, strict=False)) if a != b),
-                       min(len(rebuilt), len(stored)))
-            raise StoreError(f"{self.store.path}: fight {self.game.id} does not replay to its stored event {seq} "
-                             "(was it played with another version of affray?)")
+        self.drive = open_drive(store, game, self.prepared, self.journal,
+                                DicePrefs({"all": "ask" if interactive else "roll"}))
+        self.record = Recorder(store, game, self.journal)
+        self.drive.on_input = self.record.input
 
     def rebuild(self) -> Result:
         """The fight as its journal leaves it, rebuilt without asking or showing anything."""
@@ -181,14 +148,11 @@ class Session:
             case DieQuestion():
                 self._die(item)
             case End():
-                if not self.journal.ended:
-                    self.store.append(self.game.id, "end", len(self.journal.events), {})
-                    self.journal.add("end", len(self.journal.events), {})
+                self.record.end()
                 show_final(self.drive.fight, self.out)
                 self._pause(over=True)
             case _:
-                self._journal_event(item)
-                self._show(item, len(self.journal.events) - 1)
+                self._show(item, self.record.event(item))
                 nxt = self.drive.peek()
                 if self.mode != "step" or isinstance(nxt, (DeclareQuestion, DieQuestion, End)) or (
                         nxt is not None and not isinstance(nxt, Coming)):
@@ -269,7 +233,7 @@ class Session:
             elif words[0] == "run":
                 self.mode = "run"
                 value = ROLL
-            elif q.attack and (outcome := _outcome(words)) is not None:
+            elif q.attack and (outcome := typed_outcome(words)) is not None:
                 value = outcome
             elif len(words) == 1 and (n := whole(words[0], q.count * q.sides)) is not None:
                 value = n
@@ -338,7 +302,7 @@ class Session:
             self._set_dice(words[1:])
         elif over:
             self.out.print("the fight is over: undo first to change it", style="yellow")
-        elif (outcome := _outcome([w.lower() for w in words])) is not None or (
+        elif (outcome := typed_outcome([w.lower() for w in words])) is not None or (
                 len(words) == 1 and whole(verb, 20) is not None):
             return self._preset(line.strip(), outcome if outcome is not None else int(verb))
         else:
@@ -346,8 +310,7 @@ class Session:
             if error is not None:
                 self.out.print(f"{printable(error)} (type help)", style="yellow", markup=False)
             for e in self.drive.take_events():  # what the command did, journalled and shown at once
-                self._journal_event(e)
-                self._show(e, len(self.journal.events) - 1)
+                self._show(e, self.record.event(e))
         return "stay"
 
     def _preset(self, text: str, value: Outcome | int) -> str:
@@ -383,8 +346,7 @@ class Session:
             self.out.print("nothing to undo: the fight is at its start (type help)", style="yellow")
             return False
         to = self.drive.undo(n)
-        self.store.append(self.game.id, "undo", to, {})
-        self.journal.add("undo", to, {})
+        self.record.undo(to)
         self._last_round = None
         self.out.print(f"undone: back to {to} events", style="bold")
         self.mode, self.steps_left = "step", 0
@@ -412,15 +374,6 @@ def _count(words: list[str], default: int) -> int | None:
     if len(words) < 2:
         return default
     return whole(words[1], 1_000_000)
-
-
-def _outcome(words: list[str]) -> Outcome | None:
-    """``miss`` or ``hit N``: an attack's outcome typed by the referee."""
-    if words == ["miss"]:
-        return Outcome(hit=False, damage=0)
-    if len(words) == 2 and words[0] == "hit" and (n := whole(words[1], MAX_HP, 0)) is not None:
-        return Outcome(hit=True, damage=n)
-    return None
 
 
 def _first(names: list[str]) -> str:

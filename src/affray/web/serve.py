@@ -1,0 +1,114 @@
+"""``affray serve``: open the fight on the table's thread, listen, print one link per screen, serve."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+import uvicorn
+
+from affray.errors import OptionError
+from affray.play.store import Store
+from affray.web.app import Served, make_app
+from affray.web.security import BodyLimit, Tokens
+from affray.web.table import Table
+
+__all__ = ["Opening", "close_served", "links", "listen", "open_served", "serve"]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Which fight to serve: a new one (``new``: its file, text, ruleset, seed, options, auto, max rounds) or
+    the database's fight ``game`` (None: the latest)."""
+
+    db: str
+    new: tuple[str, str, str, int, dict[str, object], bool, int] | None = None
+    game: int | None = None
+
+
+def open_served(opening: Opening) -> Served:
+    """The fight opened on a thread of its own (its lock held there); affray's errors come out as they are."""
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="affray-table")
+
+    def start() -> Table:
+        store = Store(opening.db)
+        try:
+            game = store.new_game(*opening.new) if opening.new is not None else store.game(opening.game)
+            return Table.open(store, game)
+        except BaseException:
+            store.close()
+            raise
+
+    try:
+        table = pool.submit(start).result()
+    except BaseException:
+        pool.shutdown()
+        raise
+    return Served(table, Tokens.make(table.pcs()), pool)
+
+
+def close_served(served: Served) -> None:
+    def stop() -> None:
+        served.table.close()
+        served.table.store.close()
+
+    served.pool.submit(stop).result()
+    served.pool.shutdown()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket (port 0: any free one); OptionError when it cannot be had."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise OptionError(f"--host {host}: not an address of this machine ({exc})") from None
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(64)
+    except OSError as exc:
+        sock.close()
+        raise OptionError(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc} (give "
+                          "another --port, or 0 for any free one)") from None
+    return sock
+
+
+def links(served: Served, host: str, port: int) -> list[tuple[str, str]]:
+    """(who, URL) for the referee then each player character."""
+    shown = socket.gethostname() if host in ("0.0.0.0", "::", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    base = f"http://{shown}:{port}/t/"
+    return [("referee", base + served.tokens.referee.token)] + [
+        (pc, base + v.token) for pc, v in served.tokens.players.items()]
+
+
+def serve(opening: Opening, host: str, port: int, out: TextIO,
+          ready: Callable[[uvicorn.Server], None] | None = None) -> None:
+    """Serve until interrupted: the fight stays in its database (``affray serve --db PATH`` serves it again)."""
+    sock = listen(host, port)
+    try:
+        served = open_served(opening)
+    except BaseException:
+        sock.close()
+        raise
+    try:
+        for who, url in links(served, host, sock.getsockname()[1]):
+            out.write(f"{who}: {url}\n")
+        out.flush()
+        config = uvicorn.Config(BodyLimit(make_app(served)), log_level="warning", access_log=False, lifespan="off",
+                                timeout_graceful_shutdown=2)
+        server = uvicorn.Server(config)
+        served.stopping = lambda: server.should_exit
+        if ready is not None:
+            ready(server)
+        server.run(sockets=[sock])
+        out.write(f"stopped: the fight is saved in {opening.db}; `affray serve --db {opening.db}` serves it again "
+                  "(with new links)\n")
+    finally:
+        sock.close()
+        close_served(served)

@@ -1,0 +1,213 @@
+"""Issue 15's "Done when": in real Chromium, the referee and three players on their own pages play a whole fight
+under combat2-phase1 and under side-d6, each player declaring and rolling for its own character; the journal
+then equals ``affray log --json``, and the same answers given to ``affray drive`` make the same timeline.
+
+Chromium is Debian's (``.ci/run`` installs it), driven by Playwright through ``executable_path``; without it this
+test fails, never skips. ``AFFRAY_SHOTS=DIR`` also saves the screenshots of docs/web.md there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from affray.play.store import Store
+from web_helpers import PCS, table_file
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium; .ci/run does it)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _affray(*args: str, stdin: str | None = None) -> str:
+    done = subprocess.run([sys.executable, "-m", "affray", *args], input=stdin, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _serve(file: Path, db: Path) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """``affray serve`` on a free port of 127.0.0.1 (stopped by the caller, and by ``timeout`` at the latest); the
+    links it prints, by who."""
+    proc = subprocess.Popen(["timeout", "-s", "INT", "600", sys.executable, "-m", "affray", "serve", str(file), "--db",
+                             str(db), "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or ()] and None, daemon=True).start()
+    links: dict[str, str] = {}
+    while len(links) < 1 + len(PCS):
+        try:
+            line = lines.get(timeout=30)
+        except queue.Empty:
+            _stop(proc)
+            raise AssertionError(f"affray serve printed no links: {proc.stderr.read() if proc.stderr else ''}") \
+                from None
+        who, _, url = line.rstrip("\n").partition(": ")
+        links[who] = url
+    return proc, links
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def _rev(page: Page) -> int:
+    return int(page.locator(".screen").get_attribute("data-rev") or "-1")
+
+
+def _settle(pages: list[Page], rev: int) -> None:
+    """Every screen shows the table at revision ``rev`` or later (its own answer, or a live frame)."""
+    for page in pages:
+        page.wait_for_function("r => +document.querySelector('.screen').dataset.rev >= r", arg=rev, timeout=15_000)
+
+
+def _shoot(pages: dict[str, Page], ruleset: str) -> None:
+    shots = os.environ.get("AFFRAY_SHOTS")
+    if not shots or ruleset != "combat2-phase1":
+        return
+    Path(shots).mkdir(parents=True, exist_ok=True)
+    for who, page, size, name in (("referee", pages["referee"], DESKTOP, "referee-desktop"),
+                                  ("referee", pages["referee"], PHONE, "referee-phone"),
+                                  ("Brom", pages["Brom"], DESKTOP, "player-desktop"),
+                                  ("Brom", pages["Brom"], PHONE, "player-phone")):
+        old = page.viewport_size
+        page.set_viewport_size(size)
+        page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=name.endswith("desktop"))
+        assert old is not None
+        page.set_viewport_size(old)
+        del who
+
+
+def _play(browser: Browser, links: dict[str, str], ruleset: str) -> dict[int, dict[str, Any]]:
+    """The whole fight through the four pages: the referee runs it, each player answers what its page asks
+    (a blow at the first orc listed, a d20 of 19, the damage die's highest face, its side's dice). The answers
+    given, by question id, as ``affray drive`` takes them; which player gave which."""
+    pages: dict[str, Page] = {}
+    dialogs: list[str] = []  # a script run by a name would show itself here
+    errors: list[str] = []
+    for who in ("referee", *PCS):
+        context = browser.new_context(viewport=DESKTOP if who == "referee" else PHONE)
+        page = context.new_page()
+        page.on("dialog", lambda d: dialogs.append(d.message))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)  # CSP refusals too
+        page.goto(links[who])
+        page.wait_for_function("() => window.htmx !== undefined")
+        pages[who] = page
+    referee = pages["referee"]
+    answers: dict[int, dict[str, Any]] = {}
+    by: dict[str, set[str]] = {pc: set() for pc in PCS}
+    shot = False
+    for _ in range(400):
+        if referee.locator(".over").count():
+            break
+        rev = _rev(referee)
+        asked = [(pc, pages[pc]) for pc in PCS if pages[pc].locator("section.ask").count()]
+        if not asked:
+            assert referee.locator("section.ask").count() == 0, "a question no player is shown"
+            referee.locator("button[name=say][value=run]").click()
+        else:
+            pc, page = asked[0]
+            ask = page.locator("section.ask")
+            qid = int(ask.get_attribute("data-question") or "-1")
+            if ask.get_attribute("data-what") == "declare":
+                if not shot and pc == "Brom" and len(answers) > 6:
+                    _shoot(pages, ruleset)
+                    shot = True
+                button = ask.locator("button[name=say][value^='melee ']").first
+                target = (button.get_attribute("value") or "").removeprefix("melee ")
+                button.click()
+                answers[qid] = {"declare": {"melee": target}}
+                by[pc].add("declare")
+            else:
+                field = ask.locator("input[name=text]")
+                high = field.get_attribute("data-high") or ""
+                value = "19" if high == "20" else high
+                sides = "(party)" in (ask.locator("h2").text_content() or "")  # the side's die, not its own
+                field.fill(value)
+                ask.locator("button", has_text="Enter").click()
+                answers[qid] = {"die": int(value)}
+                if not sides:
+                    by[pc].add("die")
+        _settle(list(pages.values()), rev + 1)
+    assert referee.locator(".over").count(), "the fight did not end"
+    assert "the fight is over: party wins" in (referee.locator(".over").text_content() or "")
+    for pc in PCS:
+        assert "the fight is over: party wins" in (pages[pc].locator(".over").text_content() or "")
+        assert by[pc] == {"declare", "die"}, f"{pc}'s player did not both declare and roll"
+    assert dialogs == [] and errors == []
+    for page in pages.values():
+        page.context.close()
+    return answers
+
+
+def _drive(file: Path, db: Path, answers: dict[int, dict[str, Any]]) -> None:
+    """The same answers to ``affray drive --dice ask``: every die the page let the engine roll is rolled."""
+    proc = subprocess.Popen([sys.executable, "-m", "affray", "drive", str(file), "--dice", "ask", "--db", str(db)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    given = 0
+    for line in proc.stdout:
+        msg = json.loads(line)
+        assert "error" not in msg, msg
+        if "ask" in msg:
+            qid = msg["ask"]["id"]
+            given += qid in answers
+            proc.stdin.write(json.dumps({"id": qid, **answers.get(qid, {"roll": True})}) + "\n")
+            proc.stdin.flush()
+        elif "end" in msg:
+            proc.stdin.write('{"do": "quit"}\n')
+            proc.stdin.flush()
+    assert proc.wait(60) == 0
+    assert given == len(answers)
+
+
+@pytest.mark.parametrize("ruleset", ["combat2-phase1", "side-d6"])
+def test_a_whole_fight_in_chromium(browser: Browser, tmp_path: Path, ruleset: str) -> None:
+    file = table_file(tmp_path, ruleset)
+    db = tmp_path / "web.db"
+    proc, links = _serve(file, db)
+    try:
+        assert list(links) == ["referee", *PCS]
+        assert all(url.startswith("http://127.0.0.1:") for url in links.values())
+        answers = _play(browser, links, ruleset)
+    finally:
+        _stop(proc)
+    logged = json.loads(_affray("log", "--db", str(db), "--json"))
+    store = Store(db)
+    journal = store.journal(1)
+    store.close()
+    assert journal.ended and journal.events == logged["events"]
+    assert logged["winner"] == "party" and logged["ruleset"] == ruleset
+    for pc in PCS:  # each player's blows, with its own dice: a d20 of 19 hits an orc's AC 6
+        assert any(e["kind"] == "melee" and e["actor"] == pc and e["hit"] for e in logged["events"])
+    _drive(file, tmp_path / "drive.db", answers)
+    assert json.loads(_affray("log", "--db", str(tmp_path / "drive.db"), "--json")) == logged

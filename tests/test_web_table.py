@@ -1,0 +1,114 @@
+"""The referee's screen drives the fight as the console does (step, run, undo, answers for anyone, the
+referee's outcome, commands from the forms), and a served fight resumes where it was left. The fight is
+``web_helpers.TABLE`` under side-d6: orcs of 3 hp, every player's die typed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from affray.web.serve import Opening, close_served, open_served
+from test_web_security import Screens
+from web_helpers import client, opening, question
+
+
+def _title(html: str) -> str:
+    found = re.search(r'data-question="\d+"[^>]*>.*?<h2>([^<]*)</h2>', html, re.S)
+    assert found, "no question on the page"
+    return found.group(1)
+
+
+def _lines(html: str) -> list[str]:
+    return re.findall(r'<span class="line">([^<]*)</span>', html)
+
+
+def test_the_referee_steps_answers_for_anyone_gives_an_outcome_and_undoes(tmp_path: Path) -> None:
+    with client(opening(tmp_path, "side-d6")) as (c, served):
+        s = Screens(c, served)
+        assert "waiting for the referee to go on" in s.page(s.tok["Sela"])
+        assert s.post(s.ref, op="command", say="step") == "step: 0 events"  # the surprise die comes first
+        assert _title(s.page(s.ref)) == "d6 for surprise (party)"
+        assert s.answer(s.ref, "1") == ""  # 1 never surprises (MJ-08: 5-6)
+        assert re.fullmatch(r"0 surprise     all sides   party d6=1, orcs d6=\d: .*", _lines(s.page(s.ref))[0])
+        assert question(s.page(s.ref)) is None  # a step at a time: the surprise was the step
+        assert s.post(s.ref, op="command", say="step") == "step: 1 events"
+        assert _title(s.page(s.ref)) == "Brom (party) declares, round 1, step 2 (declarations)"
+        q = question(s.page(s.ref))
+        assert s.answer(s.ref, "fly away").startswith("fly away: &#39;fly&#39; is not a declaration: begin with one "
+                                                      "of melee")
+        assert question(s.page(s.ref)) == q  # the question stands
+        assert s.post(s.ref, op="command", say="run") == "run: once the question waiting is answered (Brom declares)"
+        assert question(s.page(s.ref)) == q
+        assert s.answer(s.ref, "melee Orc 1 with long sword") == ""  # the referee answers for anyone; then it runs
+        assert s.answer(s.tok["Sela"], "melee Orc 2") == ""
+        assert s.answer(s.tok["Ash"], "melee Orc 3") == ""
+        assert _title(s.page(s.ref)) == "d6 for initiative (party)"
+        assert s.answer(s.ref, "6") == ""
+        page = s.page(s.ref)
+        assert _title(page) == "Brom attacks Orc 1 (melee): the d20"
+        q = question(page)
+        # events so far: 0 surprise, 1-3 the party's declarations, 4-6 the orcs', 7 initiative
+        assert [line.split()[0] for line in _lines(page)] == ["7", "6", "5", "4", "3", "2", "1", "0"]
+        assert "melee Brom with club" in _lines(page)[3]
+        assert s.answer(s.ref, "hit 6") == ""
+        page = s.page(s.ref)
+        assert "8 melee        Brom -&gt; Orc 1: hit, 6 damage   the referee&#39;s outcome: hit, 6 damage" in page
+        assert re.findall(r'<th scope="row">Orc 1</th><td>orcs</td><td>([^<]*)</td>', page) == ["-3/3"]  # 3 less 6
+        assert s.post(s.ref, op="command", say="undo") == "undone: back to 8 events"
+        page = s.page(s.ref)
+        assert _lines(page)[0].startswith("7 initiative") and question(page) is None
+        assert s.post(s.ref, op="command", say="step") == "step: 8 events"
+        assert question(s.page(s.ref)) == q  # the same d20 asked again
+        assert s.answer(s.tok["Brom"], "2") == ""  # now by Brom's player: a miss (d20 2 against AC 6)
+        assert "8 melee        Brom -&gt; Orc 1: miss" in s.page(s.ref)
+
+
+def test_commands_from_the_referee_forms(tmp_path: Path) -> None:
+    with client(opening(tmp_path, "side-d6")) as (c, served):
+        s = Screens(c, served)
+        assert s.post(s.ref, op="compose", verb="condition", name="Orc 2", a="held", b="2 rounds") == \
+            "done: condition Orc 2 held 2 rounds"
+        row = re.compile(r'<th scope="row">Orc 2</th>(.*?)</tr>')
+        assert row.findall(s.page(s.ref)) == ["<td>orcs</td><td>3/3</td><td>standing</td><td></td><td></td>"
+                                              "<td>held (to round 3, start)</td>"]
+        assert row.findall(s.page(s.tok["Ash"])) == ["<td>orcs</td><td>?</td><td>standing</td><td></td><td></td>"
+                                                     "<td>held</td>"]  # seen held, not for how long
+        assert s.post(s.ref, op="compose", verb="end", name="Orc 2", a="held") == "done: end Orc 2 held"
+        assert s.post(s.ref, op="compose", verb="heal", name="Brom", a="5") == "done: heal Brom 5"
+        assert ">55/50<" in s.page(s.ref) and ">55/50<" in s.page(s.tok["Sela"])  # an ally's hit points are known
+        assert s.post(s.ref, op="command", say="damage Nobody 3") == "damage: no combatant named &#39;Nobody&#39; " \
+            "(combatants: Brom, Sela, Ash, Orc 1, Orc 2, Orc 3)"
+        assert s.post(s.ref, op="command", say="frobnicate").startswith("frobnicate: not a command (step, run")
+        assert s.post(s.ref, op="compose", verb="rm", name="Orc 2") == "rm: not a command"
+        assert s.post(s.ref, op="compose", verb="dice", name="party", a="roll") == "dice for party: roll"
+        assert served.table.journal.inputs[-1].value == ("party", "roll")
+        assert s.post(s.ref, op="compose", verb="remove", name="Orc 3") == "done: remove Orc 3"
+        assert "Orc 3 leaves the fight (the referee)" in s.page(s.ref)
+        assert s.post(s.ref, op="compose", verb="add", name="orcs",
+                      a="{name: Orc 9, hd: 1, hp: 7, weapons: [{name: axe, sf: 7, damage: 1d8}]}") == \
+            "done: add orcs {name: Orc 9, hd: 1, hp: 7, weapons: [{name: axe, sf: 7, damage: 1d8}]}"
+        assert ">7/7<" in s.page(s.ref)
+        brom = s.page(s.tok["Brom"])
+        assert "Orc 9" in brom and "7/7" not in brom and "7 hp" not in brom
+
+
+def test_a_served_fight_resumes_where_it_was_left(tmp_path: Path) -> None:
+    op = opening(tmp_path, "side-d6")
+    with client(op) as (c, served):
+        s = Screens(c, served)
+        assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+        assert s.answer(s.tok["Sela"], "1") == ""
+        assert s.answer(s.tok["Brom"], "melee Orc 1") == ""
+        q = question(s.page(s.tok["Sela"]))
+        events = list(served.table.journal.events)
+        old = s.tok["Sela"]
+    served = open_served(Opening(op.db))
+    try:
+        assert served.table.journal.events == events and len(events) == 2  # the surprise, Brom's declaration
+        assert served.table.pending is None  # as the console, the fight waits for the referee's first word
+        served.pool.submit(lambda: served.table.command("run")).result()
+        assert q is not None and served.table.pending is not None and served.table.pending.id == q[0]
+        assert sum(i.kind == "dice" for i in served.table.journal.inputs) == 1  # the party's dice asked, once
+        assert served.tokens.players["Sela"].token != old  # new links each time
+    finally:
+        close_served(served)
