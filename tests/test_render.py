@@ -42,3 +42,14 @@ def test_the_why_is_wrapped_at_the_width_and_indented_under_the_event() -> None:
         for line in (parts[1].plain.splitlines() if len(parts) > 1 else []):
             assert line.startswith(" " * 7) and not line.startswith(" " * 8), line
             assert len(line) <= 59 and line == line.rstrip(), line
+
+
+def test_the_end_of_a_condition_reads_as_such_in_what_comes_next() -> None:
+    """A condition's end is a step on the clock (G-08); the status says what ends, not the step's kind."""
+    from affray.engine.step import Step
+    from affray.play.view import next_lines
+
+    fight = prepare(load_encounter(FIRST)).fight()
+    goblin = fight.state.fighters["Goblin 1"]
+    step = Step((6,), goblin, "end-condition", "round 6, start", "round 1 + 5 rounds", note="asleep")
+    assert next_lines(fight, step, None)[0].plain == "next: Goblin 1: asleep ends at round 6, start"

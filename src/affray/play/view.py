@@ -32,6 +32,8 @@ def event_text(e: Event, seq: int, width: int = 100) -> list[Text]:
 
 
 def _step_text(step: Step) -> str:
+    if step.kind == "end-condition":  # the moment a condition runs out (G-08)
+        return p(f"{step.actor.name}: {step.note} ends at {step.at}")
     what = step.kind + (f" {step.spell.name}" if step.spell is not None else "")
     target = f" -> {step.target}" if step.target else ""
     return p(f"{step.actor.name}: {what}{target} at {step.at}")  # names from the file: no control characters
