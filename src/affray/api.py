@@ -6,10 +6,9 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.dice.roller import DieProvider
-from affray.drive import DicePrefs, Drive, Input
 from affray.engine.events import Event
 from affray.engine.fight import Result
 from affray.engine.options import check_option
@@ -22,6 +21,9 @@ from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.plugins import assemble
 from affray.policy import choose
 from affray.rulesets import RULESETS, find_ruleset
+
+if TYPE_CHECKING:  # the driven fight (greenlet, questions, commands) is imported by the commands that drive one
+    from affray.drive import DicePrefs, Drive, Input
 
 __all__ = ["Prepared", "describe", "prepare", "run", "run_file"]
 
@@ -47,6 +49,8 @@ class Prepared:
         """The fight as a conversation (``affray.drive``): pull events and questions, answer them. ``dice``: "roll"
         every die nobody gave, "ask" for it, or per side and purpose (``DicePrefs``); ``inputs`` and ``events``:
         a resumed fight's recorded inputs, given again while it is rebuilt to that many events."""
+        from affray.drive import DicePrefs, Drive
+
         prefs = dice if isinstance(dice, DicePrefs) else DicePrefs({"all": dice})
         return Drive(lambda: self.fight(auto=auto, max_rounds=max_rounds), dice=prefs, announce=announce,
                      inputs=inputs, events=events)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -10,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 
 from affray.errors import AffrayError, EncounterError, OptionError, UnknownRulesetError
 from affray.io.load import load_encounter, load_text, load_value, read_text, sort_problems
@@ -18,6 +18,8 @@ from affray.limits import MAX_ROUNDS, MAX_SEED
 from affray.printable import printable
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from affray.api import Prepared
     from affray.play import Session, Store
     from affray.play.session import Io
@@ -27,8 +29,21 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Combat sequencing for old-school D&D under six initiative systems.")
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 T = TypeVar("T")
+
+
+@functools.cache
+def _err() -> Console:
+    """The console errors are printed on (rich is imported only when one is)."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
 
 
 def _guard(fn: Callable[[], T]) -> T:
@@ -36,14 +51,14 @@ def _guard(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
-        err.print(printable(str(exc), keep_newlines=True), markup=False)
+        _err().print(printable(str(exc), keep_newlines=True), markup=False)
         raise typer.Exit(2) from None
     except (typer.Exit, typer.Abort):
         raise
     except Exception as exc:  # an internal error: one line, the traceback only on request
         if os.environ.get("AFFRAY_DEBUG"):
             raise
-        err.print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
+        _err().print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
                   markup=False)
         raise typer.Exit(1) from None
 
@@ -154,16 +169,17 @@ def run(
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
-        from affray.cli.render import render_result
-        from affray.io.timeline import timeline_json
-
         seed_n, rounds = _numbers(seed, max_rounds)
         prepared, _options, _text = _prepare(file, ruleset, seed_n, set_)
         result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
+            from affray.io.timeline import timeline_json
+
             sys.stdout.write(timeline_json(result))
         else:
-            render_result(result, Console(highlight=False))
+            from affray.cli.render import render_result
+
+            render_result(result, _console())
 
     _guard(body)
 
@@ -308,7 +324,7 @@ def log(
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
-            render_result(result, Console(highlight=False))
+            render_result(result, _console())
 
     _guard(body)
 
@@ -334,7 +350,7 @@ def _session(store: Store, game: Game, io: Io | None) -> Session:
     from affray.play import Session, StoreError
 
     try:
-        return Session(store, game, io, Console(highlight=False))
+        return Session(store, game, io, _console())
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None
