@@ -27,7 +27,7 @@ def choose(fight: Fight[Any], f: Fighter) -> Declaration | None:
     elif f.engaged:
         target = next((fighters[n] for n in sorted(f.engaged, key=fight.order) if fighters[n].active), None)
     if target is None:
-        target = next((g for g in fighters.values() if g.side != f.side and g.active), None)
+        target = fight.state.first_foe(f.side)
     if target is None:
         return None
     weapon = f.weapons[0]

@@ -341,12 +341,25 @@ class Fight(Generic[S]):
                    for f in self.state.fighters.values()) or self.ruleset.pending(self)
 
     def _deaths(self, tick: Tick, at: str) -> None:
-        """G-05: after a tick's actions, everyone at 0 hp or less goes down, dead unless a rule says otherwise."""
-        for f in self.state.fighters.values():
+        """G-05: after a tick's actions, everyone at 0 hp or less goes down, dead unless a rule says otherwise.
+        In file order; only the hurt can have fallen (``FightState.hurt``), and one hurt as this runs (a
+        referee's hand at a ``down``) is looked at now if later in the order, else at the next moment."""
+        hurt = self.state.hurt
+        last = -1
+        while hurt:
+            f = min((g for g in hurt if g.index > last), key=_index, default=None)
+            if f is None:
+                break
+            hurt.discard(f)
+            last = f.index
             if f.hp <= 0 and not f.down:
                 unconscious, words = self.rules.fall(self, f)
                 self.emit(Down, tick, at, f.name, detail=f"{f.name} at {f.hp} hp: {words}" if self.explain else None,
                           unconscious=unconscious)
+
+
+def _index(f: Fighter) -> int:
+    return f.index
 
 
 def describe_declaration(decl: Declaration, f: Fighter) -> str:

@@ -657,7 +657,7 @@ def _other_target(fight: Fight[_Battle], step: Step) -> Fighter | None:
     a = step.actor
     state = fight.state
     if step.kind == "missile":
-        return next((g for g in state.fighters.values() if g.side != a.side and g.active), None)
+        return state.first_foe(a.side)
     return next((state.fighters[n] for n in sorted(a.engaged, key=fight.order) if state.fighters[n].active),
                 None)
 
