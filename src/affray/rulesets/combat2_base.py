@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 from affray.engine.events import Delay
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
@@ -14,6 +16,7 @@ from affray.model.encounter import Declaration, Spell
 __all__ = ["Book", "Combat2Part", "Combat2Phase1Options", "Memo", "Words", "book", "charged", "per_phase"]
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class Combat2Phase1Options(BaseOptions):
     """Every Decision of C2 and P1 (Phase System II adds its own, ``Combat2Phase2Options``). Here rather than

@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from affray.dice.expr import parse_dice
 from affray.engine.events import (
     Abort,
@@ -107,6 +109,7 @@ class _Battle:
     forced: list[tuple[Fighter, Fighter]] = field(default_factory=list)
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class PhaseCountOptions(BaseOptions):
     """The Decisions of PC-01 to PC-12 (and G-07, G-11), with the digest's defaults."""

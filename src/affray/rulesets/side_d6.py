@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from affray.engine.events import Initiative, Surprise
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
@@ -48,6 +50,7 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 SETTERS = ("fighter", "paladin", "ranger")
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class SideD6Options(BaseOptions):
     """Every Decision of MJ-01 to MJ-20, with the digest's defaults."""
