@@ -16,11 +16,13 @@ from setuptools import setup
 
 HERE = Path(__file__).resolve().parent
 
-#: Compiled: the fight's hot path. Left interpreted: the events (NamedTuple subclasses, which mypyc does not
-#: compile) and the options (fields built by ``option()``, read by dataclasses at class creation).
-COMPILED = ("engine", "rulesets", "plugins")
-INTERPRETED = {"engine/__init__.py", "engine/events.py", "engine/options.py", "rulesets/__init__.py",
-               "plugins/__init__.py"}
+#: Compiled: the fight's hot path (the engine, the rulesets, the plug-ins, and what they call on every step: the
+#: default policy, the dice, the shared reckonings, the derived tables). Left interpreted: the events
+#: (NamedTuple subclasses, which mypyc does not compile), the options (fields built by ``option()``, read by
+#: dataclasses at class creation) and the packages' ``__init__``.
+COMPILED = ("engine/*.py", "rulesets/*.py", "plugins/*.py", "reckon/*.py", "policy.py", "dice/roller.py",
+            "model/derive.py")
+INTERPRETED = {"engine/events.py", "engine/options.py"}
 
 
 def _compiler() -> bool:
@@ -30,8 +32,8 @@ def _compiler() -> bool:
 
 def _modules() -> list[str]:
     src = HERE / "src" / "affray"
-    return sorted(str(p.relative_to(HERE)) for d in COMPILED for p in (src / d).glob("*.py")
-                  if str(p.relative_to(src)) not in INTERPRETED)
+    return sorted(str(p.relative_to(HERE)) for pattern in COMPILED for p in src.glob(pattern)
+                  if p.name != "__init__.py" and str(p.relative_to(src)) not in INTERPRETED)
 
 
 def _ext_modules() -> list[object]:

@@ -156,6 +156,14 @@ class Fight(Generic[S]):
             self.on_event(e)
         return e
 
+    def delay(self, tick: Tick, at: str, actor: str, why: str, detail: str) -> None:
+        """A ``delay`` event: an action waits. It changes nothing of the state, so in the lean mode, where nobody
+        keeps, explains or hears the log, it is not made at all: only the moment moves on."""
+        if self.keep or self.explain or self.on_event is not None:
+            self.emit(Delay, tick, at, actor, why=why, detail=detail)
+        else:
+            self.now, self.now_at = tick, at
+
     # -- what rulesets call ---------------------------------------------------------------------------
     def push(self, step: Step) -> None:
         heapq.heappush(self._heap, (step.tick, self._pushed, step))
@@ -194,8 +202,8 @@ class Fight(Generic[S]):
             held = incapacitated(f, tick)
             if held is not None:  # "its declarations wait, and it is asked nothing" (G-09)
                 words = f.conditions[held].words
-                self.emit(Delay, tick, at, f.name, why=f"{f.name} is {held}{f' until {words}' if words else ''}: no "
-                          f"action ({f.conditions[held].rule})", detail=f"{held}: no declaration")
+                self.delay(tick, at, f.name, f"{f.name} is {held}{f' until {words}' if words else ''}: no action "
+                           f"({f.conditions[held].rule})", f"{held}: no declaration")
                 return None
         continuing = f.current is not None and f.remaining > 0
         consumed = False

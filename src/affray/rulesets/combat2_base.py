@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from mypy_extensions import mypyc_attr
 
-from affray.engine.events import Delay
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.state import Fighter
@@ -153,5 +152,5 @@ class Combat2Part:
         b = book(fight, f)
         b.carry = d
         b.carry_note = f"held over: {what}"
-        fight.emit(Delay, (rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name,
-                   why=why, detail=f"waits: {what}")
+        fight.delay((rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name, why,
+                    f"waits: {what}")
