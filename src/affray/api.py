@@ -20,7 +20,7 @@ from affray.io.checks import check
 from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.plugins import assemble
 from affray.policy import choose
-from affray.rulesets import RULESETS, find_ruleset
+from affray.rulesets import find_ruleset, ruleset_ids
 
 if TYPE_CHECKING:  # the driven fight (greenlet, questions, commands) is imported by the commands that drive one
     from affray.drive import DicePrefs, Drive, Input
@@ -80,7 +80,7 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
     """Check ``loaded`` under its ruleset (``ruleset`` overrides the file's) and settle options and seed."""
     cls = ruleset_class(loaded, ruleset)
     if cls is None:
-        valid = ", ".join(r.id for r in RULESETS)
+        valid = ", ".join(ruleset_ids())
         raise EncounterError([Problem(loaded.file, None, "ruleset", f"no ruleset given: add `ruleset:` to the "
                                       f"file or pass --ruleset (valid: {valid})")])
     problems = list(loaded.problems) + list(check(cls, loaded))
