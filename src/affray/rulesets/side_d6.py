@@ -146,8 +146,9 @@ class SideD6(Ruleset[None, SideD6Options]):
         declaring = [f for f in state.pcs_first if f.active and not (rnd == 1 and f.side in state.surprised)]
         at = f"round {rnd}, step 2 (declarations)"
         declared: list[tuple[Fighter, Declaration]] = []
+        asks = fight.asker is not None  # only one who is asked hears them: no list a declarant when nobody is
         for f in declaring:  # each hears the declarations made before its own (the monsters, the PCs')
-            d = fight.declare(f, (rnd, 0, 2, 0), at, known=tuple((g.name, e) for g, e in declared))
+            d = fight.declare(f, (rnd, 0, 2, 0), at, known=tuple((g.name, e) for g, e in declared) if asks else ())
             if d is not None:
                 declared.append((f, d))
         if not declared:
