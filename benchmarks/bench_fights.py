@@ -46,20 +46,23 @@ def _loaded(file: str, size: int | None) -> Any:
     return load_text(text, file, strict=False)
 
 
-def _engine_runner(loaded: Any, ruleset: str | None) -> tuple[str, Callable[[int], Any]]:
+def _engine_runner(loaded: Any, ruleset: str | None) -> tuple[str, Callable[[int], int]]:
     prepared = prepare(loaded, ruleset=ruleset, seed=0)
 
-    def one(seed: int) -> Any:
-        return type(prepared)(loaded, prepared.ruleset, seed).fight(auto=True, explain=False, keep=False).run()
+    def one(seed: int) -> int:
+        """One fight; the rounds it lasted."""
+        return type(prepared)(loaded, prepared.ruleset, seed).fight(auto=True, explain=False, keep=False).run().rounds
 
     return prepared.ruleset.id, one
 
 
-def _time(one: Callable[[int], Any], fights: int, first: int = 0) -> float:
+def _time(one: Callable[[int], int], fights: int) -> tuple[float, int]:
+    """CPU seconds for ``fights`` fights (seeds 0, 1, ...), and the rounds they lasted."""
+    rounds = 0
     start = time.process_time()
-    for seed in range(first, first + fights):
-        one(seed)
-    return time.process_time() - start
+    for seed in range(fights):
+        rounds += one(seed)
+    return time.process_time() - start, rounds
 
 
 def bench_all(file: str, size: int | None, fights: int, repeats: int) -> None:
@@ -67,24 +70,31 @@ def bench_all(file: str, size: int | None, fights: int, repeats: int) -> None:
     runners = [_engine_runner(loaded, cls.id) for cls in RULESETS]
     a = b = size if size is not None else None
     ref_fights = fights * 50  # the reference is ~100 times faster: more fights keep its timing well above the clock's
-    reference: Callable[[int], Any] = (lambda seed: reference_fight(seed, a, b)) if a and b else reference_fight
+    reference: Callable[[int], int] = (lambda seed: reference_fight(seed, a, b)) if a and b else reference_fight
     runners.append(("reference", reference))
     times: dict[str, list[float]] = {name: [] for name, _ in runners}
+    rounds: dict[str, int] = {}
     for _name, one in runners:  # a warm-up: imports, caches
         one(0)
     for _ in range(repeats):
         for name, one in runners:
             n = ref_fights if name == "reference" else fights
-            times[name].append(_time(one, n) / n)
+            cpu, rounds[name] = _time(one, n)
+            times[name].append(cpu / n)
     ref = statistics.median(times["reference"])
     print(f"build {build()}; {Path(file).name}" + (f", {size} a side" if size else "") +
           f"; lean mode; CPU time, median of {repeats} interleaved repeats of {fights} fights "
           f"({ref_fights} for the reference)")
-    print(f"{'ruleset':16} {'fights/s':>10} {'ms/fight':>9} {'x reference time':>17}")
+    # a fight's length varies with its seed and size: ms per round is what compares sizes
+    print(f"{'ruleset':16} {'fights/s':>10} {'ms/fight':>9} {'x reference time':>17} {'rounds/fight':>13} "
+          f"{'ms/round':>9}")
     for name, _ in runners:
         per = statistics.median(times[name])
         spread = (max(times[name]) - min(times[name])) / per if per else 0.0
-        print(f"{name:16} {1 / per:10,.0f} {per * 1000:9.3f} {per / ref:17.1f}   (spread {spread:.0%})")
+        n = ref_fights if name == "reference" else fights
+        per_round = per * n / rounds[name] if rounds[name] else 0.0
+        print(f"{name:16} {1 / per:10,.0f} {per * 1000:9.3f} {per / ref:17.1f} {rounds[name] / n:13.2f} "
+              f"{per_round * 1000:9.3f}   (spread {spread:.0%})")
 
 
 def bench_one(file: str, size: int | None, fights: int, ruleset: str | None) -> None:
