@@ -39,7 +39,7 @@ class _Stepper:
         self.undo: float | None = None
         self._last: float | None = None
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, complete: object = None) -> str | None:  # Io.ask: no Tab completion here
         now = time.perf_counter()
         if self._last is not None:
             if self.left >= 0:
