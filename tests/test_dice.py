@@ -157,3 +157,27 @@ def test_the_global_random_does_not_change_our_rolls() -> None:
     random.seed(2)
     random.random()
     assert first + _faces(roller, 20, 10) == reference
+
+
+@pytest.mark.parametrize("text", ["1d8", "2d4+1", "1d6-1", "3", "0", "1d8+1d6-2", "10d10+100", "08",
+                                  "1d8+1+1", "2d4-9", "5000d6", "1d20000", "1d4-1", "1d1-1"])
+def test_plain_sums_read_as_d20_reads_them(text: str) -> None:
+    """The plain reader (d20 not even imported) gives the DiceExpr, or the error, that d20's parse gives."""
+    from affray.dice import expr as e
+
+    def via(groups: list[tuple[int, int]], bonus: int) -> object:
+        try:
+            return e._check(e.DiceExpr(tuple(groups), bonus, text), text)
+        except ValueError as exc:
+            return str(exc)
+
+    plain = e._plain(text)
+    assert plain is not None
+    assert via(*plain) == via(*e._parse_d20(text))
+
+
+@pytest.mark.parametrize("text", ["d8", "1d08", "0d6", "1d0", "-1", "1d8 + 1", "1d8-1d4", "4d6kh3", "1D8", "(1d8)"])
+def test_anything_else_goes_to_d20(text: str) -> None:
+    from affray.dice import expr as e
+
+    assert e._plain(text) is None

@@ -13,13 +13,37 @@ The user's documentation is in the repository's ``docs/`` (the file format, one 
 the commands); ``affray rulesets ID`` and ``affray examples`` say much of it at the command line.
 """
 
-from affray.api import Prepared, prepare, run, run_file
-from affray.engine import Event, Fight, Result, Ruleset
-from affray.errors import AffrayError, EncounterError, OptionError, Problem, UnknownRulesetError
-from affray.io.load import Loaded, load_encounter, load_text
-from affray.io.timeline import timeline_dict, timeline_json
-from affray.rulesets import RULESETS, find_ruleset
-from affray.sim.simulate import Simulation, simulate
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from affray.api import Prepared, prepare, run, run_file
+    from affray.engine import Event, Fight, Result, Ruleset
+    from affray.errors import AffrayError, EncounterError, OptionError, Problem, UnknownRulesetError
+    from affray.io.load import Loaded, load_encounter, load_text
+    from affray.io.timeline import timeline_dict, timeline_json
+    from affray.rulesets import RULESETS, find_ruleset
+    from affray.sim.simulate import Simulation, simulate
+
+#: Where each public name lives: imported on first use, so that a command pays only for what it uses.
+_HOME = {"Prepared": "affray.api", "prepare": "affray.api", "run": "affray.api", "run_file": "affray.api",
+         "Event": "affray.engine", "Fight": "affray.engine", "Result": "affray.engine", "Ruleset": "affray.engine",
+         "AffrayError": "affray.errors", "EncounterError": "affray.errors", "OptionError": "affray.errors",
+         "Problem": "affray.errors", "UnknownRulesetError": "affray.errors", "Loaded": "affray.io.load",
+         "load_encounter": "affray.io.load", "load_text": "affray.io.load", "timeline_dict": "affray.io.timeline",
+         "timeline_json": "affray.io.timeline", "RULESETS": "affray.rulesets", "find_ruleset": "affray.rulesets",
+         "Simulation": "affray.sim.simulate", "simulate": "affray.sim.simulate"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'affray' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "RULESETS",

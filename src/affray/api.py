@@ -6,10 +6,9 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.dice.roller import DieProvider
-from affray.drive import DicePrefs, Drive, Input
 from affray.engine.events import Event
 from affray.engine.fight import Result
 from affray.engine.options import check_option
@@ -21,7 +20,10 @@ from affray.io.checks import check
 from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.plugins import assemble
 from affray.policy import choose
-from affray.rulesets import RULESETS, find_ruleset
+from affray.rulesets import find_ruleset, ruleset_ids
+
+if TYPE_CHECKING:  # the driven fight (greenlet, questions, commands) is imported by the commands that drive one
+    from affray.drive import DicePrefs, Drive, Input
 
 __all__ = ["Prepared", "describe", "prepare", "run", "run_file"]
 
@@ -48,6 +50,8 @@ class Prepared:
         """The fight as a conversation (``affray.drive``): pull events and questions, answer them. ``dice``: "roll"
         every die nobody gave, "ask" for it, or per side and purpose (``DicePrefs``); ``inputs`` and ``events``:
         a resumed fight's recorded inputs, given again while it is rebuilt to that many events."""
+        from affray.drive import DicePrefs, Drive
+
         prefs = dice if isinstance(dice, DicePrefs) else DicePrefs({"all": dice})
         return Drive(lambda: self.fight(auto=auto, max_rounds=max_rounds), dice=prefs, announce=announce,
                      inputs=inputs, events=events)
@@ -77,7 +81,7 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
     """Check ``loaded`` under its ruleset (``ruleset`` overrides the file's) and settle options and seed."""
     cls = ruleset_class(loaded, ruleset)
     if cls is None:
-        valid = ", ".join(r.id for r in RULESETS)
+        valid = ", ".join(ruleset_ids())
         raise EncounterError([Problem(loaded.file, None, "ruleset", f"no ruleset given: add `ruleset:` to the "
                                       f"file or pass --ruleset (valid: {valid})")])
     problems = list(loaded.problems) + list(check(cls, loaded))

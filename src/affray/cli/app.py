@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
 from affray.cli.common import guard as _guard
 from affray.cli.common import numbers as _numbers
@@ -21,6 +20,8 @@ from affray.limits import MAX_SEED
 from affray.printable import printable
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from affray.api import Prepared
     from affray.play import Session, Store
     from affray.play.session import Io
@@ -30,6 +31,15 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Combat sequencing for old-school D&D under six initiative systems.")
+
+
+def _console() -> Console:
+    """A console for the output (rich is imported only when something is printed)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
 def _game(game: str | None) -> int | None:
     return _whole("--game", game, 1, MAX_SEED, "the number of a fight (`affray games` lists them)")
 
@@ -106,16 +116,17 @@ def run(
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
-        from affray.cli.render import render_result
-        from affray.io.timeline import timeline_json
-
         seed_n, rounds = _numbers(seed, max_rounds)
         prepared, _options, _text = _prepare(file, ruleset, seed_n, set_)
         result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
+            from affray.io.timeline import timeline_json
+
             sys.stdout.write(timeline_json(result))
         else:
-            render_result(result, Console(highlight=False))
+            from affray.cli.render import render_result
+
+            render_result(result, _console())
 
     _guard(body)
 
@@ -299,7 +310,7 @@ def log(
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
-            render_result(result, Console(highlight=False))
+            render_result(result, _console())
 
     _guard(body)
 
@@ -325,7 +336,7 @@ def _session(store: Store, game: Game, io: Io | None) -> Session:
     from affray.play import Session, StoreError
 
     try:
-        return Session(store, game, io, Console(highlight=False))
+        return Session(store, game, io, _console())
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None

@@ -1,12 +1,13 @@
-"""Dice expressions: parsed by d20, rolled by our own roller (never d20's global RNG)."""
+"""Dice expressions: parsed by d20, rolled by our own roller (never d20's global RNG).
+
+d20 builds its grammar when imported (a fifth of the command line's start-up): the plain sums every file
+writes (``1d8``, ``2d4+1``, ``3``) are read here, and d20 is imported only for anything else."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import d20
-from d20 import diceast
 
 from affray.limits import MAX_DICE, MAX_DICE_TEXT, MAX_DIE_SIDES, MAX_MODIFIER
 
@@ -46,9 +47,38 @@ def parse_dice(value: object) -> DiceExpr:
     return _parse(text)
 
 
+#: A plain sum: terms ``NdS`` (N and S from 1) or ``N``, joined by ``+`` or ``-``, no dice subtracted, no spaces.
+_PLAIN = re.compile(r"(?:[1-9]\d{0,5}d[1-9]\d{0,5}|\d{1,6})(?:\+[1-9]\d{0,5}d[1-9]\d{0,5}|[+-]\d{1,6})*")
+_TERM = re.compile(r"([+-]?)(\d+)(?:d(\d+))?")
+
+
+def _plain(text: str) -> tuple[list[tuple[int, int]], int] | None:
+    """The dice groups and constant of a plain sum, as d20 reads it; None for anything else."""
+    if _PLAIN.fullmatch(text) is None:
+        return None
+    groups: list[tuple[int, int]] = []
+    bonus = 0
+    for sign, number, sides in _TERM.findall(text):
+        if sides:
+            groups.append((int(number), int(sides)))
+        else:
+            bonus += -int(number) if sign == "-" else int(number)
+    return groups, bonus
+
+
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> DiceExpr:
     """An expression's text parsed once (DiceExpr is immutable); a bad one raises each time."""
+    plain = _plain(text)
+    groups, bonus = plain if plain is not None else _parse_d20(text)
+    return _check(DiceExpr(tuple(groups), bonus, text), text)
+
+
+def _parse_d20(text: str) -> tuple[list[tuple[int, int]], int]:
+    """Any other expression, as d20 parses it."""
+    import d20
+    from d20 import diceast
+
     try:
         tree = d20.parse(text)
     except d20.RollSyntaxError as exc:
@@ -77,13 +107,16 @@ def _parse(text: str) -> DiceExpr:
             raise ValueError(f"unsupported dice expression: {text!r} ({_HINT})")
 
     walk(tree, 1)
-    expr = DiceExpr(tuple(groups), bonus, text)
+    return groups, bonus
+
+
+def _check(expr: DiceExpr, text: str) -> DiceExpr:
     if expr.dice_min > MAX_DICE:
         raise ValueError(f"{text!r} throws {expr.dice_min} dice: at most {MAX_DICE} (limit)")
-    if any(sides > MAX_DIE_SIDES for _n, sides in groups):
+    if any(sides > MAX_DIE_SIDES for _n, sides in expr.groups):
         raise ValueError(f"{text!r}: a die has at most {MAX_DIE_SIDES} faces (limit)")
-    if abs(bonus) > MAX_MODIFIER:
-        raise ValueError(f"{text!r}: the constant is {bonus}; at most {MAX_MODIFIER} either way (limit)")
-    if expr.dice_max + bonus < 1:
+    if abs(expr.bonus) > MAX_MODIFIER:
+        raise ValueError(f"{text!r}: the constant is {expr.bonus}; at most {MAX_MODIFIER} either way (limit)")
+    if expr.dice_max + expr.bonus < 1:
         raise ValueError(f"{text!r} can never roll above 0 ({_HINT})")
     return expr

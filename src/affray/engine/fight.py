@@ -158,6 +158,14 @@ class Fight(Generic[S]):
             self.on_event(e)
         return e
 
+    def delay(self, tick: Tick, at: str, actor: str, why: str, detail: str) -> None:
+        """A ``delay`` event: an action waits. It changes nothing of the state, so in the lean mode, where nobody
+        keeps, explains or hears the log, it is not made at all: only the moment moves on."""
+        if self.keep or self.explain or self.on_event is not None:
+            self.emit(Delay, tick, at, actor, why=why, detail=detail)
+        else:
+            self.now, self.now_at = tick, at
+
     # -- what rulesets call ---------------------------------------------------------------------------
     def push(self, step: Step) -> None:
         heapq.heappush(self._heap, (step.tick, self._pushed, step))
@@ -198,8 +206,8 @@ class Fight(Generic[S]):
             held = incapacitated(f, tick)
             if held is not None:  # "its declarations wait, and it is asked nothing" (G-09)
                 words = f.conditions[held].words
-                self.emit(Delay, tick, at, f.name, why=f"{f.name} is {held}{f' until {words}' if words else ''}: no "
-                          f"action ({f.conditions[held].rule})", detail=f"{held}: no declaration")
+                self.delay(tick, at, f.name, f"{f.name} is {held}{f' until {words}' if words else ''}: no action "
+                           f"({f.conditions[held].rule})", f"{held}: no declaration")
                 return None
         continuing = f.current is not None and f.remaining > 0
         consumed = False
@@ -353,12 +361,25 @@ class Fight(Generic[S]):
                    for f in self.state.fighters.values()) or self.ruleset.pending(self)
 
     def _deaths(self, tick: Tick, at: str) -> None:
-        """G-05: after a tick's actions, everyone at 0 hp or less goes down, dead unless a rule says otherwise."""
-        for f in self.state.fighters.values():
+        """G-05: after a tick's actions, everyone at 0 hp or less goes down, dead unless a rule says otherwise.
+        In file order; only the hurt can have fallen (``FightState.hurt``), and one hurt as this runs (a
+        referee's hand at a ``down``) is looked at now if later in the order, else at the next moment."""
+        hurt = self.state.hurt
+        last = -1
+        while hurt:
+            f = min((g for g in hurt if g.index > last), key=_index, default=None)
+            if f is None:
+                break
+            hurt.discard(f)
+            last = f.index
             if f.hp <= 0 and not f.down:
                 unconscious, words = self.rules.fall(self, f)
                 self.emit(Down, tick, at, f.name, detail=f"{f.name} at {f.hp} hp: {words}" if self.explain else None,
                           unconscious=unconscious)
+
+
+def _index(f: Fighter) -> int:
+    return f.index
 
 
 def describe_declaration(decl: Declaration, f: Fighter) -> str:

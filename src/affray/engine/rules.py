@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from affray.engine.events import Melee, Tick
 from affray.engine.step import AttackMods, AttackRoll, Step
 
@@ -29,6 +31,7 @@ RUINED, LOST, KEPT = "spell-ruined", "spell-lost", "kept"
 FreeAttack = tuple["Fighter", "Weapon", str]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # rules written outside affray subclass it (the compiled build)
 class Rule:
     """A step rule. ``fight`` is the engine's ``Fight`` (typed loosely here: rules sit below it)."""
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from affray.engine.events import Tick
 from affray.engine.options import BaseOptions, parse_options
 from affray.engine.rules import Rule
@@ -31,6 +33,7 @@ S = TypeVar("S")
 Opts = TypeVar("Opts", bound=BaseOptions)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # rulesets written outside affray subclass it (the compiled build)
 class Ruleset(Generic[S, Opts]):
     """Base of every ruleset. Subclasses set the ClassVars and override the hooks their seed changes."""
 

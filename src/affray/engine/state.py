@@ -202,6 +202,12 @@ class FightState:
         self.pcs_first: list[Fighter] = self._pcs_first()
         self.active_left: dict[str, int] = {s: len(m) for s, m in self.sides.items()}
         self.morale_done: set[tuple[str, str]] = set()
+        #: Every fighter in file order, and per side where the first enemy still active may be (``first_foe``).
+        self.order: list[Fighter] = list(self.fighters.values())
+        self._foe_at: dict[str, int] = {}
+        #: Fighters whose hit points went down since the engine last looked for the fallen (G-05), and any who
+        #: start at 0 or less: only they can have fallen (``Fight._deaths``).
+        self.hurt: set[Fighter] = {f for f in self.order if f.hp <= 0}
         self.ranks: dict[str, int] = {}  # side -> place in this declaration point's order (1 = first)
         self.surprised: frozenset[str] = frozenset()
         self.surprisers: frozenset[str] = frozenset()
@@ -238,6 +244,7 @@ class FightState:
             case Wound(target=target, damage=damage, subdual=subdual):
                 wounded = fs[target]  # type: ignore[index]
                 wounded.hp -= damage
+                self.hurt.add(wounded)
                 if subdual:
                     wounded.subdual += damage
             case Condition(target=target, condition=name, end=end, since=since, amount=amount, attack=attack,
@@ -269,11 +276,13 @@ class FightState:
                     f.casts[spell] = f.casts.get(spell, 0) + 1
                 for name, dmg in effects.items():
                     fs[name].hp -= dmg
+                    self.hurt.add(fs[name])
                 for name in splinter:
                     self._splinter(fs[name])
             case Effect(effects=effects):  # a spell's delayed damage (heat metal, PC-12)
                 for name, dmg in effects.items():
                     fs[name].hp -= dmg
+                    self.hurt.add(fs[name])
             case SpellRuined(actor=actor, spell=spell):
                 f = fs[actor]  # type: ignore[index]
                 f.casting = None
@@ -295,6 +304,7 @@ class FightState:
                     self.morale_done.add((side or "", trigger))
             case Damage(target=target, damage=damage):  # the referee's hand: hp changed outside any action
                 fs[target].hp -= damage or 0  # type: ignore[index]
+                self.hurt.add(fs[target])  # type: ignore[index]
             case Heal(target=target, amount=amount):
                 fs[target].hp += amount  # type: ignore[index]
             case Join(actor=actor, side=side, spec=spec, plan=plan):  # a combatant the referee adds mid-fight
@@ -318,6 +328,7 @@ class FightState:
         if target is not None:
             if e.damage and e.lands is None:  # a later "wound" event brings it
                 target.hp -= e.damage
+                self.hurt.add(target)
                 if e.subdual:
                     target.subdual += e.damage
             if e.splinter:
@@ -336,6 +347,9 @@ class FightState:
         pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
         f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme, self.pools(spec))
         self.fighters[name] = f
+        self.order.append(f)
+        if f.hp <= 0:
+            self.hurt.add(f)
         self.sides[side].append(f)
         self.active_left[side] += 1
         self.pcs_first = self._pcs_first()
@@ -362,6 +376,17 @@ class FightState:
         f.engaged.clear()
 
     # -- reading ----------------------------------------------------------------------------------------
+    def first_foe(self, side: str) -> Fighter | None:
+        """The first fighter in file order not of ``side`` and still active. One who is not active never is
+        again and a side's members never change sides, so the search goes on from where it last stopped: over a
+        fight, each side passes each fighter once."""
+        order = self.order
+        i = self._foe_at.get(side, 0)
+        while i < len(order) and (order[i].side == side or not order[i].active):
+            i += 1
+        self._foe_at[side] = i
+        return order[i] if i < len(order) else None
+
     def standing_sides(self) -> list[str]:
         return [s for s, n in self.active_left.items() if n > 0]
 

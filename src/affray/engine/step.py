@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
+# Imported at run time, not only for the type checker: the compiled build (mypyc) reads the annotations of
+# these dataclasses when the module loads, and a name the module does not hold is a crash there.
+from affray.dice.expr import DiceExpr
 from affray.engine.events import Tick
+from affray.engine.state import Fighter
 from affray.model.encounter import Declaration, Spell, Weapon
-
-if TYPE_CHECKING:
-    from affray.dice.expr import DiceExpr
-    from affray.engine.state import Fighter
 
 __all__ = ["AttackMods", "AttackRoll", "Step", "Until", "counted", "given"]
 
@@ -105,4 +105,4 @@ class AttackRoll:
     given_damage: int | None
     damage: int | None = None  # None: the engine throws the weapon's dice
     text: str = ""  # the damage's arithmetic (a hit) or what a miss set off
-    after: object = None  # a rule's note to itself for ``Rule.struck``
+    after: Any = None  # a rule's note to itself for ``Rule.struck``

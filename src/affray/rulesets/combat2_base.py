@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from affray.engine.events import Delay
+from mypy_extensions import mypyc_attr
+
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.state import Fighter
@@ -14,6 +15,7 @@ from affray.model.encounter import Declaration, Spell
 __all__ = ["Book", "Combat2Part", "Combat2Phase1Options", "Memo", "Words", "book", "charged", "per_phase"]
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class Combat2Phase1Options(BaseOptions):
     """Every Decision of C2 and P1 (Phase System II adds its own, ``Combat2Phase2Options``). Here rather than
@@ -150,5 +152,5 @@ class Combat2Part:
         b = book(fight, f)
         b.carry = d
         b.carry_note = f"held over: {what}"
-        fight.emit(Delay, (rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name,
-                   why=why, detail=f"waits: {what}")
+        fight.delay((rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name, why,
+                    f"waits: {what}")

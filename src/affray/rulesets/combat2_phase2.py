@@ -32,6 +32,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from affray.engine.events import Expire, Tick
 from affray.engine.fight import Fight
 from affray.engine.options import option
@@ -86,6 +88,7 @@ def _text(pattern: tuple[int, ...]) -> str:
     return ", ".join("delay" if n == 0 else "attack" if n == 1 else f"{n} attacks" for n in pattern)
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class Combat2Phase2Options(Combat2Phase1Options):
     """Phase System I's options and P2-06's."""

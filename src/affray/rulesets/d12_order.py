@@ -9,13 +9,11 @@ says when a target still to declare is asked out of turn (D12-06).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from affray.engine.state import Fighter  # at run time: ``Act``'s annotation (the compiled build reads it)
 from affray.engine.step import Step
 from affray.model.encounter import Declaration
-
-if TYPE_CHECKING:
-    from affray.engine.state import Fighter
 
 __all__ = ["Act", "Round", "TieOptions", "close", "compare", "strikes_first", "ties", "unarmed"]
 
@@ -135,6 +133,10 @@ def compare(x: Act, y: Act, o: TieOptions) -> tuple[int, str]:
 
 def ties(acts: list[Act], opt: TieOptions) -> None:
     """D12-07: ties are simultaneous; each option breaks some; ``sub`` is the act's rank within its count."""
+    if not (opt.tie_wsf or opt.tie_attacks or opt.tie_spell_melee or opt.tie_missile_spell):
+        for a in acts:  # no option breaks a tie (``compare`` is always 0): all of a count go at once
+            a.sub = 0
+        return
     groups: dict[int | None, list[Act]] = {}
     for a in acts:
         groups.setdefault(a.count, []).append(a)
@@ -150,13 +152,17 @@ def ties(acts: list[Act], opt: TieOptions) -> None:
                 elif sign > 0:
                     preds[id(x)].append((id(y), why))
         by_id = {id(a): a for a in group}
+        succs: dict[int, list[tuple[Act, str]]] = {id(a): [] for a in group}  # who goes after each, in group order
+        for b in group:
+            for p, why in preds[id(b)]:
+                succs[p].append((b, why))
         done: dict[int, int] = {}
         for a in group:
             a.sub = _rank(id(a), preds, done, frozenset())
             if a.tie:
                 continue  # the closing rule already says it
             after = [f"{by_id[p].f.name}: {why}" for p, why in preds[id(a)]]
-            before = [f"{b.f.name}: {why}" for b in group for p, why in preds[id(b)] if p == id(a)]
+            before = [f"{b.f.name}: {why}" for b, why in succs[id(a)]]
             if after:
                 a.tie = f"; a tie at this count broken, after {'; '.join(after)}"
             elif before:

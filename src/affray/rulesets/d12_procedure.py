@@ -77,6 +77,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from affray.dice.expr import parse_dice
 from affray.engine.events import Expire, Initiative, Surprise, Tick
 from affray.engine.fight import Fight
@@ -98,6 +100,7 @@ if TYPE_CHECKING:
 __all__ = ["D12Procedure"]
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class D12Options(BaseOptions):
     """Every Decision of D12-01 to D12-22, with the digest's defaults."""

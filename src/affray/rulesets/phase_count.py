@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from affray.dice.expr import parse_dice
 from affray.engine.events import (
     Abort,
@@ -107,6 +109,7 @@ class _Battle:
     forced: list[tuple[Fighter, Fighter]] = field(default_factory=list)
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class PhaseCountOptions(BaseOptions):
     """The Decisions of PC-01 to PC-12 (and G-07, G-11), with the digest's defaults."""
@@ -657,7 +660,7 @@ def _other_target(fight: Fight[_Battle], step: Step) -> Fighter | None:
     a = step.actor
     state = fight.state
     if step.kind == "missile":
-        return next((g for g in state.fighters.values() if g.side != a.side and g.active), None)
+        return state.first_foe(a.side)
     return next((state.fighters[n] for n in sorted(a.engaged, key=fight.order) if state.fighters[n].active),
                 None)
 

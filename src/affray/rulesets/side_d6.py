@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from affray.engine.events import Initiative, Surprise
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
@@ -48,6 +50,7 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 SETTERS = ("fighter", "paladin", "ranger")
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class SideD6Options(BaseOptions):
     """Every Decision of MJ-01 to MJ-20, with the digest's defaults."""
@@ -143,8 +146,9 @@ class SideD6(Ruleset[None, SideD6Options]):
         declaring = [f for f in state.pcs_first if f.active and not (rnd == 1 and f.side in state.surprised)]
         at = f"round {rnd}, step 2 (declarations)"
         declared: list[tuple[Fighter, Declaration]] = []
+        asks = fight.asker is not None  # only one who is asked hears them: no list a declarant when nobody is
         for f in declaring:  # each hears the declarations made before its own (the monsters, the PCs')
-            d = fight.declare(f, (rnd, 0, 2, 0), at, known=tuple((g.name, e) for g, e in declared))
+            d = fight.declare(f, (rnd, 0, 2, 0), at, known=tuple((g.name, e) for g, e in declared) if asks else ())
             if d is not None:
                 declared.append((f, d))
         if not declared:

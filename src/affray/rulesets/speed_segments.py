@@ -191,7 +191,7 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         declaring = [f for f in state.pcs_first if f.active and f.side not in surprise and f.name not in later]
         declared: list[tuple[Fighter, Declaration]] = []
         for f in declaring:  # each hears the declarations made before its own (the referee's, the players')
-            d = fight.declare(f, (rnd, 0, 0, 1, 0), at, known=memo.heard())
+            d = fight.declare(f, (rnd, 0, 0, 1, 0), at, known=memo.heard() if fight.asker is not None else ())
             if d is not None:
                 declared.append((f, d))
                 memo.declared.append((f.name, d))

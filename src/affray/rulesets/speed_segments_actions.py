@@ -371,7 +371,7 @@ def resolve(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) 
 def _late(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
     """SEG-03, SEG-04: a surprised party declares once the count has begun."""
     f = step.actor
-    d = fight.declare(f, step.tick, step.at, known=fight.memo.heard())
+    d = fight.declare(f, step.tick, step.at, known=fight.memo.heard() if fight.asker is not None else ())
     if d is not None:
         fight.memo.declared.append((f.name, d))
         schedule(opt, fight, f, d, step.tick[0], index=step.tick[4], begun=step.tick)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from affray.dice.expr import parse_dice
 from affray.engine.events import Morale, Tick
 from affray.engine.fight import Fight
@@ -26,6 +28,7 @@ END = 99  # the turn of a segment's end (damage landing) and the segment of step
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class SpeedSegmentsOptions(BaseOptions):
     """The Decisions of SEG-01 to SEG-20 and the defaults of SEG-07, with the digest's defaults."""

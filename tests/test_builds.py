@@ -1,0 +1,60 @@
+"""The compiled build (mypyc, setup.py) writes the bytes of the pure one: ``affray run --json`` of every example
+and benchmark file under every ruleset, many seeds, with and without ``--auto``, and some options set.
+
+Skipped where affray runs as pure Python (no C compiler at install, or ``AFFRAY_PURE=1``): one build, nothing
+to compare. Speed is measured by ``benchmarks/bench_fights.py``, never here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "src" / "affray" / "examples").glob("*.yaml")) + sorted((ROOT / "benchmarks").glob("*.yaml"))
+RULESETS = ("combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure")
+#: Options that change much of a fight, each set under every ruleset (all of them are base options).
+SETS = ((), ("crits=c2-tables",), ("crits=c2-severity", "crit_phase=round"), ("spells=mana", "agility=true"),
+        ("strength=2e", "morale_failure=surrender"))
+
+
+def compiled() -> bool:
+    from affray.engine import fight
+
+    return fight.__file__ is not None and not fight.__file__.endswith(".py")
+
+
+def digest(file: str, ruleset: str, seed: int, auto: bool, sets: list[str]) -> str:
+    """The sha256 of the case's ``--json`` (or of its error's words), through the command's own code."""
+    from affray.cli.app import _prepare
+    from affray.errors import AffrayError
+    from affray.io.timeline import timeline_json
+
+    try:
+        prepared, _options, _text = _prepare(Path(file), ruleset, seed, sets)
+        out = timeline_json(prepared.fight(auto=auto, max_rounds=50).run())
+    except AffrayError as exc:
+        out = f"error: {exc}"
+    return hashlib.sha256(out.encode()).hexdigest()
+
+
+def cases() -> list[tuple[str, str, int, bool, list[str]]]:
+    out = [(str(f), r, seed, auto, []) for f in FILES for r in RULESETS for seed in range(8) for auto in (False, True)]
+    out += [(str(ROOT / "benchmarks" / "fighters_vs_orcs.yaml"), r, seed, True, list(s))
+            for r in RULESETS for s in SETS[1:] for seed in range(4)]
+    return out
+
+
+@pytest.mark.skipif(not compiled(), reason="pure Python build: no compiled build to compare")
+def test_compiled_build_writes_the_pure_builds_bytes() -> None:
+    all_cases = cases()
+    pure = subprocess.run([sys.executable, str(Path(__file__).with_name("pure_build.py"))], cwd=ROOT,
+                          input=json.dumps(all_cases), capture_output=True, text=True, check=True).stdout.split()
+    here = [digest(*case) for case in all_cases]
+    differ = [case for case, a, b in zip(all_cases, here, pure, strict=True) if a != b]
+    assert not differ, f"{len(differ)} of {len(all_cases)} cases differ between the builds, e.g. {differ[:3]}"
