@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from affray.io.load import Loaded, load_encounter, load_text
     from affray.io.timeline import timeline_dict, timeline_json
     from affray.rulesets import RULESETS, find_ruleset
-    from affray.sim.simulate import Simulation, simulate
 
 #: Where each public name lives: imported on first use, so that a command pays only for what it uses.
 _HOME = {"Prepared": "affray.api", "prepare": "affray.api", "run": "affray.api", "run_file": "affray.api",

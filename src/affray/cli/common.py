@@ -3,22 +3,32 @@ readers of ``--set`` and of whole-number options, which speak affray's words rat
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
-from rich.console import Console
 
 from affray.errors import AffrayError, OptionError
 from affray.io.load import load_value
 from affray.limits import MAX_ROUNDS, MAX_SEED
 from affray.printable import printable
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 __all__ = ["err", "guard", "numbers", "parse_sets", "whole"]
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 T = TypeVar("T")
+
+
+@functools.cache
+def err() -> Console:
+    """The console errors are printed on (rich is imported only when one is)."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def guard(fn: Callable[[], T]) -> T:
@@ -26,14 +36,14 @@ def guard(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
-        err.print(printable(str(exc), keep_newlines=True), markup=False)
+        err().print(printable(str(exc), keep_newlines=True), markup=False)
         raise typer.Exit(2) from None
     except (typer.Exit, typer.Abort):
         raise
     except Exception as exc:  # an internal error: one line, the traceback only on request
         if os.environ.get("AFFRAY_DEBUG"):
             raise
-        err.print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
+        err().print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
                   markup=False)
         raise typer.Exit(1) from None
 

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from affray.cli.common import guard, numbers, parse_sets, whole
 from affray.errors import OptionError
 from affray.limits import MAX_FIGHTS, MAX_WORKERS
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from affray.sim import Simulation
 
 __all__ = ["odds_app", "register"]
@@ -47,6 +47,8 @@ PlotOpt = Annotated[Path | None, typer.Option(help="also draw a figure: a .png o
 
 def _wide() -> Console:
     """stdout; piped, wide enough for six rulesets side by side (a terminal keeps its own width)."""
+    from rich.console import Console
+
     console = Console(highlight=False)
     return console if console.is_terminal else Console(highlight=False, width=170)
 
@@ -68,6 +70,8 @@ def _pool(workers: int | None, scheduler: str | None) -> Iterator[Executor | Non
 @contextmanager
 def _progress() -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar on stderr at a terminal; nothing otherwise."""
+    from rich.console import Console
+
     console = Console(stderr=True)
     if not console.is_terminal:
         yield None
@@ -251,6 +255,8 @@ def _p(x: Fraction) -> str:
 
 
 def _odds_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     for c in columns:
         table.add_column(c, overflow="fold")
