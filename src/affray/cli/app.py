@@ -33,6 +33,14 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Combat sequencing for old-school D&D under six initiative systems.")
 
 
+# The options the commands that play a fight share (run, play, drive, serve), declared once.
+_Ruleset = Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")]
+_Seed = Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")]
+_Sets = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")]
+_Auto = Annotated[bool, typer.Option("--auto", help="default actions once plans run out")]
+_MaxRounds = Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")]
+_Db = Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")]
+
 def _console() -> Console:
     """A console for the output (rich is imported only when something is printed)."""
     from rich.console import Console
@@ -106,11 +114,11 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
 @app.command()
 def run(
     file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
-    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
-    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
+    ruleset: _Ruleset = None,
+    seed: _Seed = None,
+    set_: _Sets = None,
+    auto: _Auto = False,
+    max_rounds: _MaxRounds = "50",
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
@@ -134,12 +142,12 @@ def run(
 @app.command()
 def play(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
-    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
-    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
-    db: Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")] = Path("affray.db"),
+    ruleset: _Ruleset = None,
+    seed: _Seed = None,
+    set_: _Sets = None,
+    auto: _Auto = False,
+    max_rounds: _MaxRounds = "50",
+    db: _Db = Path("affray.db"),
     game: Annotated[str | None, typer.Option(help="the fight to resume (default: the latest)", metavar="ID")] = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
@@ -170,11 +178,11 @@ def play(
 @app.command()
 def drive(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
-    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
-    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
+    ruleset: _Ruleset = None,
+    seed: _Seed = None,
+    set_: _Sets = None,
+    auto: _Auto = False,
+    max_rounds: _MaxRounds = "50",
     dice: Annotated[str, typer.Option(help="roll: every die nobody gave is rolled from the seed; ask: asked")] = "roll",
     db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
     game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
@@ -230,12 +238,12 @@ def drive(
 @app.command()
 def serve(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, serve the database's fight")] = None,
-    ruleset: Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")] = None,
-    seed: Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, repeatable")] = None,
-    auto: Annotated[bool, typer.Option("--auto", help="default actions once plans run out")] = False,
-    max_rounds: Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")] = "50",
-    db: Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")] = Path("affray.db"),
+    ruleset: _Ruleset = None,
+    seed: _Seed = None,
+    set_: _Sets = None,
+    auto: _Auto = False,
+    max_rounds: _MaxRounds = "50",
+    db: _Db = Path("affray.db"),
     game: Annotated[str | None, typer.Option(help="the fight to serve (default: the latest)", metavar="ID")] = None,
     host: Annotated[str, typer.Option(help="the address to listen on (another machine's players: 0.0.0.0)")] = (
         "127.0.0.1"),
