@@ -17,12 +17,11 @@ from setuptools import setup
 HERE = Path(__file__).resolve().parent
 
 #: Compiled: the fight's hot path (the engine, the rulesets, the plug-ins, and what they call on every step: the
-#: default policy, the dice, the shared reckonings, the derived tables). Left interpreted: the events
-#: (NamedTuple subclasses, which mypyc does not compile), the options (fields built by ``option()``, read by
-#: dataclasses at class creation) and the packages' ``__init__``.
+#: default policy, the dice, the shared reckonings, the derived tables), the events included. Left interpreted:
+#: the options (fields built by ``option()``, read by dataclasses at class creation) and the packages' ``__init__``.
 COMPILED = ("engine/*.py", "rulesets/*.py", "plugins/*.py", "reckon/*.py", "policy.py", "dice/roller.py",
             "model/derive.py")
-INTERPRETED = {"engine/events.py", "engine/options.py"}
+INTERPRETED = {"engine/options.py"}
 
 
 def _compiler() -> bool:

@@ -2,22 +2,24 @@
 
 Every event starts with the same seven fields (``tick``, ``at``, ``round``, ``actor``, ``why``, ``detail``,
 ``rolls``); the rest is its kind's own payload, typed. ``kind`` is the event's name in the timeline
-(CONTRACT.md). Events are NamedTuples: immutable, and cheap to build on the engine's hot path.
+(CONTRACT.md). An event is immutable once built (its fields are ``Final``), and cheap to build on the engine's
+hot path: in the compiled build each kind is a native class, built by a direct call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, ClassVar, Final
 
+# Imported at run time, not only for the type checker: the compiled build reads the fields' types when the
+# module loads (a name it does not hold is a crash there).
 from affray.dice.roller import Roll
-
-if TYPE_CHECKING:
-    from affray.model.encounter import Combatant, Declaration
+from affray.model.encounter import Combatant, Declaration
 
 __all__ = [
     "ATTACK_KINDS",
+    "COMMON_FIELDS",
     "EVENT_TYPES",
     "SPELL_KINDS",
     "TIMED_KINDS",
@@ -45,6 +47,7 @@ __all__ = [
     "Morale",
     "Move",
     "Replan",
+    "Rolls",
     "SpellLost",
     "SpellRuined",
     "Surprise",
@@ -57,6 +60,44 @@ __all__ = [
 Tick = tuple[int, ...]
 Rolls = tuple[Roll, ...]
 NO_MAP: Mapping[Any, Any] = MappingProxyType({})
+#: The fields every event starts with, in the timeline's order.
+COMMON_FIELDS = ("tick", "at", "round", "actor", "why", "detail", "rolls")
+
+
+class Event:
+    """What every event holds: when (``tick``, and ``at`` in the ruleset's words; ``round`` where the ruleset has
+    rounds), who acts, why, what happened in words, and the dice rolled for it. Each kind adds its own fields;
+    ``kind`` is its name in the timeline and ``_fields`` its fields in order. Events are immutable once built."""
+
+    __slots__ = COMMON_FIELDS
+    kind: ClassVar[str] = ""
+    _fields: ClassVar[tuple[str, ...]] = COMMON_FIELDS
+
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = ()) -> None:
+        self.tick: Final = tick
+        self.at: Final = at
+        self.round: Final = round
+        self.actor: Final = actor
+        self.why: Final = why
+        self.detail: Final = detail
+        self.rolls: Final = rolls
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self._fields)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.tick, self.at, self.actor))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
+
+    def _replace(self, **changes: Any) -> Event:
+        """A copy with ``changes``: what a reader who may not see everything shows (the web page's player)."""
+        values = {f: getattr(self, f) for f in self._fields}
+        values.update(changes)
+        return type(self)(**values)
+
 
 #: Kinds a ruleset places in time; each carries a ``why`` (CONTRACT.md).
 TIMED_KINDS = frozenset({"move", "missile", "melee", "cast", "cast-start", "misc", "delay", "wait"})
@@ -65,534 +106,443 @@ SPELL_KINDS = frozenset({"cast", "cast-start", "spell-ruined", "spell-lost"})
 
 
 # -- the round's start -------------------------------------------------------------------------------------
-class Surprise(NamedTuple):
+class Surprise(Event):
     """Who is surprised (and who surprised them, or each party's speed penalty, SEG-03)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    surprised: tuple[str, ...] = ()
-    surprisers: tuple[str, ...] = ()
-    penalties: Mapping[str, int] = NO_MAP
+    __slots__ = ("penalties", "surprised", "surprisers")
+    kind: ClassVar[str] = "surprise"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "surprised", "surprisers", "penalties")
 
-    @property
-    def kind(self) -> str:
-        return "surprise"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), surprised: tuple[str, ...] = (),
+                 surprisers: tuple[str, ...] = (), penalties: Mapping[str, int] = NO_MAP) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.surprised: Final = surprised
+        self.surprisers: Final = surprisers
+        self.penalties: Final = penalties
 
 
-class Initiative(NamedTuple):
+class Initiative(Event):
     """Each side's place in this declaration point's order (``ranks``, 1 = first) and the dice behind it."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    ranks: Mapping[str, int] = NO_MAP
-    results: Mapping[str, int] = NO_MAP
-    tracks: Mapping[str, str] = NO_MAP
-    penalties: Mapping[str, int] = NO_MAP
+    __slots__ = ("penalties", "ranks", "results", "tracks")
+    kind: ClassVar[str] = "initiative"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "ranks", "results", "tracks", "penalties")
 
-    @property
-    def kind(self) -> str:
-        return "initiative"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), ranks: Mapping[str, int] = NO_MAP,
+                 results: Mapping[str, int] = NO_MAP, tracks: Mapping[str, str] = NO_MAP,
+                 penalties: Mapping[str, int] = NO_MAP) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.ranks: Final = ranks
+        self.results: Final = results
+        self.tracks: Final = tracks
+        self.penalties: Final = penalties
 
 
-class Declare(NamedTuple):
+class Declare(Event):
     """A combatant's action for a declaration point: taken from its plan (``consumed``), carried on from
     the last point (``continuing``), or ``None``: nothing left to do. ``remaining``: feet still to close."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    decl: Declaration | None = None
-    consumed: bool = False
-    continuing: bool = False
-    remaining: int | None = None
+    __slots__ = ("consumed", "continuing", "decl", "remaining")
+    kind: ClassVar[str] = "declare"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "decl", "consumed", "continuing", "remaining")
 
-    @property
-    def kind(self) -> str:
-        return "declare"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), decl: Declaration | None = None,
+                 consumed: bool = False, continuing: bool = False, remaining: int | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.decl: Final = decl
+        self.consumed: Final = consumed
+        self.continuing: Final = continuing
+        self.remaining: Final = remaining
 
 
-class Morale(NamedTuple):
+class Morale(Event):
     """A side's morale check (G-07): its members rout (or surrender) when it fails; a rally restores them."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    passed: bool | None = None
-    side: str | None = None
-    members: tuple[str, ...] = ()
-    triggers: tuple[str, ...] = ()
-    surrender: bool = False
-    rally: bool = False
+    __slots__ = ("members", "passed", "rally", "side", "surrender", "triggers")
+    kind: ClassVar[str] = "morale"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "passed", "side", "members", "triggers", "surrender", "rally")
 
-    @property
-    def kind(self) -> str:
-        return "morale"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), passed: bool | None = None, side: str | None = None,
+                 members: tuple[str, ...] = (), triggers: tuple[str, ...] = (), surrender: bool = False,
+                 rally: bool = False) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.passed: Final = passed
+        self.side: Final = side
+        self.members: Final = members
+        self.triggers: Final = triggers
+        self.surrender: Final = surrender
+        self.rally: Final = rally
 
 
-class Check(NamedTuple):
+class Check(Event):
     """An ability or surprise check a ruleset rolls (Combat II's CON, STR and surprise checks)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    passed: bool | None = None
+    __slots__ = ("passed",)
+    kind: ClassVar[str] = "check"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "passed")
 
-    @property
-    def kind(self) -> str:
-        return "check"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), passed: bool | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.passed: Final = passed
 
 
 # -- actions -------------------------------------------------------------------------------------------------
-class Move(NamedTuple):
+class Move(Event):
     """Movement: ``feet`` covered; ``disengage`` leaves melee, ``leaves`` the fight; ``stopped`` short."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    feet: int = 0
-    mode: str | None = None
-    stopped: bool = False
-    disengage: bool = False
-    leaves: bool = False
+    __slots__ = ("disengage", "feet", "leaves", "mode", "stopped", "target")
+    kind: ClassVar[str] = "move"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "feet", "mode", "stopped", "disengage", "leaves")
 
-    @property
-    def kind(self) -> str:
-        return "move"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, feet: int = 0,
+                 mode: str | None = None, stopped: bool = False, disengage: bool = False,
+                 leaves: bool = False) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.feet: Final = feet
+        self.mode: Final = mode
+        self.stopped: Final = stopped
+        self.disengage: Final = disengage
+        self.leaves: Final = leaves
 
 
-class Melee(NamedTuple):
+class Melee(Event):
     """One attack roll (G-04). ``lands``: the tick its damage lands when later (a ``wound`` brings it);
     ``maneuver``: an attack roll that does no damage (a stunt, a retreat pressing the foe)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    hit: bool = False
-    damage: int = 0
-    opportunity: bool = False
-    weapon: str | None = None
-    cover: bool = False
-    splinter: bool = False
-    subdual: bool = False
-    lands: Tick | None = None
-    maneuver: str | None = None
+    __slots__ = ("cover", "damage", "hit", "lands", "maneuver", "opportunity", "splinter", "subdual", "target",
+                 "weapon")
+    kind: ClassVar[str] = "melee"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "hit", "damage", "opportunity", "weapon",
+                                         "cover", "splinter", "subdual", "lands", "maneuver")
 
-    @property
-    def kind(self) -> str:
-        return "melee"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, hit: bool = False,
+                 damage: int = 0, opportunity: bool = False, weapon: str | None = None, cover: bool = False,
+                 splinter: bool = False, subdual: bool = False, lands: Tick | None = None,
+                 maneuver: str | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.hit: Final = hit
+        self.damage: Final = damage
+        self.opportunity: Final = opportunity
+        self.weapon: Final = weapon
+        self.cover: Final = cover
+        self.splinter: Final = splinter
+        self.subdual: Final = subdual
+        self.lands: Final = lands
+        self.maneuver: Final = maneuver
 
 
 class Missile(Melee):
     """A missile attack: a melee attack's fields, another kind."""
 
     __slots__ = ()
-
-    @property
-    def kind(self) -> str:
-        return "missile"
+    kind: ClassVar[str] = "missile"
 
 
-class Wound(NamedTuple):
+class Wound(Event):
     """Damage landing after the attack or spell that did it (``Rule.lands``)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    damage: int = 0
-    subdual: bool = False
+    __slots__ = ("damage", "subdual", "target")
+    kind: ClassVar[str] = "wound"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "damage", "subdual")
 
-    @property
-    def kind(self) -> str:
-        return "wound"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, damage: int = 0,
+                 subdual: bool = False) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.damage: Final = damage
+        self.subdual: Final = subdual
 
 
-class CastStart(NamedTuple):
+class CastStart(Event):
     """A spell begins: damage before it completes disrupts it (G-11)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    spell: str | None = None
+    __slots__ = ("spell", "target")
+    kind: ClassVar[str] = "cast-start"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell")
 
-    @property
-    def kind(self) -> str:
-        return "cast-start"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None,
+                 spell: str | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.spell: Final = spell
 
 
-class Cast(NamedTuple):
+class Cast(Event):
     """A spell takes effect; ``effects``: the damage done to each target, ``splinter``: shields it broke."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    spell: str | None = None
-    effects: Mapping[str, int] = NO_MAP
-    splinter: tuple[str, ...] = ()
+    __slots__ = ("effects", "spell", "splinter", "target")
+    kind: ClassVar[str] = "cast"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "effects", "splinter")
 
-    @property
-    def kind(self) -> str:
-        return "cast"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, spell: str | None = None,
+                 effects: Mapping[str, int] = NO_MAP, splinter: tuple[str, ...] = ()) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.spell: Final = spell
+        self.effects: Final = effects
+        self.splinter: Final = splinter
 
 
-class SpellRuined(NamedTuple):
+class SpellRuined(Event):
     """A spell is lost for this casting (G-11)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    spell: str | None = None
+    __slots__ = ("spell",)
+    kind: ClassVar[str] = "spell-ruined"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "spell")
 
-    @property
-    def kind(self) -> str:
-        return "spell-ruined"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), spell: str | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.spell: Final = spell
 
 
 class SpellLost(SpellRuined):
     """A spell is ruined and gone from memory (G-11)."""
 
     __slots__ = ()
-
-    @property
-    def kind(self) -> str:
-        return "spell-lost"
+    kind: ClassVar[str] = "spell-lost"
 
 
-class Effect(NamedTuple):
+class Effect(Event):
     """A spell's delayed damage (heat metal, PC-12): ``effects`` by target."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    spell: str | None = None
-    damage: int | None = None
-    effects: Mapping[str, int] = NO_MAP
+    __slots__ = ("damage", "effects", "spell", "target")
+    kind: ClassVar[str] = "effect"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "damage", "effects")
 
-    @property
-    def kind(self) -> str:
-        return "effect"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, spell: str | None = None,
+                 damage: int | None = None, effects: Mapping[str, int] = NO_MAP) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.spell: Final = spell
+        self.damage: Final = damage
+        self.effects: Final = effects
 
 
-class Expire(NamedTuple):
+class Expire(Event):
     """A spell's duration ends (G-08), or a ``condition`` on ``target``."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    spell: str | None = None
-    condition: str | None = None
+    __slots__ = ("condition", "spell", "target")
+    kind: ClassVar[str] = "expire"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "condition")
 
-    @property
-    def kind(self) -> str:
-        return "expire"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, spell: str | None = None,
+                 condition: str | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.spell: Final = spell
+        self.condition: Final = condition
 
 
-class Misc(NamedTuple):
+class Misc(Event):
     """A miscellaneous action, timed by its ruleset."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
+    __slots__ = ("target",)
+    kind: ClassVar[str] = "misc"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target")
 
-    @property
-    def kind(self) -> str:
-        return "misc"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
 
 
 class Wait(Misc):
     """A held action's moment: it waits, or its wait ends."""
 
     __slots__ = ()
-
-    @property
-    def kind(self) -> str:
-        return "wait"
+    kind: ClassVar[str] = "wait"
 
 
 class Surrender(Misc):
     """The actor throws down its arms and leaves the fight (D12-20)."""
 
     __slots__ = ()
-
-    @property
-    def kind(self) -> str:
-        return "surrender"
+    kind: ClassVar[str] = "surrender"
 
 
-class Delay(NamedTuple):
+class Delay(Event):
     """An action that must wait (a forced delay, CONTRACT.md), or a parley or spectacle holding the count
     (``delay``, for ``segments``, SEG-13)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    delay: str | None = None
-    segments: int | None = None
+    __slots__ = ("delay", "segments", "target")
+    kind: ClassVar[str] = "delay"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "delay", "segments")
 
-    @property
-    def kind(self) -> str:
-        return "delay"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, delay: str | None = None,
+                 segments: int | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.delay: Final = delay
+        self.segments: Final = segments
 
 
-class Impossible(NamedTuple):
+class Impossible(Event):
     """An action that cannot happen (its actor or target fell, a rule forbids it): the plan moves on."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    spell: str | None = None
+    __slots__ = ("spell", "target")
+    kind: ClassVar[str] = "impossible"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell")
 
-    @property
-    def kind(self) -> str:
-        return "impossible"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None,
+                 spell: str | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.spell: Final = spell
 
 
-class Abort(NamedTuple):
+class Abort(Event):
     """The actor drops its action to declare another (PC-09)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
+    __slots__ = ()
+    kind: ClassVar[str] = "abort"
 
-    @property
-    def kind(self) -> str:
-        return "abort"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = ()) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
 
 
-class Fatigue(NamedTuple):
+class Fatigue(Event):
     """An action completed: fatigue marked (PC-11); ``actions`` so far."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    actions: int | None = None
+    __slots__ = ("actions",)
+    kind: ClassVar[str] = "fatigue"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "actions")
 
-    @property
-    def kind(self) -> str:
-        return "fatigue"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), actions: int | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.actions: Final = actions
 
 
 # -- what happens to combatants -----------------------------------------------------------------------------
-class Condition(NamedTuple):
+class Condition(Event):
     """A condition set on ``target`` by ``actor`` (a spell's caster, an attacker; None: the referee's hand) under
     ``rule``: held from ``since`` (default: now) to before the tick ``end``, whose words are ``until`` (G-08, G-09);
     ``amount``: an SF penalty (C2X-04); ``attack``/``free_damage``: the dice entered for the free attack it grants."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    spell: str | None = None
-    condition: str = ""
-    until: str | None = None
-    end: Tick | None = None
-    rule: str = ""
-    amount: int = 0
-    since: Tick | None = None
-    attack: int | None = None
-    free_damage: int | None = None
+    __slots__ = ("amount", "attack", "condition", "end", "free_damage", "rule", "since", "spell", "target", "until")
+    kind: ClassVar[str] = "condition"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "condition", "until", "end", "rule",
+                                         "amount", "since", "attack", "free_damage")
 
-    @property
-    def kind(self) -> str:
-        return "condition"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, spell: str | None = None,
+                 condition: str = "", until: str | None = None, end: Tick | None = None, rule: str = "",
+                 amount: int = 0, since: Tick | None = None, attack: int | None = None,
+                 free_damage: int | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.spell: Final = spell
+        self.condition: Final = condition
+        self.until: Final = until
+        self.end: Final = end
+        self.rule: Final = rule
+        self.amount: Final = amount
+        self.since: Final = since
+        self.attack: Final = attack
+        self.free_damage: Final = free_damage
 
 
-class Down(NamedTuple):
+class Down(Event):
     """The actor falls at 0 hp or less (G-05): dead, or unconscious from subdual damage (MJ-20)."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    unconscious: bool = False
+    __slots__ = ("unconscious",)
+    kind: ClassVar[str] = "down"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "unconscious")
 
-    @property
-    def kind(self) -> str:
-        return "down"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), unconscious: bool = False) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.unconscious: Final = unconscious
 
 
 # -- the referee's hand (the console) -----------------------------------------------------------------------
-class Damage(NamedTuple):
+class Damage(Event):
     """Damage dealt by the referee's hand, outside any action."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    damage: int | None = None
+    __slots__ = ("damage", "target")
+    kind: ClassVar[str] = "damage"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "damage")
 
-    @property
-    def kind(self) -> str:
-        return "damage"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None,
+                 damage: int | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.damage: Final = damage
 
 
-class Heal(NamedTuple):
+class Heal(Event):
     """Hit points given back by the referee's hand."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    target: str | None = None
-    amount: int = 0
+    __slots__ = ("amount", "target")
+    kind: ClassVar[str] = "heal"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "amount")
 
-    @property
-    def kind(self) -> str:
-        return "heal"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, amount: int = 0) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.target: Final = target
+        self.amount: Final = amount
 
 
-class Join(NamedTuple):
+class Join(Event):
     """A combatant the referee adds to ``side`` mid-fight, with its declarations to come."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    side: str = ""
-    spec: Combatant | None = None
-    plan: tuple[Declaration, ...] = ()
+    __slots__ = ("plan", "side", "spec")
+    kind: ClassVar[str] = "join"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "side", "spec", "plan")
 
-    @property
-    def kind(self) -> str:
-        return "join"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), side: str = "", spec: Combatant | None = None,
+                 plan: tuple[Declaration, ...] = ()) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.side: Final = side
+        self.spec: Final = spec
+        self.plan: Final = plan
 
 
-class Leave(NamedTuple):
+class Leave(Event):
     """The referee takes the actor out of the fight."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
+    __slots__ = ()
+    kind: ClassVar[str] = "leave"
 
-    @property
-    def kind(self) -> str:
-        return "leave"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = ()) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
 
 
-class Replan(NamedTuple):
+class Replan(Event):
     """The referee replaces the actor's declarations still to come."""
 
-    tick: Tick
-    at: str
-    round: int | None
-    actor: str | None = None
-    why: str | None = None
-    detail: str | None = None
-    rolls: Rolls = ()
-    plan: tuple[Declaration, ...] = ()
+    __slots__ = ("plan",)
+    kind: ClassVar[str] = "replan"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "plan")
 
-    @property
-    def kind(self) -> str:
-        return "replan"
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), plan: tuple[Declaration, ...] = ()) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.plan: Final = plan
 
 
-Event = (Surprise | Initiative | Declare | Morale | Check | Move | Melee | Wound | CastStart | Cast | SpellRuined
-         | Effect | Expire | Misc | Delay | Impossible | Abort | Fatigue | Condition | Down | Damage | Heal | Join
-         | Leave | Replan)
 
 #: Every event type, the subclasses (Missile, SpellLost, Wait, Surrender) included.
 EVENT_TYPES: tuple[type[Event], ...] = (

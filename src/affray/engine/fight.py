@@ -20,7 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from affray.dice.expr import DiceExpr
 from affray.dice.roller import DieProvider, Roller
 from affray.engine.conditions import effect_of, incapacitated
-from affray.engine.events import Condition, Declare, Delay, Down, Event, Melee, Morale, SpellRuined, Tick
+from affray.engine.events import Condition, Declare, Delay, Down, Event, Melee, Morale, Rolls, SpellRuined, Tick
 from affray.engine.options import BaseOptions
 from affray.engine.rules import Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
@@ -145,18 +145,29 @@ class Fight(Generic[S]):
         self._rounds = ruleset.has_rounds
 
     # -- the log --------------------------------------------------------------------------------------
-    def emit(self, cls: type[E], tick: Tick, at: str, actor: str | None = None, **fields: Any) -> E:
-        """Append one event of type ``cls`` (with the dice rolled for it) and apply it to the state. ``fields``:
-        ``why``, ``detail`` and its kind's own fields by name (a name it does not have is refused)."""
-        e = cls(tick, at, tick[0] if self._rounds else None, actor, rolls=self.roller.take() if self.explain else (),
-                **fields)
+    def round_at(self, tick: Tick) -> int | None:
+        """The round of an event at ``tick`` (None under a ruleset without rounds)."""
+        return tick[0] if self._rounds else None
+
+    def rolls(self) -> Rolls:
+        """The dice rolled since the last event, for the next one (none are kept in the lean mode)."""
+        return self.roller.take() if self.explain else ()
+
+    def record(self, e: E) -> E:
+        """Append ``e`` to the log and apply it to the state. The caller builds it, with ``round_at(tick)`` and,
+        after every die of it is rolled, ``rolls()``: a direct call, the hot path's way (``emit`` is the short one)."""
         self.state.apply(e)
-        self.now, self.now_at = tick, at
+        self.now, self.now_at = e.tick, e.at
         if self.keep:
             self.events.append(e)
         if self.on_event is not None:
             self.on_event(e)
         return e
+
+    def emit(self, cls: type[E], tick: Tick, at: str, actor: str | None = None, **fields: Any) -> E:
+        """Append one event of type ``cls`` (with the dice rolled for it) and apply it to the state. ``fields``:
+        ``why``, ``detail`` and its kind's own fields by name (a name it does not have is refused)."""
+        return self.record(cls(tick, at, self.round_at(tick), actor, rolls=self.rolls(), **fields))
 
     def delay(self, tick: Tick, at: str, actor: str, why: str, detail: str) -> None:
         """A ``delay`` event: an action waits. It changes nothing of the state, so in the lean mode, where nobody
@@ -233,7 +244,8 @@ class Fight(Generic[S]):
             decl = None
         if decl is None:
             if f.declared is not None:
-                self.emit(Declare, tick, at, f.name, detail="nothing left to do" if self.explain else None)
+                self.record(Declare(tick, at, self.round_at(tick), f.name, detail="nothing left to do"
+                                    if self.explain else None, rolls=self.rolls()))
             return None
         remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
         detail = None
@@ -243,8 +255,8 @@ class Fight(Generic[S]):
                 detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
             elif not consumed:
                 detail += " (routed: flees)" if f.routed else " (auto)"
-        self.emit(Declare, tick, at, f.name, detail=detail, decl=decl, consumed=consumed, continuing=continuing,
-                  remaining=remaining)
+        self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl, consumed=consumed,
+                            continuing=continuing, remaining=remaining, rolls=self.rolls()))
         return decl
 
     def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,
@@ -374,8 +386,8 @@ class Fight(Generic[S]):
             last = f.index
             if f.hp <= 0 and not f.down:
                 unconscious, words = self.rules.fall(self, f)
-                self.emit(Down, tick, at, f.name, detail=f"{f.name} at {f.hp} hp: {words}" if self.explain else None,
-                          unconscious=unconscious)
+                self.record(Down(tick, at, self.round_at(tick), f.name, detail=f"{f.name} at {f.hp} hp: {words}"
+                                 if self.explain else None, unconscious=unconscious, rolls=self.rolls()))
 
 
 def _index(f: Fighter) -> int:
