@@ -229,10 +229,16 @@ class Engine(Fight[S]):
         if lands is not None:
             self._wound(step, lands, struck.name, damage, f"the {step.kind} hit of {step.at or list(step.tick)}",
                         subdual=mods.subdual)
-        event = self.emit(Missile if step.kind == "missile" else Melee, step.tick, step.at, a.name,
-                          target=struck.name, hit=hit, damage=damage, opportunity=opportunity, why=step.why or None,
-                          detail=detail or None, weapon=weapon.name, cover=cover, splinter=splinter,
-                          subdual=mods.subdual, lands=lands[0] if lands is not None else None)
+        rnd, why, lands_at = self.round_at(step.tick), step.why or None, lands[0] if lands is not None else None
+        if step.kind == "missile":  # built by a direct call, a class each (the hot path's way, Fight.record)
+            event: Melee = Missile(step.tick, step.at, rnd, a.name, why, detail or None, target=struck.name, hit=hit,
+                                   damage=damage, opportunity=opportunity, weapon=weapon.name, cover=cover,
+                                   splinter=splinter, subdual=mods.subdual, lands=lands_at, rolls=self.rolls())
+        else:
+            event = Melee(step.tick, step.at, rnd, a.name, why, detail or None, target=struck.name, hit=hit,
+                          damage=damage, opportunity=opportunity, weapon=weapon.name, cover=cover, splinter=splinter,
+                          subdual=mods.subdual, lands=lands_at, rolls=self.rolls())
+        self.record(event)
         if damage > 0 and casting is not None and struck.casting == casting:
             self.disrupt(step, struck, casting, f"{struck.name} took {damage} damage while casting {casting}")
         if rules.reads_rolls:

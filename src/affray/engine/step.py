@@ -15,27 +15,50 @@ from affray.model.encounter import Declaration, Spell, Weapon
 __all__ = ["AttackMods", "AttackRoll", "Step", "Until", "counted", "given"]
 
 
-@dataclass(slots=True)
 class Step:
-    """One timed piece of a declaration: the engine resolves steps in tick order."""
+    """One timed piece of a declaration: the engine resolves steps in tick order. ``kind``: melee, missile, cast,
+    cast-start, move, misc, wait, delay, or a ruleset's own; ``index``: which attack of the declaration (picks its
+    outcome and dice); ``tags``: ruleset facts about the step ("charge", "set", "lance-first"); ``counter``: a
+    readied strike that lands just before this step (a set spear); ``amount``: a "wound" step's damage
+    (``Rule.lands``); ``cancelled``: withdrawn by its ruleset after it was pushed (the engine skips it silently).
 
-    tick: Tick
-    actor: Fighter
-    kind: str  # melee, missile, cast, cast-start, move, misc, wait, delay, or a ruleset's own
-    at: str = ""
-    why: str = ""
-    decl: Declaration | None = None
-    target: str | None = None
-    weapon: Weapon | None = None
-    spell: Spell | None = None
-    index: int = 0  # which attack of the declaration: picks its outcome and dice
-    feet: int = 0
-    mode: str | None = None
-    tags: frozenset[str] = frozenset()  # ruleset facts about the step ("charge", "set", "lance-first")
-    note: str = ""
-    counter: Step | None = None  # a readied strike that lands just before this step (a set spear)
-    amount: int = 0  # a "wound" step: the damage that lands then (Rule.lands)
-    cancelled: bool = False  # withdrawn by its ruleset after it was pushed: the engine skips it silently
+    A plain class with its own ``__init__`` rather than a dataclass: the compiled build builds it by a direct
+    call (a dataclass's generated ``__init__`` stays interpreted Python)."""
+
+    __slots__ = ("actor", "amount", "at", "cancelled", "counter", "decl", "feet", "index", "kind", "mode", "note",
+                 "spell", "tags", "target", "tick", "weapon", "why")
+
+    def __init__(self, tick: Tick, actor: Fighter, kind: str, at: str = "", why: str = "",
+                 decl: Declaration | None = None, target: str | None = None, weapon: Weapon | None = None,
+                 spell: Spell | None = None, index: int = 0, feet: int = 0, mode: str | None = None,
+                 tags: frozenset[str] = frozenset(), note: str = "", counter: Step | None = None, amount: int = 0,
+                 cancelled: bool = False) -> None:
+        self.tick = tick
+        self.actor = actor
+        self.kind = kind
+        self.at = at
+        self.why = why
+        self.decl = decl
+        self.target = target
+        self.weapon = weapon
+        self.spell = spell
+        self.index = index
+        self.feet = feet
+        self.mode = mode
+        self.tags = tags
+        self.note = note
+        self.counter = counter
+        self.amount = amount
+        self.cancelled = cancelled
+
+    def moved(self, tick: Tick, at: str, why: str) -> Step:
+        """The same step at another moment (a ruleset that holds it back pushes this one and cancels itself)."""
+        return Step(tick, self.actor, self.kind, at, why, self.decl, self.target, self.weapon, self.spell,
+                    self.index, self.feet, self.mode, self.tags, self.note, self.counter, self.amount,
+                    self.cancelled)
+
+    def __repr__(self) -> str:
+        return f"Step({self.kind} of {self.actor.name} at {self.tick})"
 
 
 class Until(NamedTuple):

@@ -36,7 +36,7 @@ from affray.engine.step import AttackMods, Step, given
 from affray.errors import EncounterError, Problem
 from affray.io.checks import planned
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Combatant, Declaration, Dice
+from affray.model.encounter import Combatant, Declaration, Dice, Spell, Weapon
 from affray.reckon import casualty_morale, turn_sides, unshielded_ac
 
 if TYPE_CHECKING:
@@ -243,9 +243,12 @@ class SideD6(Ruleset[None, SideD6Options]):
         who = turn_sides(fight, turn)
         return f"round {rnd}, {who} ({ORDINAL.get(turn, str(turn) + 'th')}), step {step} ({STEPS[step]})"
 
-    def _step(self, fight: Fight[None], f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str,
-              **fields: object) -> Step:
-        s = Step((rnd, turn, step, 1), f, kind, self._at(fight, rnd, turn, step), why, **fields)  # type: ignore[arg-type]
+    def _step(self, fight: Fight[None], f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str, *,
+              decl: Declaration | None = None, target: str | None = None, weapon: Weapon | None = None,
+              spell: Spell | None = None, feet: int = 0, mode: str | None = None,
+              tags: frozenset[str] = frozenset(), index: int = 0, note: str = "") -> Step:
+        s = Step((rnd, turn, step, 1), f, kind, self._at(fight, rnd, turn, step), why, decl=decl, target=target,
+                 weapon=weapon, spell=spell, index=index, feet=feet, mode=mode, tags=tags, note=note)
         fight.push(s)
         return s
 

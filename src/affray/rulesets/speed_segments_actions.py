@@ -9,7 +9,7 @@ state, placing), never the ruleset's module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from affray.engine.events import Delay, Impossible, Melee, Misc, Move, SpellRuined, Tick, Wait
@@ -492,8 +492,7 @@ def _delay(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -
             if placed is None:
                 continue
             tick = (*placed, *old.tick[2:])
-            new = replace(old, tick=tick, at=moment(fight, tick),
-                          why=f"{old.why}; held {n} segments by {f.name}'s {kind} (SEG-13)")
+            new = old.moved(tick, moment(fight, tick), f"{old.why}; held {n} segments by {f.name}'s {kind} (SEG-13)")
             old.cancelled = True
             push(fight, new)
             if memo.exploit.get(name) is old:
