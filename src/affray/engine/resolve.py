@@ -53,10 +53,11 @@ class Engine(Fight[S]):
         self._resolve(step)
         self.rules.resolved(self, step)
 
-    def _impossible(self, step: Step, why: str | None, detail: str | None = None, **fields: object) -> None:
-        self.emit(Impossible, step.tick, step.at, step.actor.name, why=why,
-                  detail=detail if detail is not None else f"{step.kind} cancelled" if self.explain else None,
-                  **fields)
+    def _impossible(self, step: Step, why: str | None, detail: str | None = None, *, target: str | None = None,
+                    spell: str | None = None) -> None:
+        self.record(Impossible(step.tick, step.at, self.round_at(step.tick), step.actor.name, why,
+                               detail if detail is not None else f"{step.kind} cancelled" if self.explain else None,
+                               target=target, spell=spell, rolls=self.rolls()))
 
     def _resolve(self, step: Step) -> None:
         if step.kind in self.ruleset.own_kinds:  # the ruleset's own kind of step: its one route

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
 from affray.engine.events import (
@@ -102,25 +103,17 @@ class Memorized:
 PoolFactory = Callable[[Combatant], SpellPool]
 
 
-class Fighter:
-    """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
+class Derived:
+    """What a combatant's spec gives at the start of every fight (its THAC0, save, attacks per round, weapons,
+    spells and shield): worked out once per encounter and attack scheme (``FightState``), not once per fight."""
 
-    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
-                 "down", "engaged", "fled", "hp", "index", "name", "pc", "plan", "plan_pos", "pool", "remaining",
-                 "routed", "save", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+    __slots__ = ("attacks", "save", "shield", "spells", "thac0", "weapons")
 
-    def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
-                 plan: tuple[Declaration, ...], attack_scheme: str | None, pool: SpellPool) -> None:
-        self.name = name
-        self.side = side
-        self.index = index
-        self.spec = spec
-        self.pc = pc
-        self.hp = spec.hp
-        self.ac = spec.ac
-        self.thac0 = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
+    def __init__(self, spec: Combatant, attack_scheme: str | None) -> None:
+        self.thac0: int = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
         #: The d20 roll that saves it against a spell (2e PH Table 60, or the file's ``save``).
-        self.save = spec.save if spec.save is not None else save_vs_spell(spec.klass, spec.level, spec.hd)
+        self.save: int = spec.save if spec.save is not None else save_vs_spell(spec.klass, spec.level, spec.hd)
+        self.attacks: Fraction
         if spec.attacks is not None:
             self.attacks = spec.attacks
         elif attack_scheme is not None:
@@ -129,11 +122,37 @@ class Fighter:
         else:
             self.attacks = Fraction(1)
         self.weapons: tuple[Weapon, ...] = spec.weapons or (UNARMED,)
-        self.spells: dict[str, Spell] = {s.name: s for s in spec.spells}
-        self.pool = pool
-        self.casts: dict[str, int] = {}  # spells that took effect, by name, whatever paid for them
+        self.spells: Mapping[str, Spell] = MappingProxyType({s.name: s for s in spec.spells})
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
+
+
+class Fighter:
+    """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
+
+    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
+                 "down", "engaged", "fled", "hp", "index", "name", "pc", "plan", "plan_pos", "pool", "remaining",
+                 "routed", "save", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+
+    def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
+                 plan: tuple[Declaration, ...], attack_scheme: str | None, pool: SpellPool,
+                 derived: Derived | None = None) -> None:
+        d = derived if derived is not None else Derived(spec, attack_scheme)
+        self.name = name
+        self.side = side
+        self.index = index
+        self.spec = spec
+        self.pc = pc
+        self.hp = spec.hp
+        self.ac = spec.ac
+        self.thac0 = d.thac0
+        self.save = d.save
+        self.attacks = d.attacks
+        self.weapons = d.weapons
+        self.spells = d.spells
+        self.pool = pool
+        self.casts: dict[str, int] = {}  # spells that took effect, by name, whatever paid for them
+        self.shield = d.shield
         self.plan = plan
         self.plan_pos = 0
         self.current: Declaration | None = None  # an action that spans several declaration points
@@ -183,6 +202,36 @@ class FinalState:
     winner: str | None
 
 
+#: An encounter's combatants as every fight of it starts them: (name, side, spec, pc, plan, derived), file order.
+Roster = tuple[tuple[str, str, Combatant, bool, tuple[Declaration, ...], Derived], ...]
+#: The last encounters' rosters, by (id, attack scheme); each entry holds its encounter, so the id stays its own.
+_ROSTERS: dict[tuple[int, str | None], tuple[Encounter, Roster]] = {}
+_ROSTERS_KEPT = 16
+
+
+def _roster(encounter: Encounter, attack_scheme: str | None) -> Roster:
+    """The combatants of ``encounter`` (``count`` expanded), worked out once for the many fights of a simulation
+    or a benchmark: an encounter is not changed once loaded (a combatant joins a fight by an event)."""
+    key = (id(encounter), attack_scheme)
+    hit = _ROSTERS.get(key)
+    if hit is not None and hit[0] is encounter:
+        return hit[1]
+    derived: dict[int, Derived] = {}
+    entries = []
+    for name, side, spec, _loc in expand(encounter):
+        d = derived.get(id(spec))
+        if d is None:
+            d = derived[id(spec)] = Derived(spec, attack_scheme)
+        # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
+        pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
+        entries.append((name, side, spec, pc, encounter.plan.get(name, ()), d))
+    roster = tuple(entries)
+    if len(_ROSTERS) >= _ROSTERS_KEPT:
+        del _ROSTERS[next(iter(_ROSTERS))]
+    _ROSTERS[key] = (encounter, roster)
+    return roster
+
+
 class FightState:
     """Every fighter, in file order, and the morale checks made; ``apply`` is the only mutator."""
 
@@ -191,10 +240,8 @@ class FightState:
         self.pools = pools
         self.fighters: dict[str, Fighter] = {}
         self.sides: dict[str, list[Fighter]] = {s: [] for s in encounter.sides}
-        for i, (name, side, spec, _loc) in enumerate(expand(encounter)):
-            # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
-            pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
-            f = Fighter(name, side, i, spec, pc, encounter.plan.get(name, ()), attack_scheme, pools(spec))
+        for i, (name, side, spec, pc, plan, derived) in enumerate(_roster(encounter, attack_scheme)):
+            f = Fighter(name, side, i, spec, pc, plan, attack_scheme, pools(spec), derived)
             self.fighters[name] = f
             self.sides[side].append(f)
         self._pc_sides = [s for s, side in encounter.sides.items() if side.pc]

@@ -382,10 +382,13 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         action = decl.action
         steps: list[Step] = []
 
-        def step(phase: int, st: int, kind: str, text: str, **kw: object) -> Step:
+        def step(phase: int, st: int, kind: str, text: str, *, target: str | None = None,
+                 weapon: Weapon | None = None, spell: Spell | None = None, index: int = 0, feet: int = 0,
+                 mode: str | None = None, tags: frozenset[str] = frozenset(), note: str = "") -> Step:
             s = Step((phase, stage if stage is not None else st, rank), f, kind, f"phase {phase}",
                      (text if stage == FREE else f"{text}; {STAGE_NAME[st]} (PC-06)") if ex else "",
-                     decl=decl, **kw)  # type: ignore[arg-type]
+                     decl=decl, target=target, weapon=weapon, spell=spell, index=index, feet=feet, mode=mode,
+                     tags=tags, note=note)
             steps.append(s)
             return s
 
@@ -485,10 +488,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         phase = tick[0]
         b.done[f.name] = n = b.done.get(f.name, 0) + 1
         if self.opt.fatigue:
-            fight.emit(Fatigue, tick, f"phase {phase}", f.name, why="fatigue is marked each time an action "
-                       "completes, not at the end of a round (PC-11)",
-                       detail=f"{f.name} completes an action: fatigue {n}" if fight.explain else None,
-                       actions=n)
+            fight.record(Fatigue(tick, f"phase {phase}", fight.round_at(tick), f.name,
+                                 why="fatigue is marked each time an action completes, not at the end of a round "
+                                 "(PC-11)",
+                                 detail=f"{f.name} completes an action: fatigue {n}" if fight.explain else None,
+                                 actions=n, rolls=fight.rolls()))
         spell = act.spell
         if spell is None or act.ruined:
             return
