@@ -39,51 +39,57 @@ class Combat2Phase1Options(BaseOptions):
                                     "it again to keep it)")
 
 
-@dataclass
 class Book:
     """What Combat II remembers of one combatant beyond the shared state."""
 
-    track: str = "loser"
-    attacks: int = 0  # attack actions this round
-    weapon_attacks: dict[str, int] = field(default_factory=dict)  # per weapon this round (C2-26)
-    forms: set[str] = field(default_factory=set)  # forms used this round (split_forms, C2-07)
-    attacked_phase: int = 0  # the period of its last attack
-    attack_round: int = 0  # the round of its last physical attack (C2-09)
-    cast_round: int = 0  # the round of its last casting, begun, held over or ruined (C2-09, C2-13)
-    casting_until: int = 0  # the period through which its spell occupies it
-    casting_decl: Declaration | None = None
-    completes: tuple[int, ...] = ()  # the tick its spell completes on
-    # Phase System II
-    completes_in: int = 0  # the period its spell completes in, when that is a later phase (P2-04)
-    units_left: int = 0  # the CT units of its spell that fall in that last phase
-    casting_terms: str = ""
-    cast_begun: int = 0
-    spell_done: int = 0  # the period its last spell completed (P2-06)
-    next_cast: int = 0  # the first period it may begin another (P2-06)
-    spell_chain: int = 0  # Table 5, 13th level: spells cast back to back
-    pattern: tuple[int, ...] = ()  # its attack schedule (P2-07)
-    sched_pos: int = 0
-    sched_attacks: int = 0  # attacks since the schedule (re)started (P2-09 alternation)
-    next_forms: set[str] = field(default_factory=set)  # forms used in this sequence (Table 7)
-    casting_note: str = ""
-    carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
-    ready: Declaration | None = None  # a readied weapon that did not strike this phase (C2-21)
-    sequence_resumes: int = 0  # P2: the period its attack sequence begins anew after a critical miss (C2X-03)
-    carry_note: str = ""
-    con_checked: bool = False  # the carried spell already failed its CON check (no second one)
-    pending: Declaration | None = None  # closed last phase: attacks in this one
-    pace: int = 0  # current movement as a multiple of base MV (0: standing)
-    top_pace: int = 0  # this round's highest
-    prone_until: int = 0  # the last period it lies prone
-    lost_phase: int = 0  # a period lost to surprise
-    hp_mark: int = 0  # hp at the previous declaration point
-    hit_last_phase: bool = False
-    used_m: bool = False  # cast a spell with M since it last readied components (C2-11)
-    charged: tuple[str, int] | None = None  # a touch spell cast (name, copies before) not yet delivered (C2-10)
-    #: A spell completing in a later round, on that round's track (C2-14, P1-06): the spell, its declaration,
-    #: the CT units left in that round (0: in its endphase) and the round.
-    held: tuple[Spell, Declaration, int, int] | None = None
+    __slots__ = ("attack_round", "attacked_phase", "attacks", "carry", "carry_note", "cast_begun", "cast_round",
+                 "casting_decl", "casting_note", "casting_terms", "casting_until", "charged", "completes",
+                 "completes_in", "con_checked", "forms", "held", "hit_last_phase", "hp_mark", "lost_phase",
+                 "next_cast", "next_forms", "pace", "pattern", "pending", "prone_until", "ready", "sched_attacks",
+                 "sched_pos", "sequence_resumes", "spell_chain", "spell_done", "top_pace", "track", "units_left",
+                 "used_m", "weapon_attacks")
 
+    def __init__(self, hp_mark: int = 0) -> None:
+        self.track: str = "loser"
+        self.attacks: int = 0  # attack actions this round
+        self.weapon_attacks: dict[str, int] = {}  # per weapon this round (C2-26)
+        self.forms: set[str] = set()  # forms used this round (split_forms, C2-07)
+        self.attacked_phase: int = 0  # the period of its last attack
+        self.attack_round: int = 0  # the round of its last physical attack (C2-09)
+        self.cast_round: int = 0  # the round of its last casting, begun, held over or ruined (C2-09, C2-13)
+        self.casting_until: int = 0  # the period through which its spell occupies it
+        self.casting_decl: Declaration | None = None
+        self.completes: tuple[int, ...] = ()  # the tick its spell completes on
+        # Phase System II
+        self.completes_in: int = 0  # the period its spell completes in, when that is a later phase (P2-04)
+        self.units_left: int = 0  # the CT units of its spell that fall in that last phase
+        self.casting_terms: str = ""
+        self.cast_begun: int = 0
+        self.spell_done: int = 0  # the period its last spell completed (P2-06)
+        self.next_cast: int = 0  # the first period it may begin another (P2-06)
+        self.spell_chain: int = 0  # Table 5, 13th level: spells cast back to back
+        self.pattern: tuple[int, ...] = ()  # its attack schedule (P2-07)
+        self.sched_pos: int = 0
+        self.sched_attacks: int = 0  # attacks since the schedule (re)started (P2-09 alternation)
+        self.next_forms: set[str] = set()  # forms used in this sequence (Table 7)
+        self.casting_note: str = ""
+        self.carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
+        self.ready: Declaration | None = None  # a readied weapon that did not strike this phase (C2-21)
+        self.sequence_resumes: int = 0  # P2: the period its attack sequence begins anew after a critical miss (C2X-03)
+        self.carry_note: str = ""
+        self.con_checked: bool = False  # the carried spell already failed its CON check (no second one)
+        self.pending: Declaration | None = None  # closed last phase: attacks in this one
+        self.pace: int = 0  # current movement as a multiple of base MV (0: standing)
+        self.top_pace: int = 0  # this round's highest
+        self.prone_until: int = 0  # the last period it lies prone
+        self.lost_phase: int = 0  # a period lost to surprise
+        self.hp_mark: int = hp_mark  # hp at the previous declaration point
+        self.hit_last_phase: bool = False
+        self.used_m: bool = False  # cast a spell with M since it last readied components (C2-11)
+        self.charged: tuple[str, int] | None = None  # a touch spell cast (name, copies before), undelivered (C2-10)
+        #: A spell completing in a later round, on that round's track (C2-14, P1-06): the spell, its declaration,
+        #: the CT units left in that round (0: in its endphase) and the round.
+        self.held: tuple[Spell, Declaration, int, int] | None = None
 
 @dataclass
 class Memo:

@@ -8,7 +8,6 @@ says when a target still to declare is asked out of turn (D12-06).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from affray.engine.state import Fighter  # at run time: ``Act``'s annotation (the compiled build reads it)
@@ -33,36 +32,43 @@ class TieOptions(Protocol):
     def tie_missile_spell(self) -> bool: ...
 
 
-@dataclass
 class Act:
     """One combatant's doings at one count, before its ticks are settled (D12-06, D12-07)."""
 
-    f: Fighter
-    count: int | None  # None: last in the round
-    kind: str  # melee, missile, spell (a spell taking effect), other
-    result: int  # the combatant's initiative count
-    key: int = 0  # SF of a melee weapon, CT of a spell (D12-07)
-    attacks: int = 0
-    target: str | None = None
-    reach: int = 5
-    closing: bool = False
-    steps: list[tuple[int, Step]] = field(default_factory=list)
-    before: dict[str, str] = field(default_factory=dict)  # who it strikes before, and why (D12-06)
-    sub: int = 0
-    tie: str = ""
+    __slots__ = ("attacks", "before", "closing", "count", "f", "key", "kind", "reach", "result", "steps", "sub",
+                 "target", "tie")
+
+    def __init__(self, f: Fighter, count: int | None, kind: str, result: int, key: int = 0, attacks: int = 0,
+                 target: str | None = None, reach: int = 5) -> None:
+        self.f: Fighter = f
+        self.count: int | None = count  # None: last in the round
+        self.kind: str = kind  # melee, missile, spell (a spell taking effect), other
+        self.result: int = result  # the combatant's initiative count
+        self.key: int = key  # SF of a melee weapon, CT of a spell (D12-07)
+        self.attacks: int = attacks
+        self.target: str | None = target
+        self.reach: int = reach
+        self.closing: bool = False
+        self.steps: list[tuple[int, Step]] = []
+        self.before: dict[str, str] = {}  # who it strikes before, and why (D12-06)
+        self.sub: int = 0
+        self.tie: str = ""
 
 
-@dataclass
 class Round:
     """One round's registry (D12-05 to D12-07): each combatant's count, who is still to declare, and the acts
     built but not yet pushed into the fight (a spell taking effect later, a blow moved by D12-06)."""
 
-    number: int
-    counts: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> its count, and how it was found
-    waiting: dict[str, int] = field(default_factory=dict)  # still to declare -> its count
-    granted: dict[str, Declaration] = field(default_factory=dict)  # having the drop: the readied shot, again
-    acts: list[Act] = field(default_factory=list)  # built, not yet pushed
-    counted: set[int | None] = field(default_factory=set)  # counts with a "count" step placed (None: the end)
+    __slots__ = ("acts", "counted", "counts", "granted", "number", "waiting")
+
+    def __init__(self, number: int, counts: dict[str, tuple[int, str]] | None = None) -> None:
+        self.number: int = number
+        #: name -> its count, and how it was found
+        self.counts: dict[str, tuple[int, str]] = counts if counts is not None else {}
+        self.waiting: dict[str, int] = {}  # still to declare -> its count
+        self.granted: dict[str, Declaration] = {}  # having the drop: the readied shot, again
+        self.acts: list[Act] = []  # built, not yet pushed
+        self.counted: set[int | None] = set()  # counts with a "count" step placed (None: the end)
 
 
 def strikes_first(act: Act, t: Fighter) -> str | None:

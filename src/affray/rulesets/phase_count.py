@@ -86,14 +86,16 @@ STAGE_NAME = {SPELLS: "spells complete first", SHOOTING: "shooting first",
               OTHER: "after melee"}
 
 
-@dataclass
 class _Action:
     """A combatant's current action: its declaration and the steps it placed."""
 
-    decl: Declaration
-    steps: list[Step]
-    spell: Spell | None = None
-    ruined: bool = False
+    __slots__ = ("decl", "ruined", "spell", "steps")
+
+    def __init__(self, decl: Declaration, steps: list[Step], spell: Spell | None = None, ruined: bool = False) -> None:
+        self.decl: Declaration = decl
+        self.steps: list[Step] = steps
+        self.spell: Spell | None = spell
+        self.ruined: bool = ruined
 
 
 @dataclass

@@ -9,7 +9,6 @@ state, placing), never the ruleset's module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from affray.engine.events import Delay, Impossible, Melee, Misc, Move, SpellRuined, Tick, Wait
@@ -37,16 +36,19 @@ __all__ = ["OWN_KINDS", "resolve", "schedule", "trigger"]
 ACTS = frozenset({"move", "melee", "missile", "cast", "misc", "stunt", "retreat", "rally"})
 
 
-@dataclass
 class Part:
     """One timed piece of an action: its segment's terms before penalties, its phase and the step's fields."""
 
-    terms: list[tuple[int, str]]
-    phase: int
-    kind: str
-    rule: str
-    fields: dict[str, Any] = field(default_factory=dict)
-    sub: int = 0
+    __slots__ = ("fields", "kind", "phase", "rule", "sub", "terms")
+
+    def __init__(self, terms: list[tuple[int, str]], phase: int, kind: str, rule: str,
+                 fields: dict[str, Any] | None = None, sub: int = 0) -> None:
+        self.terms = terms
+        self.phase = phase
+        self.kind = kind
+        self.rule = rule
+        self.fields: dict[str, Any] = fields if fields is not None else {}
+        self.sub = sub
 
     @property
     def seg(self) -> int:
@@ -97,7 +99,7 @@ def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter,
                 own = [(own[0][0], own[0][1].removesuffix(" ="))] + own[1:]
             terms = lead + own + pen
             seg = sum(n for n, _ in terms)
-            why = _arith(terms)
+            why = _arith(terms) if fight.explain else ""
         placed = place(opt, now[0] if now is not None else rnd, seg)
         if placed is None:
             limit = opt.round_segments + opt.overrun
@@ -107,15 +109,17 @@ def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter,
             continue
         r, s = placed
         tick = now[:4] + (now[4] + 1,) if now is not None and part.seg == first else (r, s, turn, part.phase, part.sub)
-        spill = f", which spills into round {r} at segment {s} (SEG-01)" if r != rnd else ""
-        text = why if now is not None else f"{why} = segment {seg}{spill}"
-        if part.kind == "move" and "note" not in part.fields:
-            to = part.fields.get("target")
-            part.fields["note"] = f"{part.fields.get('mode')} move of {part.fields.get('feet')} ft" + (
-                f" towards {to}" if to else "")
-        where = (f"in its trigger's turn and phase ({part.rule})" if now is not None and part.seg == first else
-                 f"{PHASES[part.phase]} phase of {_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)")
-        step = Step(tick, f, part.kind, moment(fight, tick), f"{text}; {where}", decl=d, **part.fields)
+        if fight.explain:  # the lean mode writes no words
+            spill = f", which spills into round {r} at segment {s} (SEG-01)" if r != rnd else ""
+            text = why if now is not None else f"{why} = segment {seg}{spill}"
+            if part.kind == "move" and "note" not in part.fields:
+                to = part.fields.get("target")
+                part.fields["note"] = f"{part.fields.get('mode')} move of {part.fields.get('feet')} ft" + (
+                    f" towards {to}" if to else "")
+            where = (f"in its trigger's turn and phase ({part.rule})" if now is not None and part.seg == first else
+                     f"{PHASES[part.phase]} phase of {_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)")
+            why = f"{text}; {where}"
+        step = Step(tick, f, part.kind, moment(fight, tick), why, decl=d, **part.fields)
         push(fight, step)
         if "exploit" in step.tags:
             memo.exploit[f.name] = step

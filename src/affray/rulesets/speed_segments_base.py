@@ -147,7 +147,9 @@ def penalty(fight: Fight[SegmentsState], f: Fighter, rnd: int) -> list[tuple[int
 
 
 def moment(fight: Fight[SegmentsState], tick: Tick) -> str:
-    """The words for ``tick`` (round, segment, turn, phase, sub)."""
+    """The words for ``tick`` (round, segment, turn, phase, sub); none in the lean mode."""
+    if not fight.explain:
+        return ""
     rnd, seg, turn, phase = tick[0], tick[1], tick[2], tick[3]
     if seg == 0:
         return f"round {rnd}, start"
