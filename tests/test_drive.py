@@ -204,7 +204,7 @@ def test_phase_count_each_declares_when_its_last_action_resolves() -> None:
     later = [(i, q) for i, q in questions if q.tick[0] > 0]
     assert later
     for i, q in later:
-        acted = [e for e in seen[:i] if isinstance(e, tuple) and getattr(e, "actor", None) == q.actor
+        acted = [e for e in seen[:i] if isinstance(e, Event) and getattr(e, "actor", None) == q.actor
                  and e.kind in ("melee", "missile", "move", "cast", "misc")]
         assert acted and acted[-1].tick == q.tick
 
@@ -308,7 +308,7 @@ def test_a_referees_command_is_a_recorded_input_that_undo_takes_back() -> None:
     drive = prepared.drive(auto=True)
     assert drive.command("damage Orc 1 3") is None
     first = drive.pull()
-    assert isinstance(first, tuple) and first.kind == "damage"
+    assert isinstance(first, Event) and first.kind == "damage"
     assert drive.fight.state.fighters["Orc 1"].hp == 3
     assert drive.undo(1) == 0 and drive.inputs == []
     again, _ = drive_to_end(drive)
@@ -316,7 +316,7 @@ def test_a_referees_command_is_a_recorded_input_that_undo_takes_back() -> None:
 
 
 def _events(items: list[Item]) -> list[Event]:
-    return [i for i in items if isinstance(i, tuple)]
+    return [i for i in items if isinstance(i, Event)]
 
 
 # -- phase-count: PC-08a, PC-09 ----------------------------------------------------------------------------------
@@ -351,7 +351,7 @@ def test_phase_count_a_guard_declares_when_the_referee_says_so() -> None:
         elif isinstance(item, Declare) and item.actor == "Brom" and not commanded:
             assert drive.command("plan Brom [{melee: Orc, abort: 6, roll: 3, outcome: {hit: false}}]") is None
             commanded = True
-    brom = [e for e in seen if isinstance(e, tuple) and getattr(e, "actor", None) == "Brom"]
+    brom = [e for e in seen if isinstance(e, Event) and getattr(e, "actor", None) == "Brom"]
     kinds = [(e.kind, e.tick[0]) for e in brom]
     assert ("abort", 6) in kinds and ("melee", 12) in kinds
     assert kinds.index(("abort", 6)) < kinds.index(("melee", 12))
