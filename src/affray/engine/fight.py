@@ -143,6 +143,9 @@ class Fight(Generic[S]):
         self.period = 0
         self.memo: S = ruleset.new_state()
         self._rounds = ruleset.has_rounds
+        #: Read on every step and attack: kept here once (the ruleset is reached through a protocol, slowly).
+        self.own_kinds = ruleset.own_kinds
+        self.natural_20 = ruleset.opt.natural_20
 
     # -- the log --------------------------------------------------------------------------------------
     def round_at(self, tick: Tick) -> int | None:
@@ -228,7 +231,7 @@ class Fight(Generic[S]):
             continuing = True
         elif f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
                                                for c, h in f.conditions.items())):
-            decl = Declaration(move=f.spec.mv * 10, mode="flee")
+            decl = _flight(f.spec.mv * 10)
             continuing = False
         elif continuing:
             decl = f.current
@@ -388,6 +391,12 @@ class Fight(Generic[S]):
                 unconscious, words = self.rules.fall(self, f)
                 self.record(Down(tick, at, self.round_at(tick), f.name, detail=f"{f.name} at {f.hp} hp: {words}"
                                  if self.explain else None, unconscious=unconscious, rolls=self.rolls()))
+
+
+@lru_cache(maxsize=64)
+def _flight(feet: int) -> Declaration:
+    """A routed or fleeing combatant's declaration: a full move away (one per distance, shared)."""
+    return Declaration(move=feet, mode="flee")
 
 
 def _index(f: Fighter) -> int:

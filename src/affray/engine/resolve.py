@@ -60,7 +60,7 @@ class Engine(Fight[S]):
                                target=target, spell=spell, rolls=self.rolls()))
 
     def _resolve(self, step: Step) -> None:
-        if step.kind in self.ruleset.own_kinds:  # the ruleset's own kind of step: its one route
+        if step.kind in self.own_kinds:  # the ruleset's own kind of step: its one route
             self.ruleset.resolve_own(self, step)
             return
         a = step.actor
@@ -182,7 +182,7 @@ class Engine(Fight[S]):
             ac = target.ac + mods.ac
             need = a.thac0 - ac
             total = d + mods.hit
-            natural = self.ruleset.opt.natural_20
+            natural = self.natural_20
             hit = d == 20 if natural and d in (1, 20) else total >= need
             expr = weapon.damage
             if hit and weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
