@@ -23,6 +23,7 @@ from affray.engine.events import (
     Join,
     Leave,
     Melee,
+    Missile,
     Morale,
     Move,
     Replan,
@@ -266,105 +267,108 @@ class FightState:
 
     # -- the fold -------------------------------------------------------------------------------------
     def apply(self, e: Event) -> None:
+        # Class patterns without captures, fields read in each case: the compiled build reads a narrowed event's
+        # fields directly (a keyword capture is a generic attribute lookup).
         fs = self.fighters
         match e:
-            case Declare(actor=actor, decl=decl, consumed=consumed, continuing=continuing, remaining=remaining):
-                f = fs[actor]  # type: ignore[index]
+            case Declare():
+                f = fs[e.actor]  # type: ignore[index]
+                decl = e.decl
                 f.declared = decl
-                if consumed:
+                if e.consumed:
                     if f.plan_pos >= len(f.plan) and decl is not None:  # answered when asked: the plan grows
                         f.plan = (*f.plan, decl)
                     f.plan_pos += 1
-                if not continuing:
+                if not e.continuing:
                     f.current = decl
-                    f.remaining = remaining or 0
+                    f.remaining = e.remaining or 0
             case Melee():
                 self._attack(e)
-            case Move(actor=actor, feet=feet, stopped=stopped, disengage=disengage, leaves=leaves):
-                f = fs[actor]  # type: ignore[index]
-                if not stopped:
-                    f.remaining = max(0, f.remaining - feet)
-                    if disengage:
+            case Move():
+                f = fs[e.actor]  # type: ignore[index]
+                if not e.stopped:
+                    f.remaining = max(0, f.remaining - e.feet)
+                    if e.disengage:
                         self._disengage(f)
-                    if leaves:
+                    if e.leaves:
                         self._leave(f)
-            case Wound(target=target, damage=damage, subdual=subdual):
-                wounded = fs[target]  # type: ignore[index]
-                wounded.hp -= damage
+            case Wound():
+                wounded = fs[e.target]  # type: ignore[index]
+                wounded.hp -= e.damage
                 self.hurt.add(wounded)
-                if subdual:
-                    wounded.subdual += damage
-            case Condition(target=target, condition=name, end=end, since=since, amount=amount, attack=attack,
-                           free_damage=free_damage, tick=tick, until=words, actor=by, rule=rule):  # G-09
-                f = fs[target]  # type: ignore[index]
-                if end is None:
-                    f.conditions.pop(name, None)
+                if e.subdual:
+                    wounded.subdual += e.damage
+            case Condition():  # G-09
+                f = fs[e.target]  # type: ignore[index]
+                if e.end is None:
+                    f.conditions.pop(e.condition, None)
                 else:
-                    f.conditions[name] = Held(tuple(since) if since is not None else tick, tuple(end), amount,
-                                              attack, free_damage, words or "", by, rule or "G-09")
-            case Expire(target=target, condition=name) if name is not None:  # a condition ends (G-08)
-                fs[target].conditions.pop(name, None)  # type: ignore[index]
-            case Down(actor=actor, unconscious=unconscious):
-                f = fs[actor]  # type: ignore[index]
+                    f.conditions[e.condition] = Held(tuple(e.since) if e.since is not None else e.tick, tuple(e.end),
+                                                     e.amount, e.attack, e.free_damage, e.until or "", e.actor,
+                                                     e.rule or "G-09")
+            case Expire() if e.condition is not None:  # a condition ends (G-08)
+                fs[e.target].conditions.pop(e.condition, None)  # type: ignore[index]
+            case Down():
+                f = fs[e.actor]  # type: ignore[index]
                 if f.active:
                     self.active_left[f.side] -= 1
                 f.down = True
                 f.active = False
-                f.unconscious = unconscious
+                f.unconscious = e.unconscious
                 f.casting = None
                 self._disengage(f)
-            case CastStart(actor=actor, spell=spell):
-                fs[actor].casting = spell  # type: ignore[index]
-            case Cast(actor=actor, spell=spell, effects=effects, splinter=splinter):
-                f = fs[actor]  # type: ignore[index]
+            case CastStart():
+                fs[e.actor].casting = e.spell  # type: ignore[index]
+            case Cast():
+                f = fs[e.actor]  # type: ignore[index]
                 f.casting = None
+                spell = e.spell
                 if spell is not None:
                     f.pool.pay(f.spells[spell])
                     f.casts[spell] = f.casts.get(spell, 0) + 1
-                for name, dmg in effects.items():
+                for name, dmg in e.effects.items():
                     fs[name].hp -= dmg
                     self.hurt.add(fs[name])
-                for name in splinter:
+                for name in e.splinter:
                     self._splinter(fs[name])
-            case Effect(effects=effects):  # a spell's delayed damage (heat metal, PC-12)
-                for name, dmg in effects.items():
+            case Effect():  # a spell's delayed damage (heat metal, PC-12)
+                for name, dmg in e.effects.items():
                     fs[name].hp -= dmg
                     self.hurt.add(fs[name])
-            case SpellRuined(actor=actor, spell=spell):
-                f = fs[actor]  # type: ignore[index]
+            case SpellRuined():
+                f = fs[e.actor]  # type: ignore[index]
                 f.casting = None
-                if isinstance(e, SpellLost) and spell is not None:
-                    f.pool.pay(f.spells[spell])
-            case Surrender(actor=actor) | Leave(actor=actor):
-                self._leave(fs[actor])  # type: ignore[index]
-            case Morale(passed=passed, members=members, triggers=triggers, side=side, rally=rally,
-                        surrender=surrender):
-                if passed and rally:  # rallied: shaken or broken members fight on
-                    for name in members:
+                if isinstance(e, SpellLost) and e.spell is not None:
+                    f.pool.pay(f.spells[e.spell])
+            case Surrender() | Leave():
+                self._leave(fs[e.actor])  # type: ignore[index]
+            case Morale():
+                if e.passed and e.rally:  # rallied: shaken or broken members fight on
+                    for name in e.members:
                         fs[name].routed = False
-                if not passed:
-                    for name in members:
+                if not e.passed:
+                    for name in e.members:
                         fs[name].routed = True
-                        if surrender:
+                        if e.surrender:
                             self._leave(fs[name])
-                for trigger in triggers:
-                    self.morale_done.add((side or "", trigger))
-            case Damage(target=target, damage=damage):  # the referee's hand: hp changed outside any action
-                fs[target].hp -= damage or 0  # type: ignore[index]
-                self.hurt.add(fs[target])  # type: ignore[index]
-            case Heal(target=target, amount=amount):
-                fs[target].hp += amount  # type: ignore[index]
-            case Join(actor=actor, side=side, spec=spec, plan=plan):  # a combatant the referee adds mid-fight
-                assert actor is not None and spec is not None
-                self._join(actor, side, spec, plan)
-            case Replan(actor=actor, plan=plan):  # the referee replaces a combatant's declarations still to come
-                f = fs[actor]  # type: ignore[index]
-                f.plan = f.plan[:f.plan_pos] + plan
-            case Initiative(ranks=ranks):
-                self.ranks = dict(ranks)
-            case Surprise(surprised=surprised, surprisers=surprisers):
-                self.surprised = frozenset(surprised)
-                self.surprisers = frozenset(surprisers)
+                for trigger in e.triggers:
+                    self.morale_done.add((e.side or "", trigger))
+            case Damage():  # the referee's hand: hp changed outside any action
+                fs[e.target].hp -= e.damage or 0  # type: ignore[index]
+                self.hurt.add(fs[e.target])  # type: ignore[index]
+            case Heal():
+                fs[e.target].hp += e.amount  # type: ignore[index]
+            case Join():  # a combatant the referee adds mid-fight
+                assert e.actor is not None and e.spec is not None
+                self._join(e.actor, e.side, e.spec, e.plan)
+            case Replan():  # the referee replaces a combatant's declarations still to come
+                f = fs[e.actor]  # type: ignore[index]
+                f.plan = f.plan[:f.plan_pos] + e.plan
+            case Initiative():
+                self.ranks = dict(e.ranks)
+            case Surprise():
+                self.surprised = frozenset(e.surprised)
+                self.surprisers = frozenset(e.surprisers)
             case _:
                 pass  # the rest changes nothing of the state (misc, wait, delay, expire, checks...)
 
@@ -380,7 +384,7 @@ class FightState:
                     target.subdual += e.damage
             if e.splinter:
                 self._splinter(target)
-            if actor is not None and e.kind == "melee" and target is not actor:
+            if actor is not None and not isinstance(e, Missile) and target is not actor:
                 actor.engaged.add(target.name)
                 target.engaged.add(actor.name)
         if actor is not None:

@@ -125,20 +125,23 @@ def attacks_per_round(cls: str, level: int | None, *, scheme: str, specialist: b
     raise ValueError(f"unknown attack scheme {scheme!r}")
 
 
+_REACTION_1E = {3: -3, 4: -2, 5: -1, 16: 1, 17: 2, 18: 3}
+_REACTION_LOW = {2: -4, 3: -3, 4: -2, 5: -1}
+_DEFENSE = {1: 5, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1, 15: -1, 16: -2, 17: -3, 18: -4}
+
+
 def dex_reaction_adjustment(dex: int, *, edition: str = "2e") -> int:
     """Reaction (initiative) adjustment; positive is better and is subtracted from the die (P1-02, D12-04)."""
     if edition == "1e":  # D12-04: 3: -3, 4: -2, 5: -1, 6-15: 0, 16: +1, 17: +2, 18: +3
-        table_1e = {3: -3, 4: -2, 5: -1, 16: 1, 17: 2, 18: 3}
         if dex >= 18:
             return 3
-        return table_1e.get(dex, 0) if dex > 3 else -3
+        return _REACTION_1E.get(dex, 0) if dex > 3 else -3
     # P1-02 (2e PH Table 2): 1: -6, 2: -4, 3: -3, 4: -2, 5: -1, 6-15: 0, 16: +1, 17-18: +2,
     # 19-20: +3, 21-23: +4, 24-25: +5
     if dex <= 1:
         return -6
-    low = {2: -4, 3: -3, 4: -2, 5: -1}
-    if dex in low:
-        return low[dex]
+    if dex in _REACTION_LOW:
+        return _REACTION_LOW[dex]
     if dex <= 15:
         return 0
     if dex == 16:
@@ -152,9 +155,8 @@ def dex_reaction_adjustment(dex: int, *, edition: str = "2e") -> int:
 
 def dex_defense_adjustment(dex: int) -> int:
     """Defensive adjustment to AC (2e PH Table 2), negative is better: 15: -1 ... 18: -4, 3: +4."""
-    table = {1: 5, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1, 15: -1, 16: -2, 17: -3, 18: -4}
-    if dex in table:
-        return table[dex]
+    if dex in _DEFENSE:
+        return _DEFENSE[dex]
     if 7 <= dex <= 14:
         return 0
     return -4 if dex <= 20 else -5 if dex <= 23 else -6

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -70,11 +69,21 @@ FORM_SCHEDULES: dict[int, tuple[int, ...]] = {1: (1, 0, 0), 2: (1, 1, 0), 3: (1,
 CASTER_DELAY = ((6, 2), (12, 1))
 
 
-@cache
 def schedule(attacks: Fraction | int) -> tuple[int, ...]:
     """Table 6's sequence for ``attacks`` per round; below 1, one attack then the delays that make it up
-    (1/2: attack and five delays); above 6, two every phase; between rows, the row below."""
-    n = Fraction(attacks)
+    (1/2: attack and five delays); above 6, two every phase; between rows, the row below. Kept by numerator and
+    denominator: asked before every attack, and a Fraction's own hash is slow."""
+    key = (attacks.numerator, attacks.denominator)
+    hit = _SCHEDULE_OF.get(key)
+    if hit is None:
+        hit = _SCHEDULE_OF[key] = _schedule(Fraction(attacks))
+    return hit
+
+
+_SCHEDULE_OF: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _schedule(n: Fraction) -> tuple[int, ...]:
     if n in SCHEDULES:
         return SCHEDULES[n]
     if n < 1:
