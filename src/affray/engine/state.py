@@ -114,14 +114,14 @@ class Derived:
         self.thac0: int = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
         #: The d20 roll that saves it against a spell (2e PH Table 60, or the file's ``save``).
         self.save: int = spec.save if spec.save is not None else save_vs_spell(spec.klass, spec.level, spec.hd)
-        self.attacks: Fraction
         if spec.attacks is not None:
-            self.attacks = spec.attacks
+            rate = spec.attacks
         elif attack_scheme is not None:
-            self.attacks = attacks_per_round(spec.klass, spec.level, scheme=attack_scheme,
-                                             specialist=spec.specialist)
+            rate = attacks_per_round(spec.klass, spec.level, scheme=attack_scheme, specialist=spec.specialist)
         else:
-            self.attacks = Fraction(1)
+            rate = Fraction(1)
+        #: Attacks per round: a whole number as an int (the common case, and much cheaper to count with).
+        self.attacks: Fraction | int = rate.numerator if rate.denominator == 1 else rate
         self.weapons: tuple[Weapon, ...] = spec.weapons or (UNARMED,)
         self.spells: Mapping[str, Spell] = MappingProxyType({s.name: s for s in spec.spells})
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"

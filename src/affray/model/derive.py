@@ -162,7 +162,7 @@ def dex_defense_adjustment(dex: int) -> int:
     return -4 if dex <= 20 else -5 if dex <= 23 else -6
 
 
-def attacks_in_round(rate: Fraction, rnd: int) -> int:
+def attacks_in_round(rate: Fraction | int, rnd: int) -> int:
     """Attacks due in round ``rnd`` (from 1) at ``rate`` per round: 3/2 gives 1, 2, 1, 2... (D12-14)."""
     n, d = rate.numerator, rate.denominator
     return (n * rnd) // d - (n * (rnd - 1)) // d

@@ -384,9 +384,10 @@ class Combatant(_Frozen):
         return next((w for w in self.weapons if (w.kind != "melee") == missile),
                     self.weapons[0] if self.weapons else None)
 
-    @property
+    @cached_property
     def klass(self) -> str:
-        """The class, with ``magic-user`` read as wizard and a levelled classless combatant a fighter."""
+        """The class, with ``magic-user`` read as wizard and a levelled classless combatant a fighter (read on every
+        attack: worked out once)."""
         if self.cls == "magic-user":
             return "wizard"
         if self.cls is None:

@@ -450,7 +450,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             step(at, OTHER, "misc", why, note=str(what))
         return self._steps(fight, f, decl, steps)
 
-    def _attacks(self, fight: Fight[_Battle], f: Fighter, rate: Fraction) -> int:
+    def _attacks(self, fight: Fight[_Battle], f: Fighter, rate: Fraction | int) -> int:
         """Attacks of this action: a round's worth, 3/2 alternating 1, 2, 1... by attack action."""
         swings = fight.memo.swings
         k = swings[f.name] = swings.get(f.name, 0) + 1
