@@ -3,13 +3,20 @@ wrapped to the terminal and indented under the event."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from rich.text import Text
 
 from affray import load_encounter, prepare
-from affray.cli.render import event_renderables, who
+from affray.cli.render import event_renderables, render_result, who
 from affray.engine.events import Event
 
 FIRST = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "first_fight.yaml"
+SKIRMISH = FIRST.with_name("skirmish.yaml")
 
 
 def first_fight() -> list[Event]:
@@ -53,3 +60,33 @@ def test_the_end_of_a_condition_reads_as_such_in_what_comes_next() -> None:
     goblin = fight.state.fighters["Goblin 1"]
     step = Step((6,), goblin, "end-condition", "round 6, start", "round 1 + 5 rounds", note="asleep")
     assert next_lines(fight, step, None)[0].plain == "next: Goblin 1: asleep ends at round 6, start"
+
+
+def _line_by_line(result: Any, console: Console) -> None:
+    """The timeline as it was printed before render_result printed a heading's events at once: one print a line."""
+    from affray.rulesets import find_ruleset
+
+    console.print(Text(f"affray: ruleset {result.ruleset}, seed {result.seed}", style="bold"))
+    last: str | None = None
+    for seq, e in enumerate(result.events):
+        title = find_ruleset(result.ruleset).heading(e.tick) if e.round is None else f"Round {e.round}"
+        if title is not None and title != last:
+            console.rule(title)
+            last = title
+        for part in event_renderables(e, seq, console.width):
+            console.print(part, soft_wrap=True)
+
+
+@pytest.mark.parametrize("settings", [{}, {"width": 50}, {"width": 200},
+                                      {"force_terminal": True, "color_system": "truecolor", "width": 90},
+                                      {"force_terminal": True, "color_system": "standard", "width": 60}],
+                         ids=["pipe", "narrow", "wide", "truecolor", "16-colours"])
+def test_a_headings_events_printed_at_once_are_the_bytes_of_one_print_a_line(settings: dict[str, Any]) -> None:
+    """render_result prints the events under a heading as one text (rich's cost is per print): the same bytes,
+    on a pipe and on a colour terminal, narrower and wider than its lines."""
+    result = prepare(load_encounter(SKIRMISH), seed=7).fight(auto=True).run()
+    batched, single = io.StringIO(), io.StringIO()
+    render_result(result, Console(highlight=False, file=batched, **settings))
+    table_at = batched.getvalue().index("Final state")
+    _line_by_line(result, Console(highlight=False, file=single, **settings))
+    assert batched.getvalue()[:table_at].rsplit("\n", 1)[0] + "\n" == single.getvalue()

@@ -14,9 +14,11 @@ __all__ = ["printable"]
 
 # An escape sequence as a whole (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL or ESC \``, and two-byte ones),
 # then any control character left: C0, DEL, C1, and the bidirectional overrides that reorder what is shown.
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_BREAKS = re.compile(r"[\t\n\r\x0b\x0c\x85\u2028\u2029]")
+# Patterns, not compiled ones: ``re`` compiles them (once, cached) the first time a text needs them, which most
+# commands never do.
+_ESCAPES = r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]"
+_CONTROLS = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+_BREAKS = r"[\t\n\r\x0b\x0c\x85\u2028\u2029]"
 
 
 def printable(text: str, *, keep_newlines: bool = False) -> str:
@@ -24,7 +26,7 @@ def printable(text: str, *, keep_newlines: bool = False) -> str:
     ``keep_newlines``, ``\\n`` is kept: a multi-line message of affray's own)."""
     if text.isprintable():  # the common case: nothing to strip (ESC and every control are not printable)
         return text
-    text = _ESCAPES.sub("", text)
+    text = re.sub(_ESCAPES, "", text)
     if keep_newlines:
-        return "\n".join(_CONTROLS.sub("", _BREAKS.sub(" ", line)) for line in text.split("\n"))
-    return _CONTROLS.sub("", _BREAKS.sub(" ", text))
+        return "\n".join(re.sub(_CONTROLS, "", re.sub(_BREAKS, " ", line)) for line in text.split("\n"))
+    return re.sub(_CONTROLS, "", re.sub(_BREAKS, " ", text))

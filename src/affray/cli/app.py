@@ -2,35 +2,42 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import sys
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
 from affray.cli.common import guard as _guard
 from affray.cli.common import numbers as _numbers
 from affray.cli.common import parse_sets as _parse_sets
 from affray.cli.common import whole as _whole
-from affray.cli.sim import register as register_workbench
 from affray.errors import EncounterError, OptionError, UnknownRulesetError
-from affray.io.load import load_encounter, load_text, read_text, sort_problems
 from affray.limits import MAX_SEED
 from affray.printable import printable
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from typer.models import CommandInfo
 
     from affray.api import Prepared
     from affray.play import Session, Store
     from affray.play.session import Io
     from affray.play.store import Game
 
+    app: typer.Typer  # the whole command line (module ``__getattr__``)
+
 __all__ = ["app", "main"]
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Combat sequencing for old-school D&D under six initiative systems.")
+# The commands of this module; ``app`` (module ``__getattr__`` below) is this with the workbench's too.
+_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                   help="Combat sequencing for old-school D&D under six initiative systems.")
 
 
 # The options the commands that play a fight share (run, play, drive, serve), declared once.
@@ -52,7 +59,7 @@ def _game(game: str | None) -> int | None:
     return _whole("--game", game, 1, MAX_SEED, "the number of a fight (`affray games` lists them)")
 
 
-@app.command()
+@_app.command()
 def rulesets(
     ruleset_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="one ruleset, shown in full")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
@@ -63,7 +70,7 @@ def rulesets(
     _guard(lambda: show_rulesets(ruleset_id, as_json))
 
 
-@app.command()
+@_app.command()
 def new(
     path: Annotated[Path | None, typer.Argument(help="the file to write; without it, the encounter is printed")]
     = None,
@@ -75,7 +82,7 @@ def new(
     _guard(lambda: write_starter(path, force))
 
 
-@app.command()
+@_app.command()
 def examples(
     name: Annotated[str | None, typer.Argument(help="an example's name: print it (or copy it with --copy)")] = None,
     copy: Annotated[Path | None, typer.Option("--copy", metavar="DIR", help="copy the example (all of them "
@@ -88,7 +95,7 @@ def examples(
     _guard(lambda: show_examples(name, copy, force))
 
 
-@app.command()
+@_app.command()
 def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
           ruleset: Annotated[str | None, typer.Option(help="check under this ruleset too")] = None) -> None:
     """Validate an encounter file: exit 0 with a summary, or exit 2 listing every problem."""
@@ -96,6 +103,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
     def body() -> None:
         from affray.api import ruleset_class
         from affray.io.checks import check as check_file
+        from affray.io.load import load_encounter, sort_problems
 
         loaded = load_encounter(file, strict=False)
         cls = ruleset_class(loaded, ruleset)
@@ -111,7 +119,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
     _guard(body)
 
 
-@app.command()
+@_app.command()
 def run(
     file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
     ruleset: _Ruleset = None,
@@ -139,7 +147,7 @@ def run(
     _guard(body)
 
 
-@app.command()
+@_app.command()
 def play(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
     ruleset: _Ruleset = None,
@@ -175,7 +183,7 @@ def play(
     _guard(body)
 
 
-@app.command()
+@_app.command()
 def drive(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
     ruleset: _Ruleset = None,
@@ -235,7 +243,7 @@ def drive(
     _guard(body)
 
 
-@app.command()
+@_app.command()
 def serve(
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, serve the database's fight")] = None,
     ruleset: _Ruleset = None,
@@ -274,7 +282,7 @@ def serve(
     _guard(body)
 
 
-@app.command()
+@_app.command()
 def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db")) -> None:
     """List the fights saved in a database."""
 
@@ -301,7 +309,7 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
     _guard(body)
 
 
-@app.command()
+@_app.command()
 def log(
     db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db"),
     game: Annotated[str | None, typer.Option(help="the fight (default: the latest)", metavar="ID")] = None,
@@ -328,6 +336,7 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None,
     """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors. The
     file's text is returned too (the console keeps it in its database)."""
     from affray.api import prepare
+    from affray.io.load import load_text, read_text
 
     text = read_text(file)
     loaded = load_text(text, str(file), strict=False)
@@ -365,7 +374,7 @@ def _hours(minutes: int | None) -> str:
     return f"{minutes} min ({h} h{f' {m} min' if m else ''})"
 
 
-@app.command()
+@_app.command()
 def mana(
     klass: Annotated[str, typer.Option("--class", help="cleric, druid, wizard, magic-user, illusionist, "
                                        "ranger or paladin")],
@@ -413,7 +422,7 @@ def mana(
     _guard(body)
 
 
-@app.command()
+@_app.command()
 def learn(
     level: Annotated[int, typer.Option(help="spell level, 1-9")],
     library: Annotated[bool, typer.Option("--library", help="an arcane library and workshop at hand")] = False,
@@ -434,11 +443,89 @@ def learn(
     _guard(body)
 
 
-register_workbench(app)  # simulate, compare, odds (cli/sim.py)
+#: The designer's workbench (cli/sim.py), named here so that the other commands need not import it: its commands
+#: and its group, in the order ``register`` adds them.
+_WORKBENCH = ("simulate", "compare", "odds")
+
+
+@functools.cache
+def _with_workbench() -> typer.Typer:
+    """This module's commands and the workbench's (cli/sim.py, imported here), registered once."""
+    from affray.cli.sim import register
+
+    register(_app)
+    return _app
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the whole command line as one Typer (for ``typer.testing`` and the docs' tests), made on first use."""
+    if name == "app":
+        return _with_workbench()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _name(command: CommandInfo) -> str:
+    """A registered command's name, as typer gives it."""
+    assert command.callback is not None
+    return command.name or typer.main.get_command_name(command.callback.__name__)
+
+
+class _Commands(MutableMapping[str, Any]):
+    """The command table of ``affray``: every name known at once, each command's options built when it is looked
+    up, so that ``affray run`` builds run's and not the fourteen others' (``affray --help`` looks them all up)."""
+
+    def __init__(self) -> None:
+        own = [_name(c) for c in _app.registered_commands if _name(c) not in _WORKBENCH]
+        self._names = [*own, *_WORKBENCH]  # typer's order: the commands, then the groups (odds)
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            if name not in self._names:
+                raise KeyError(name)
+            self._built[name] = _build(name)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        if name not in self._names:
+            self._names.append(name)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        self._names.remove(name)
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def _build(name: str) -> Any:
+    """One command (or the ``odds`` group) as typer builds it from its registration."""
+    full = _with_workbench() if name in _WORKBENCH else _app
+    for command in full.registered_commands:
+        if _name(command) == name:
+            return typer.main.get_command_from_info(command, pretty_exceptions_short=full.pretty_exceptions_short,
+                                                    rich_markup_mode=full.rich_markup_mode)
+    group = next(g for g in full.registered_groups if g.name == name)
+    return typer.main.get_group_from_info(group, pretty_exceptions_short=full.pretty_exceptions_short,
+                                          rich_markup_mode=full.rich_markup_mode,
+                                          suggest_commands=full.suggest_commands)
+
+
+def command_line() -> TyperGroup:
+    """The group typer makes of ``app``, with the command table ``_Commands``: the same usage, help and errors."""
+    shell = copy.copy(_app)  # the app's settings and help, without its commands (they come from the table)
+    shell.registered_commands, shell.registered_groups = [], []
+    group = typer.main.get_group(shell)
+    group.commands = _Commands()
+    return group
 
 
 def main() -> None:
-    app(prog_name="affray")
+    command_line()(prog_name="affray")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 
 from affray.errors import AffrayError, OptionError
-from affray.io.load import load_value
 from affray.limits import MAX_ROUNDS, MAX_SEED
 from affray.printable import printable
 
@@ -49,6 +48,8 @@ def guard(fn: Callable[[], T]) -> T:
 
 
 def parse_sets(values: list[str]) -> dict[str, Any]:
+    from affray.io.read import load_value  # the YAML reader, imported by the commands that read --set
+
     out: dict[str, Any] = {}
     for item in values:
         name, sep, raw = item.partition("=")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +17,8 @@ from affray.errors import OptionError
 from affray.limits import MAX_FIGHTS, MAX_WORKERS
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from rich.console import Console
 
     from affray.sim import Simulation
@@ -56,6 +57,8 @@ def _wide() -> Console:
 @contextmanager
 def _pool(workers: int | None, scheduler: str | None) -> Iterator[Executor | None]:
     """The process pool, its workers started before the progress bar's thread exists (they are forked)."""
+    from concurrent.futures import ProcessPoolExecutor
+
     from affray.sim.runner import default_workers
 
     n = workers if workers is not None else default_workers()
