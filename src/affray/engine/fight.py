@@ -172,10 +172,16 @@ class Fight(Generic[S]):
         ``why``, ``detail`` and its kind's own fields by name (a name it does not have is refused)."""
         return self.record(cls(tick, at, self.round_at(tick), actor, rolls=self.rolls(), **fields))
 
+    @property
+    def heard(self) -> bool:
+        """Whether anyone keeps, explains or hears the log: not in the lean mode, where what changes nothing of the
+        state is not made at all (a ``delay``, the words of a moment nobody reads)."""
+        return self.keep or self.explain or self.on_event is not None
+
     def delay(self, tick: Tick, at: str, actor: str, why: str, detail: str) -> None:
-        """A ``delay`` event: an action waits. It changes nothing of the state, so in the lean mode, where nobody
-        keeps, explains or hears the log, it is not made at all: only the moment moves on."""
-        if self.keep or self.explain or self.on_event is not None:
+        """A ``delay`` event: an action waits. It changes nothing of the state, so in the lean mode it is not made
+        at all: only the moment moves on."""
+        if self.heard:
             self.emit(Delay, tick, at, actor, why=why, detail=detail)
         else:
             self.now, self.now_at = tick, at

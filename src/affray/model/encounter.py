@@ -203,18 +203,18 @@ class Weapon(_Frozen):
     strength: bool | None = Field(None, description="a missile weapon that takes the STR bonus (a custom bow); "
                                   "thrown weapons always do (C2X-05)")
 
-    @property
+    @cached_property
     def is_missile(self) -> bool:
         return self.kind != "melee"
 
-    @property
+    @cached_property
     def settable(self) -> bool:
         if self.set is not None:
             return self.set
         return any(w in self.name.lower() for w in ("spear", "pike", "halberd", "glaive", "bill",
                                                      "polearm", "pole arm", "lance", "partisan"))
 
-    @property
+    @cached_property
     def is_lance(self) -> bool:
         return self.lance if self.lance is not None else "lance" in self.name.lower()
 
@@ -472,7 +472,7 @@ class Declaration(_Checked):
                 return key
         raise AssertionError("validated declaration without action")  # pragma: no cover
 
-    @property
+    @cached_property
     def target(self) -> str | None:
         if self.melee is not None:
             return self.melee

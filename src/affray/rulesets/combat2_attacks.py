@@ -109,13 +109,13 @@ class Combat2Attacks(Combat2Part):
             at = self.words.at_move(rnd, phase)
             why = "closed on a surprised foe: attacks at the end of its movement (C2-27)" if ex else ""
         else:
-            tick, at = (rnd, phase, slot, 0), self.words.at_hs(rnd, phase, slot, b.track)
+            tick, at = (rnd, phase, slot, 0), self.words.at_hs(rnd, phase, slot, b.track) if ex else ""
         for i, (w, t, _s) in enumerate(speeds):
             fight.push(Step(tick, f, kind, at, why, decl=d, target=t, weapon=w, index=i, tags=tags))
         if second:  # C2-25: the second blow of a phase falls SF half-segments after the first
             w, t, s = speeds[0]
             then = min(6, slot + s.sf)
-            fight.push(Step((rnd, phase, then, 0), f, kind, self.words.at_hs(rnd, phase, then, b.track),
+            fight.push(Step((rnd, phase, then, 0), f, kind, self.words.at_hs(rnd, phase, then, b.track) if ex else "",
                             f"double attack: {second}, so the second falls on half-segment {slot} + SF {s.sf} = "
                             f"{slot + s.sf}" + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)"
                             if ex else "", decl=d, target=t, weapon=w, index=len(speeds)))

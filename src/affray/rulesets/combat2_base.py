@@ -158,5 +158,5 @@ class Combat2Part:
         b = book(fight, f)
         b.carry = d
         b.carry_note = f"held over: {what}"
-        fight.delay((rnd, phase, 0, 1), self.words.at(rnd, phase, "stating intentions"), f.name, why,
-                    f"waits: {what}")
+        at = self.words.at(rnd, phase, "stating intentions") if fight.heard else ""
+        fight.delay((rnd, phase, 0, 1), at, f.name, why, f"waits: {what}")

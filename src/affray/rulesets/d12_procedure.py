@@ -444,6 +444,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         rolls: dict[str, int] = {}
         results: dict[str, int] = {}
         texts: list[str] = []
+        ex = fight.explain  # the lean mode writes no words
         for s in sides:
             members = [f for f in turns if f.side == s]
             alone = individual and fight.encounter.sides[s].pc
@@ -453,34 +454,40 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
             lead_score, lead_ability = agility(self.opt, leader)  # C2X-01: AGI with the Agility option
             lead_adj = dex_reaction_adjustment(lead_score, edition="1e")
             for f in members:
+                how = who = ""
                 if alone:
                     die = fight.roller.die(12, "initiative", f.name, given.get(f.name))
                     score, ability = agility(self.opt, f)
                     adj = dex_reaction_adjustment(score, edition="1e")
-                    how = f"{f.name}'s own d12 {die}"
-                    texts.append(f"{f.name} d12={die}")
-                    who = f"its {ability} {score}"
+                    if ex:
+                        how, who = f"{f.name}'s own d12 {die}", f"its {ability} {score}"
+                        texts.append(f"{f.name} d12={die}")
                 elif mode == "individual":
                     score, ability = agility(self.opt, f)
-                    die, adj, how, who = rolls[s], dex_reaction_adjustment(score, edition="1e"), \
-                        f"{s} d12 {rolls[s]}", f"its own {ability} {score}"
+                    die, adj = rolls[s], dex_reaction_adjustment(score, edition="1e")
+                    if ex:
+                        how, who = f"{s} d12 {rolls[s]}", f"its own {ability} {score}"
                 elif mode == "leader":
-                    die, adj, how, who = rolls[s], lead_adj, f"{s} d12 {rolls[s]}", \
-                        f"{leader.name}'s {lead_ability} {lead_score}"
+                    die, adj = rolls[s], lead_adj
+                    if ex:
+                        how, who = f"{s} d12 {rolls[s]}", f"{leader.name}'s {lead_ability} {lead_score}"
                 else:
-                    die, adj, how, who = rolls[s], 0, f"{s} d12 {rolls[s]}", "no DEX"
+                    die, adj = rolls[s], 0
+                    if ex:
+                        how, who = f"{s} d12 {rolls[s]}", "no DEX"
                 c = die - adj
-                counts[f.name] = (c, f"{how} - {who} ({adj:+d}) = count {c}, lowest first (D12-04)" if adj else
-                                  f"{how} = count {c}, lowest first (D12-04)")
+                counts[f.name] = (c, "" if not ex else f"{how} - {who} ({adj:+d}) = count {c}, lowest first "
+                                  "(D12-04)" if adj else f"{how} = count {c}, lowest first (D12-04)")
             if not alone:
                 results[s] = rolls[s] - (lead_adj if mode == "leader" else 0)
-                adj_text = f" - {lead_ability} {lead_score} of {leader.name} ({lead_adj:+d})" if (
-                    mode == "leader" and lead_adj) else " (each member adjusts by its own DEX)" if (
-                    mode == "individual") else ""
-                texts.append(f"{s} d12={rolls[s]}{adj_text} = {results[s]}")
+                if ex:
+                    adj_text = f" - {lead_ability} {lead_score} of {leader.name} ({lead_adj:+d})" if (
+                        mode == "leader" and lead_adj) else " (each member adjusts by its own DEX)" if (
+                        mode == "individual") else ""
+                    texts.append(f"{s} d12={rolls[s]}{adj_text} = {results[s]}")
         order = sorted(results.values())
         ranks = {s: sorted(set(order)).index(v) + 1 for s, v in results.items()}
-        detail = ", ".join(texts) + ": lowest acts first, equal counts together (D12-04)"
+        detail = ", ".join(texts) + ": lowest acts first, equal counts together (D12-04)" if ex else None
         fight.emit(Initiative, tick, at, detail=detail, ranks=ranks, results=results)
         return counts
 
