@@ -362,19 +362,21 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             die, source = decl.roll, "d6"
         elif f.name in b.first:
             b.first.discard(f.name)
-            side = f.side + ("'" if f.side.endswith("s") else "'s")
-            die, source = b.dice[f.side], f"{side} opening d6"
+            die, source = b.dice[f.side], "opening"
         else:
             die, source = fight.roller.die(6, "initiative", f.name), "d6"
         b.first.discard(f.name)
         pm, label = self._pm(fight, f, decl, phase)
         base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase
         at = base + die + pm
-        why = f"declared at phase {base} + {source} {die} + PM {pm} ({label}) = phase {at}"
-        if at <= phase:
-            why += f"; phase {phase} is already reached, so phase {phase + 1}"
-            at = phase + 1
-        return at, why
+        why = ""
+        if fight.explain:  # the lean mode writes no words
+            if source == "opening":
+                source = f.side + ("'" if f.side.endswith("s") else "'s") + " opening d6"
+            why = f"declared at phase {base} + {source} {die} + PM {pm} ({label}) = phase {at}"
+            if at <= phase:
+                why += f"; phase {phase} is already reached, so phase {phase + 1}"
+        return max(at, phase + 1), why
 
     def _schedule(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, at: int, stage: int | None, rank: int,
                   why: str) -> list[Step]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from affray.errors import Problem
@@ -17,8 +18,10 @@ __all__ = ["CATEGORY_PM", "check_file", "ct_category", "phase_modifier"]
 CATEGORY_PM = {c: i for i, c in enumerate(SPEED_CATEGORIES)}
 
 
+@lru_cache(maxsize=256)
 def phase_modifier(value: int | str) -> tuple[int, str]:
-    """PC-03: the PM of a speed category or of a numeric initiative modifier, with its reason."""
+    """PC-03: the PM of a speed category or of a numeric initiative modifier, with its reason (asked for every
+    action: kept)."""
     if isinstance(value, str):
         return CATEGORY_PM[value], value
     if value < 0:
