@@ -153,7 +153,7 @@ def _hurt(f: Fighter, fraction: float) -> bool:
 def _withdraw(fight: Fight[Any], f: Fighter) -> Declaration | None:
     """The wounded (half their hit points or less) step back out of melee; the badly wounded (a quarter) flee."""
     if _hurt(f, BADLY_WOUNDED):
-        return _decl(move=f.spec.mv * 10, mode="flee")
+        return _decl(move=f.mv * 10, mode="flee")
     if f.engaged and _hurt(f, WOUNDED):
         return _decl(move=WITHDRAW_FEET, mode="withdraw")
     return None
@@ -195,7 +195,7 @@ def find_policy(name: str) -> Policy:
 
 def policy_of(fight: Fight[Any], f: Fighter) -> str:
     """The combatant's own ``policy``, else its side's, else ``default``."""
-    return f.spec.policy or fight.encounter.sides[f.side].policy or "default"
+    return f.policy or "default"
 
 
 _DEFAULT = POLICIES["default"].choose
@@ -204,7 +204,7 @@ _DEFAULT = POLICIES["default"].choose
 def choose(fight: Fight[Any], f: Fighter) -> Declaration | None:
     """``f``'s declaration under ``--auto`` by its policy (None: nothing to do). ``Fight.declare`` asks it only
     for a combatant that can choose: not asleep or held, not routed or fleeing."""
-    name = f.spec.policy or fight.encounter.sides[f.side].policy
+    name = f.policy
     if name is None:
         return _DEFAULT(fight, f)
     return POLICIES[name].choose(fight, f)

@@ -237,7 +237,7 @@ class Fight(Generic[S]):
             continuing = True
         elif f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
                                                for c, h in f.conditions.items())):
-            decl = _flight(f.spec.mv * 10)
+            decl = _flight(f.mv * 10)
             continuing = False
         elif continuing:
             decl = f.current

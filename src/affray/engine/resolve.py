@@ -155,7 +155,7 @@ class Engine(Fight[S]):
         roll: AttackRoll | None = None
         asked = False
         if outcome is None and given_attack is None and mods.automatic is not None:  # a helpless target (G-09)
-            expr = weapon.damage_large if (weapon.damage_large is not None and target.spec.size in
+            expr = weapon.damage_large if (weapon.damage_large is not None and target.size in
                                            ("large", "huge", "gargantuan")) else weapon.damage
             rolled = self.roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
             hit, damage = True, max(1, rolled + expr.bonus + mods.damage)
@@ -185,7 +185,7 @@ class Engine(Fight[S]):
             natural = self.natural_20
             hit = d == 20 if natural and d in (1, 20) else total >= need
             expr = weapon.damage
-            if hit and weapon.damage_large is not None and target.spec.size in ("large", "huge", "gargantuan"):
+            if hit and weapon.damage_large is not None and target.size in ("large", "huge", "gargantuan"):
                 expr = weapon.damage_large
             worked = None  # the damage and its words, when a rule worked them out (the critical tables, C2X-03/04)
             if rules.reads_rolls:

@@ -108,7 +108,7 @@ class Derived:
     """What a combatant's spec gives at the start of every fight (its THAC0, save, attacks per round, weapons,
     spells and shield): worked out once per encounter and attack scheme (``FightState``), not once per fight."""
 
-    __slots__ = ("attacks", "save", "shield", "spells", "thac0", "weapons")
+    __slots__ = ("attacks", "mounted", "mv", "policy", "save", "shield", "size", "spells", "thac0", "weapons")
 
     def __init__(self, spec: Combatant, attack_scheme: str | None) -> None:
         self.thac0: int = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
@@ -126,14 +126,20 @@ class Derived:
         self.spells: Mapping[str, Spell] = MappingProxyType({s.name: s for s in spec.spells})
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
+        # Read on every step or attack (a spec's fields are a pydantic model's: slow to read from compiled code).
+        self.mv: int = spec.mv
+        self.size: str = spec.size
+        self.mounted: bool = spec.mounted
+        self.policy: str | None = spec.policy
 
 
 class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
-                 "down", "engaged", "fled", "hp", "index", "name", "pc", "plan", "plan_pos", "pool", "remaining",
-                 "routed", "save", "shield", "side", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+                 "down", "engaged", "fled", "hp", "index", "mounted", "mv", "name", "pc", "plan", "plan_pos",
+                 "policy", "pool", "remaining", "routed", "save", "shield", "side", "size", "spec", "spells",
+                 "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Declaration, ...], attack_scheme: str | None, pool: SpellPool,
@@ -154,6 +160,11 @@ class Fighter:
         self.pool = pool
         self.casts: dict[str, int] = {}  # spells that took effect, by name, whatever paid for them
         self.shield = d.shield
+        self.mv = d.mv  # the spec's MV, size and mounting, kept here: read on every step or attack
+        self.size = d.size
+        self.mounted = d.mounted
+        #: Its ``policy`` under --auto, else its side's (``FightState`` sets the side's); None: the default.
+        self.policy = d.policy
         self.plan = plan
         self.plan_pos = 0
         self.current: Declaration | None = None  # an action that spans several declaration points
@@ -241,8 +252,10 @@ class FightState:
         self.pools = pools
         self.fighters: dict[str, Fighter] = {}
         self.sides: dict[str, list[Fighter]] = {s: [] for s in encounter.sides}
+        self._side_policy = {s: side.policy for s, side in encounter.sides.items()}
         for i, (name, side, spec, pc, plan, derived) in enumerate(_roster(encounter, attack_scheme)):
             f = Fighter(name, side, i, spec, pc, plan, attack_scheme, pools(spec), derived)
+            f.policy = f.policy or self._side_policy[side]
             self.fighters[name] = f
             self.sides[side].append(f)
         self._pc_sides = [s for s, side in encounter.sides.items() if side.pc]
@@ -397,6 +410,7 @@ class FightState:
     def _join(self, name: str, side: str, spec: Combatant, plan: tuple[Declaration, ...]) -> None:
         pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
         f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme, self.pools(spec))
+        f.policy = f.policy or self._side_policy[side]
         self.fighters[name] = f
         self.order.append(f)
         if f.hp <= 0:

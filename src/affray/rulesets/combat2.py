@@ -61,7 +61,7 @@ def natural_attack(f: Fighter, weapon: Weapon) -> bool:
 
 def adjusted_sf(f: Fighter, weapon: Weapon, extra: list[tuple[int, str]] | None = None) -> Speed:
     """C2-01: base SF - magic - style specialisation; C2-02 size; then situational terms (C2-03, C2-04...)."""
-    size = f.spec.size
+    size = f.size
     if natural_attack(f, weapon):
         sf = NATURAL_SF[size]
         terms = [f"{weapon.name}: natural attack, {size} {sf} (C2-02)"]

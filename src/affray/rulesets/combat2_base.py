@@ -114,7 +114,7 @@ def round_of(period: int) -> int:
 
 def per_phase(f: Fighter, pace: int) -> int:
     """C2-16: 1/3 of the current MV per phase, in feet (MV 12: 40 ft)."""
-    return f.spec.mv * 10 * pace // 3
+    return f.mv * 10 * pace // 3
 
 
 def charged(f: Fighter, b: Book, spell: str) -> bool:

@@ -29,7 +29,7 @@ class Combat2Movement(Combat2Part):
         target = fight.state.fighters.get(d.melee or "")
         arrives = feet >= f.remaining
         surprised = target is not None and book(fight, target).lost_phase == period
-        why = (f"closing {f.remaining} ft on {d.melee}: up to 1/3 of MV {f.spec.mv} = {third} ft this phase, after "
+        why = (f"closing {f.remaining} ft on {d.melee}: up to 1/3 of MV {f.mv} = {third} ft this phase, after "
                "the attacks (C2-16, P1-07)")
         if arrives and not surprised:
             why += "; it strikes next phase"
@@ -104,12 +104,12 @@ class Combat2Movement(Combat2Part):
             third = per_phase(f, 1) // 3
             feet = min(feet, third)
             self._push_move(fight, f, d, rnd, phase, feet, mode, f"withdrawing at 1/3 of the per-phase move: "
-                            f"{f.spec.mv * 10} / 3 / 3 = {third} ft (C2-18)", tags=frozenset({"disengage"}))
+                            f"{f.mv * 10} / 3 / 3 = {third} ft (C2-18)", tags=frozenset({"disengage"}))
             return
         running = book(fight, f).pace > 1
         pace, text, _ = self._pace(fight, f, d, rnd, phase)
         per = per_phase(f, pace)
-        why = f"moves after the phase's attacks, up to 1/3 of MV {f.spec.mv}"
+        why = f"moves after the phase's attacks, up to 1/3 of MV {f.mv}"
         why += f" x{pace} = {per} ft" if pace > 1 else f" = {per} ft"
         why += " (P1-07, C2-16)"
         if text:
@@ -150,7 +150,7 @@ class Combat2Movement(Combat2Part):
         run = per_phase(f, pace)
         remaining = f.remaining
         target = d.melee or ""
-        why = (f"charging {target} at x{pace} (MV {f.spec.mv} x{pace} / 3 = {run} ft this phase)"
+        why = (f"charging {target} at x{pace} (MV {f.mv} x{pace} / 3 = {run} ft this phase)"
                + (f"; {text}" if text else ""))
         if pace < 2:
             fight.push(Step((rnd, phase, 7, 0), f, "move", self.words.at_move(rnd, phase), why + ": a charge needs at "

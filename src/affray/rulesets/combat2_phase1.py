@@ -432,7 +432,7 @@ class Combat2Rules(Rule):
         elif tdecl is not None and tdecl.charge and tdecl.action == "melee":
             if dex < 0:
                 mods.add("ac", -dex, "charging: no DEX bonus, C2-20")
-            if target.spec.mounted:
+            if target.mounted:
                 mods.add("ac", -2, "mounted charger, C2-20")
 
     def refuse(self, fight: Fight[Memo], step: Step) -> str | None:
@@ -470,7 +470,7 @@ class Combat2Rules(Rule):
                    for g in state.sides[mover.side]):
                 continue  # an ally interposes
             fb = book(fight, foe)
-            if book(fight, mover).track == "winner" and fb.attacked_phase == period and foe.spec.mv <= mover.spec.mv:
+            if book(fight, mover).track == "winner" and fb.attacked_phase == period and foe.mv <= mover.mv:
                 continue  # the winner outruns a foe that already struck this phase
             out.append((foe, foe.weapon(None), f"free attack: {mover.name} flees from melee (C2-18)"))
         return out

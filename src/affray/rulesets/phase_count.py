@@ -382,7 +382,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                   why: str) -> list[Step]:
         """The steps of one action from its phase ``at`` (``stage`` forces the surprise slot)."""
         ex = fight.explain
-        full_move = f.spec.mv * 10
+        full_move = f.mv * 10
         action = decl.action
         steps: list[Step] = []
 
@@ -406,7 +406,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 how = "charges" if decl.charge else "half-moves"
                 more = remaining > allowance
                 step(at, MOVEMENT, "move", f"{why}; {how} {feet} ft of {remaining} ({'full' if decl.charge else 'half'}"
-                     f" move, MV {f.spec.mv} x 10 ft)" + ("; the attack waits for the next action" if more else
+                     f" move, MV {f.mv} x 10 ft)" + ("; the attack waits for the next action" if more else
                                                         f"; the attack follows in phase {at + 1} (PC-05)"),
                      target=decl.melee, feet=feet, mode="charge" if decl.charge else "half",
                      note=f"{how} {feet} ft towards {decl.melee}" if ex else "")
@@ -445,7 +445,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             else:
                 cap = full_move // 2
             feet = min(decl.move or 0, cap)
-            step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.spec.mv})",
+            step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.mv})",
                  feet=feet, mode=mode, tags=tags, note=f"{mode} {feet} ft" if ex else "")
         else:
             what = decl.misc if action == "misc" else "no action"

@@ -291,7 +291,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         """MJ-05 step 7, after closing in step 4 within the free 1/3 move; a charge (MJ-12) runs farther."""
         turn = fight.state.ranks[f.side]
         ex = fight.explain
-        mv = f.spec.mv
+        mv = f.mv
         third, full = mv * 10 // 3, mv * 10
         weapon = f.weapon(d.weapon)
         remaining = f.remaining
@@ -320,7 +320,7 @@ class SideD6(Ruleset[None, SideD6Options]):
                        note=f"closes {remaining} ft to {d.melee}" if ex else "")
         strike_turn, lance = turn, ""
         target = fight.state.fighters[d.melee or ""]
-        if (self.opt.lance_first and f.spec.mounted and weapon.is_lance
+        if (self.opt.lance_first and f.mounted and weapon.is_lance
                 and max((w.reach for w in target.weapons if w.kind != "missile"), default=5) < weapon.reach + 10):
             strike_turn = 1
             lance = "; a mounted lancer against shorter reach strikes in the first side's melee step (MJ-17)"
@@ -341,7 +341,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         """MJ-05 (free 1/3 move, full move), MJ-10 withdrawal, MJ-11 full retreat."""
         mode = d.mode or "full"
         feet = d.move or 0
-        mv = f.spec.mv
+        mv = f.mv
         third, full = mv * 10 // 3, mv * 10
         ex = fight.explain
         if mode == "withdraw":
@@ -430,10 +430,10 @@ class SideD6Rules(Rule):
         if extra.get("subdual") is True and step.kind == "melee":
             mods.add("hit", -2, "subdual, MJ-20")
             mods.subdual = True
-        if a.spec.mounted and not target.spec.mounted and step.kind == "melee":
+        if a.mounted and not target.mounted and step.kind == "melee":
             mods.add("hit", 2, "mounted vs foot, MJ-17")
             mods.add("damage", 2, "mounted vs foot, MJ-17")
-        if a.spec.mounted and step.kind == "missile":
+        if a.mounted and step.kind == "missile":
             mods.add("hit", -1, "shooting from horseback, MJ-17")
         if step.kind == "melee" and "set" not in step.tags:
             engaged = _encirclers(fight, target, a.side)
@@ -536,7 +536,7 @@ class SideD6Rules(Rule):
 
 def _encircle(f: Fighter) -> int:
     """MJ-18: six may encircle a man-sized foe, eight a larger one."""
-    return 6 if f.spec.size in ("tiny", "small", "medium") else 8
+    return 6 if f.size in ("tiny", "small", "medium") else 8
 
 
 def _encirclers(fight: Fight[None], target: Fighter, side: str) -> int:

@@ -230,7 +230,7 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
         return [Part([(4, "stunt Spd")], 4, "stunt", "SEG-07, SEG-18", base),
                 Part([(4, "stunt Spd"), (4, "exploit 4 segments later")], 4, "melee", "SEG-07, SEG-18",
                      {**base, "index": 1, "tags": frozenset({"exploit"})})]
-    mv = f.spec.mv * 10
+    mv = f.mv * 10
     dist = f.remaining
     add: list[tuple[int, str]] = []
     tags: set[str] = set()
@@ -240,7 +240,7 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
     if d.charge:
         fdecl = foe.declared
         counter = fdecl is not None and fdecl.charge and fdecl.melee == f.name
-        reach = mv + (foe.spec.mv * 10 if counter else 0)
+        reach = mv + (foe.mv * 10 if counter else 0)
         if dist <= reach:
             add = [(4, "charge")]
             tags.add("charge")
@@ -255,7 +255,7 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
             if _giant(opt, f) and not foe.pc and _hd(foe) < 4:
                 moves.append(Part([], 1, "charge-morale", "SEG-15", {"target": target}, sub=1))
         else:
-            return _full_move(opt, f, d, dist, f"charging distance is {reach} ft (MV {f.spec.mv}"
+            return _full_move(opt, f, d, dist, f"charging distance is {reach} ft (MV {f.mv}"
                               + (f" + {foe.name}'s counter-charge" if counter else "") + "): ")
     elif "split" in x and x["split"] is not False:
         add = [(4, "split-move attack")]
@@ -289,7 +289,7 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
 
 def _full_move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, dist: int, lead: str) -> list[Part]:
     """SEG-07: a full move is two half moves and allows nothing else; the attack waits for another round."""
-    mv = f.spec.mv * 10
+    mv = f.mv * 10
     seg = opt.move_segment
     half1 = min(dist, mv // 2)
     half2 = min(dist - half1, mv // 2)
@@ -312,7 +312,7 @@ def _missile(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, rnd: int) ->
     if "split" in x and x["split"] is not False:
         add = [(4, "split-move fire")]
         tags.add("split")
-        moves.append(Part([], 1, "move", "SEG-16", {"feet": f.spec.mv * 10 // 3, "mode": "split"}))
+        moves.append(Part([], 1, "move", "SEG-16", {"feet": f.mv * 10 // 3, "mode": "split"}))
     parts = []
     for k, (spd, label, w) in enumerate(_speeds(opt, f, weapon, n, monster=False)):
         nth = f"{'first' if k == 0 else 'second' if k == 1 else f'fire {k + 1}'} fire: " if n > 1 else ""
@@ -329,7 +329,7 @@ def _move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration) -> list[Part]:
     """SEG-07 defaults: a pure move at segment move_segment, a full move at it and twice it (SEG-14)."""
     mode = d.mode or "full"
     feet = d.move or 0
-    mv = f.spec.mv * 10
+    mv = f.mv * 10
     seg = opt.move_segment
     if mode == "full":
         first = min(feet, mv // 2)
@@ -356,7 +356,7 @@ def _move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration) -> list[Part]:
 
 
 def _giant(opt: SpeedSegmentsOptions, f: Fighter) -> bool:
-    return SIZES.index(f.spec.size) >= SIZES.index(opt.giant_size)
+    return SIZES.index(f.size) >= SIZES.index(opt.giant_size)
 
 
 def _hd(f: Fighter) -> float:
@@ -522,7 +522,7 @@ def _charge_morale(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step:
     if not target.active or target.routed:
         return
     a = step.actor
-    why = (f"{a.name} ({a.spec.size}) charges {target.name} ({_hd(target):g} HD, fewer than 4): a morale check at "
+    why = (f"{a.name} ({a.size}) charges {target.name} ({_hd(target):g} HD, fewer than 4): a morale check at "
            "once (SEG-15, G-07)")
     entered = fight.encounter.rolls.morale.get(step.tick[0], {}).get(target.side)
     if morale(fight, opt, target.side, [target], entered, step.tick, step.at, ("giant charge",), why):
@@ -532,8 +532,8 @@ def _charge_morale(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step:
             old.cancelled = True
     tick = step.tick[:4] + (step.tick[4] + 1,)
     push(fight, Step(tick, target, "move", moment(fight, tick), f"failed its morale against {a.name}'s charge: "
-                     "the effect applies at once, it breaks and runs (SEG-15, SEG-14)", feet=target.spec.mv * 10,
-                     mode="flee", tags=frozenset({"disengage", "leaves"}), note=f"flees {target.spec.mv * 10} ft"))
+                     "the effect applies at once, it breaks and runs (SEG-15, SEG-14)", feet=target.mv * 10,
+                     mode="flee", tags=frozenset({"disengage", "leaves"}), note=f"flees {target.mv * 10} ft"))
 
 
 def _lost(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
