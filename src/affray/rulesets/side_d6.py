@@ -319,12 +319,14 @@ class SideD6(Ruleset[None, SideD6Options]):
                        f"of {third} ft (MJ-05)" if ex else "", decl=d, feet=remaining, mode="half", target=d.melee,
                        note=f"closes {remaining} ft to {d.melee}" if ex else "")
         strike_turn, lance = turn, ""
-        target = fight.state.fighters[d.melee or ""]
-        if (self.opt.lance_first and f.mounted and weapon.is_lance
+        melee = d.melee
+        target = fight.state.fighters[melee or ""]
+        if (f.mounted and self.opt.lance_first and weapon.is_lance
                 and max((w.reach for w in target.weapons if w.kind != "missile"), default=5) < weapon.reach + 10):
             strike_turn = 1
             lance = "; a mounted lancer against shorter reach strikes in the first side's melee step (MJ-17)"
-        tags = frozenset({"charge"}) if d.charge else frozenset()
+        charge = d.charge
+        tags = frozenset({"charge"}) if charge else frozenset()
         n = attacks_in_round(f.attacks, rnd)
         first: Step | None = None
         for i in range(n):
@@ -332,10 +334,10 @@ class SideD6(Ruleset[None, SideD6Options]):
             if ex:
                 nth = f" (attack {i + 1} of {n} this round)" if n > 1 else ""
                 why = f"{base}; melee is step 7{why_move}{lance}{nth}"
-            step = self._step(fight, f, rnd, strike_turn, 7, "melee", why, decl=d, target=d.melee, weapon=weapon,
+            step = self._step(fight, f, rnd, strike_turn, 7, "melee", why, decl=d, target=melee, weapon=weapon,
                               index=i, tags=tags)
             first = first or step
-        return first if d.charge else None
+        return first if charge else None
 
     def _move(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int, turn: int, base: str) -> None:
         """MJ-05 (free 1/3 move, full move), MJ-10 withdrawal, MJ-11 full retreat."""
