@@ -201,10 +201,13 @@ class SideD6(Ruleset[None, SideD6Options]):
         """MJ-04: 1d6 per side, higher first; ties act together (MJ-07). Returns each side's turn text."""
         tick, at = (rnd, 0, 3, 0), f"round {rnd}, step 3 (initiative)"
         given = fight.encounter.rolls.initiative.get(rnd, {})
+        ex = fight.explain  # the lean mode writes no words
+        detail = None
         if len(sides) == 1:
             ranks = {sides[0]: 1}
             rolls: dict[str, int] = {}
-            detail = f"only {sides[0]} acts this round: no roll"
+            if ex:
+                detail = f"only {sides[0]} acts this round: no roll"
         else:
             rolls = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
             values = sorted(set(rolls.values()), reverse=True)
@@ -212,15 +215,17 @@ class SideD6(Ruleset[None, SideD6Options]):
                 ranks = {s: 1 if rolls[s] == values[0] else 2 for s in sides}
             else:
                 ranks = {s: values.index(rolls[s]) + 1 for s in sides}
-            detail = ", ".join(f"{s} d6={rolls[s]}" for s in sides) + ": "
-            if len(set(ranks.values())) == 1:
-                detail += "tie, everybody acts simultaneously (MJ-07)"
-            else:
-                detail += " then ".join(" and ".join(s for s in sides if ranks[s] == k)
-                                        for k in sorted(set(ranks.values())))
-        fight.emit(Initiative, tick, at, detail=detail, ranks=ranks, results=rolls)
+            if ex:
+                detail = ", ".join(f"{s} d6={rolls[s]}" for s in sides) + ": "
+                if len(set(ranks.values())) == 1:
+                    detail += "tie, everybody acts simultaneously (MJ-07)"
+                else:
+                    detail += " then ".join(" and ".join(s for s in sides if ranks[s] == k)
+                                            for k in sorted(set(ranks.values())))
+        fight.record(Initiative(tick, at, fight.round_at(tick), detail=detail, ranks=ranks, results=rolls,
+                                rolls=fight.rolls()))
         turn_why: dict[str, str] = {}
-        if fight.explain:
+        if ex:
             for s in sides:
                 together = [o for o in sides if ranks[o] == ranks[s]]
                 if len(sides) == 1:
