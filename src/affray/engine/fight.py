@@ -296,8 +296,9 @@ class Fight(Generic[S]):
         if self.explain:
             result = "passes" if passed else "fails: surrenders" if surrender else "fails: flees"
             detail = f"{side} morale {dice.text}={roll} vs {score}: {result}"
-        self.emit(Morale, tick, at, None, passed=passed, why=why, detail=detail, side=side,
-                  members=tuple(m.name for m in members), triggers=triggers, surrender=surrender)
+        self.record(Morale(tick, at, self.round_at(tick), None, why, detail, passed=passed, side=side,
+                           members=tuple(m.name for m in members), triggers=triggers, surrender=surrender,
+                           rolls=self.rolls()))
         return passed
 
     # -- resolution (the Engine's) ----------------------------------------------------------------------

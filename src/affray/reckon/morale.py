@@ -68,7 +68,7 @@ def casualty_morale(fight: Fight[Any], opt: MoraleOptions, tick: Tick, at: str, 
         if not triggers:
             continue
         why = (f"{when}: {side} checks morale after its {' and '.join(triggers)} ({losses(fight, side)}); "
-               f"PCs never check ({rule}, G-07)")
+               f"PCs never check ({rule}, G-07)") if fight.explain else ""
         fight.morale_check(side, members, morale_score(fight, opt, side, members), (*tick, k), at, triggers, why,
                            dice)
         k += 1
