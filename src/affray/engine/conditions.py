@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from affray.engine.events import Tick
 from affray.engine.state import Fighter
-from affray.model.derive import hd_value
 
 __all__ = ["CONDITIONS", "Effect", "active", "effect_of", "hit_dice", "incapacitated"]
 
@@ -82,8 +81,8 @@ def active(f: Fighter, tick: Tick) -> Iterator[tuple[str, int]]:
 
 def hit_dice(f: Fighter) -> float:
     """A combatant's Hit Dice for a spell's ``max_hd``: a monster's HD, a character's level (1 with neither)."""
-    if f.spec.hd is not None:
-        return hd_value(f.spec.hd)
+    if f.hd is not None:
+        return f.hd
     return float(f.spec.level) if f.spec.level is not None else 1.0
 
 

@@ -34,7 +34,7 @@ from affray.engine.events import (
     Tick,
     Wound,
 )
-from affray.model.derive import attacks_per_round, save_vs_spell, thac0_for
+from affray.model.derive import attacks_per_round, hd_value, save_vs_spell, thac0_for
 from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon, expand
 
 __all__ = ["NEXT_STRIKE", "UNARMED", "FightState", "Fighter", "FinalState", "Held", "Memorized", "PoolFactory",
@@ -108,7 +108,8 @@ class Derived:
     """What a combatant's spec gives at the start of every fight (its THAC0, save, attacks per round, weapons,
     spells and shield): worked out once per encounter and attack scheme (``FightState``), not once per fight."""
 
-    __slots__ = ("attacks", "mounted", "mv", "policy", "save", "shield", "size", "spells", "thac0", "weapons")
+    __slots__ = ("attacks", "hd", "klass", "mounted", "mv", "policy", "save", "shield", "size", "spells", "thac0",
+                 "weapons")
 
     def __init__(self, spec: Combatant, attack_scheme: str | None) -> None:
         self.thac0: int = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
@@ -131,13 +132,16 @@ class Derived:
         self.size: str = spec.size
         self.mounted: bool = spec.mounted
         self.policy: str | None = spec.policy
+        self.klass: str = spec.klass
+        self.hd: float | None = hd_value(spec.hd) if spec.hd is not None else None
 
 
 class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
-                 "down", "engaged", "fled", "hp", "index", "mounted", "mv", "name", "pc", "plan", "plan_pos",
+                 "down", "engaged", "fled", "hd", "hp", "index", "klass", "mounted", "mv", "name", "pc", "plan",
+                 "plan_pos",
                  "policy", "pool", "remaining", "routed", "save", "shield", "side", "size", "spec", "spells",
                  "subdual", "thac0", "unconscious", "weapons")
 
@@ -163,6 +167,8 @@ class Fighter:
         self.mv = d.mv  # the spec's MV, size and mounting, kept here: read on every step or attack
         self.size = d.size
         self.mounted = d.mounted
+        self.klass = d.klass  # the spec's class (magic-user read as wizard, a levelled classless one a fighter)
+        self.hd = d.hd  # the spec's Hit Dice as a number (3+3 counts 4), None for a character
         #: Its ``policy`` under --auto, else its side's (``FightState`` sets the side's); None: the default.
         self.policy = d.policy
         self.plan = plan

@@ -56,7 +56,7 @@ class Speed:
 
 def natural_attack(f: Fighter, weapon: Weapon) -> bool:
     """A weapon with no SF is a natural attack (claw, bite); so is a monster's bare attack (C2-02)."""
-    return weapon.sf is None or (weapon is UNARMED and f.spec.klass == "monster")
+    return weapon.sf is None or (weapon is UNARMED and f.klass == "monster")
 
 
 def adjusted_sf(f: Fighter, weapon: Weapon, extra: list[tuple[int, str]] | None = None) -> Speed:
@@ -76,7 +76,7 @@ def adjusted_sf(f: Fighter, weapon: Weapon, extra: list[tuple[int, str]] | None 
             terms.append(f"- style {weapon.style}")
         # C2-02: monsters always; characters only when enlarged or diminished beyond their usual size
         adjust = SIZE_SF_ADJUSTMENT[size]
-        if adjust and (f.spec.klass == "monster" or size not in ("small", "medium")):
+        if adjust and (f.klass == "monster" or size not in ("small", "medium")):
             sf += adjust
             terms.append(f"{adjust:+d} {size}")
     for n, why in extra or ():

@@ -8,7 +8,7 @@ from affray.engine.events import Check, Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment, hd_value
+from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment
 from affray.model.encounter import Declaration, Weapon
 from affray.plugins.conditions import strike_penalty
 from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
@@ -24,7 +24,7 @@ class Combat2Attacks(Combat2Part):
         """C2-26: the favoured (first) weapon has the combatant's rate; another its own, unspecialised."""
         if weapon is f.weapons[0] or f.spec.attacks is not None or not f.spec.specialist:
             return f.attacks
-        return attacks_per_round(f.spec.klass, f.spec.level, scheme="2e", specialist=False)
+        return attacks_per_round(f.klass, f.spec.level, scheme="2e", specialist=False)
 
     @staticmethod
     def _attacks(f: Fighter, d: Declaration) -> Any:
@@ -124,7 +124,7 @@ class Combat2Attacks(Combat2Part):
         """Attacks due this round with this weapon (a missile's fire rate); a fighter's against creatures below
         1 HD: one per level (C2-25, the 2e PH)."""
         due = attacks_in_round(self._attacks(f, d), rnd)
-        if target is not None and f.spec.klass == "fighter" and f.spec.level and below_1_hd(target):
+        if target is not None and f.klass == "fighter" and f.spec.level and below_1_hd(target):
             due = max(due, f.spec.level)
         return due
 
@@ -239,7 +239,4 @@ class Combat2Attacks(Combat2Part):
 
 
 def below_1_hd(f: Fighter) -> bool:
-    hd = f.spec.hd
-    if hd is None or f.spec.klass != "monster":
-        return False
-    return hd_value(hd) < 1
+    return f.hd is not None and f.klass == "monster" and f.hd < 1

@@ -253,6 +253,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         fight.memo.results = rolls
         tracks: dict[str, str] = {}
         notes: list[str] = []
+        ex = fight.explain
         for f in state.fighters.values():
             if not f.active:
                 continue
@@ -264,21 +265,23 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             win = mine < lowest or (self.opt.tie_track == "winner" and mine == lowest)
             tracks[f.name] = "winner" if win else "loser"
             book(fight, f).track = tracks[f.name]
-            side_won = all(rolls[f.side] < o for o in others)
-            if adj or win != side_won:
+            if ex and (adj or win != all(rolls[f.side] < o for o in others)):
                 notes.append(f"{f.name} {rolls[f.side]}{-adj:+d} ({ability} {score}) = {mine}: {tracks[f.name]}")
         low = min(rolls.values())
         winners = [s for s in sides if rolls[s] == low]
-        text = ", ".join(f"{s} d10={rolls[s]}" for s in sides) + ": "
-        text += (f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} tie for lowest: "
-                 f"{'all on the loser track' if self.opt.tie_track == 'loser' else 'all on the winner track'}")
-        if notes:
-            text += "; " + "; ".join(notes)
+        text = None
+        if ex:  # the lean mode writes no words
+            text = ", ".join(f"{s} d10={rolls[s]}" for s in sides) + ": "
+            text += (f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} tie for lowest: "
+                     f"{'all on the loser track' if self.opt.tie_track == 'loser' else 'all on the winner track'}")
+            if notes:
+                text += "; " + "; ".join(notes)
         ranks = {s: 1 if s in winners and len(winners) == 1 else 2 for s in sides}
-        fight.emit(Initiative, (rnd, 0, 1, 0), self.words.at(rnd, 0, "initiative"), detail=text,
-                   why="each side d10, lowest wins; each combatant's roll less its reaction adjustment must beat the "
-                   "lowest opposing roll to be on the winner track (P1-01, P1-02)",
-                   ranks=ranks, results=rolls, tracks=tracks)
+        tick = (rnd, 0, 1, 0)
+        fight.record(Initiative(tick, self.words.at(rnd, 0, "initiative"), fight.round_at(tick),
+                                why="each side d10, lowest wins; each combatant's roll less its reaction adjustment "
+                                "must beat the lowest opposing roll to be on the winner track (P1-01, P1-02)",
+                                detail=text, ranks=ranks, results=rolls, tracks=tracks, rolls=fight.rolls()))
         for f in state.fighters.values():
             b = book(fight, f)
             b.attacks = 0

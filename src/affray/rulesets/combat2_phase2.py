@@ -178,7 +178,7 @@ class Phase2Attacks(Combat2Attacks):
             forms = len({w.name for w in f.weapons})
             return FORM_SCHEDULES.get(min(forms, 6), (1, 0, 0))
         n: Any = self._attacks(f, d)
-        if target is not None and f.spec.klass == "fighter" and f.spec.level and below_1_hd(target):
+        if target is not None and f.klass == "fighter" and f.spec.level and below_1_hd(target):
             n = max(n, f.spec.level)  # C2-25: a fighter's attacks against creatures below 1 HD
         return schedule(n)
 

@@ -184,4 +184,4 @@ def _rank(k: int, preds: dict[int, list[tuple[int, str]]], done: dict[int, int],
 
 def unarmed(f: Fighter) -> bool:
     """D12-06: no weapon listed, and not a monk (monks are never unarmed)."""
-    return not f.spec.weapons and f.spec.klass != "monk"
+    return not f.spec.weapons and f.klass != "monk"

@@ -386,7 +386,7 @@ class SideD6(Ruleset[None, SideD6Options]):
                        f"charge: {d.melee} did not charge {f.name} this round (MJ-13)", decl=d,
                        note=f"{weapon.name} set against {d.melee}; no charge came")
             return
-        if f.spec.klass not in SETTERS and f.spec.race.lower() == "human":
+        if f.klass not in SETTERS and f.spec.race.lower() == "human":
             reasons.append("only Fighting-Men, Men-at-Arms and Demi-Men can set a spear")
         if not weapon.settable:
             reasons.append(f"{weapon.name} is not a spear or pole arm")

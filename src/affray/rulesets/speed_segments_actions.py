@@ -275,7 +275,7 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
                           {"feet": dist, "mode": "half", "target": target}))
     n = 1 if "charge" in tags else attacks_in_round(f.attacks, rnd)  # a charge ends in one strike
     parts: list[Part] = []
-    for k, (spd, label, w) in enumerate(_speeds(opt, f, weapon, n, monster=f.spec.klass == "monster")):
+    for k, (spd, label, w) in enumerate(_speeds(opt, f, weapon, n, monster=f.klass == "monster")):
         terms = [(spd, label)] + add
         parts.append(Part(terms, 4, "melee", rule + (", SEG-08" if n > 1 else ""),
                           {**base, "weapon": w, "index": k, "tags": frozenset(tags)}))
