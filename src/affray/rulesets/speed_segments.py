@@ -255,30 +255,36 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         given = fight.encounter.rolls.initiative.get(rnd, {})
         rolls: dict[str, int] = {}
         pen: dict[str, int] = {}
+        ex = fight.explain  # the lean mode writes no words
+        detail = ""
         if len(sides) >= 2:
             rolls = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
             values = sorted(set(rolls.values()), reverse=True)
             ranks = {s: values.index(rolls[s]) + 1 for s in sides}
             best = values[0]
             pen = {s: (best - rolls[s]) // 2 for s in sides}
-            order = " then ".join(" and ".join(s for s in sides if ranks[s] == k) + (" (tied)" if list(
-                ranks.values()).count(k) > 1 else "") for k in sorted(set(ranks.values())))
-            detail = ", ".join(f"{s} d6={rolls[s]}" for s in sides) + f": {order}"
-            losers = [f"{s} +{pen[s]} ({best} - {rolls[s]} = {best - rolls[s]} pip{'' if best - rolls[s] == 1 else 's'}"
-                      ", +1 per 2)" for s in sides if ranks[s] > 1]
-            if losers:
-                detail += "; " + ", ".join(losers)
+            if ex:
+                order = " then ".join(" and ".join(s for s in sides if ranks[s] == k) + (" (tied)" if list(
+                    ranks.values()).count(k) > 1 else "") for k in sorted(set(ranks.values())))
+                detail = ", ".join(f"{s} d6={rolls[s]}" for s in sides) + f": {order}"
+                losers = [f"{s} +{pen[s]} ({best} - {rolls[s]} = {best - rolls[s]} "
+                          f"pip{'' if best - rolls[s] == 1 else 's'}, +1 per 2)" for s in sides if ranks[s] > 1]
+                if losers:
+                    detail += "; " + ", ".join(losers)
         else:
             ranks = {s: 1 for s in sides}
-            detail = (f"only {sides[0]} acts unsurprised: no roll" if sides else "no unsurprised side acts: no roll")
+            if ex:
+                detail = (f"only {sides[0]} acts unsurprised: no roll" if sides
+                          else "no unsurprised side acts: no roll")
         last = max(ranks.values(), default=0)
         for s in surprised:
             ranks[s] = last + 1
-        if surprised:
+        if surprised and ex:
             detail += f"; {' and '.join(surprised)} surprised: no roll, acts after the others (SEG-03)"
-        fight.emit(Initiative, tick, at, why="one d6 per unsurprised side, the highest wins; a tie makes like "
-                   "actions simultaneous; a loser adds +1 per 2 pips below the winner (SEG-05, SEG-06)",
-                   detail=detail, ranks=ranks, results=rolls, penalties=pen)
+        fight.record(Initiative(tick, at, fight.round_at(tick), why="one d6 per unsurprised side, the highest wins; a "
+                                "tie makes like actions simultaneous; a loser adds +1 per 2 pips below the winner "
+                                "(SEG-05, SEG-06)", detail=detail or None, ranks=ranks, results=rolls,
+                                penalties=pen, rolls=fight.rolls()))
         memo = fight.memo
         memo.init_rolls, memo.init_penalties, memo.init_best = rolls, pen, max(rolls.values(), default=0)
 
