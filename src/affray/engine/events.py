@@ -413,10 +413,6 @@ class Abort(Event):
     __slots__ = ()
     kind: ClassVar[str] = "abort"
 
-    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
-                 detail: str | None = None, rolls: Rolls = ()) -> None:
-        super().__init__(tick, at, round, actor, why, detail, rolls)
-
 
 class Fatigue(Event):
     """An action completed: fatigue marked (PC-11); ``actions`` so far."""
@@ -524,10 +520,6 @@ class Leave(Event):
 
     __slots__ = ()
     kind: ClassVar[str] = "leave"
-
-    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
-                 detail: str | None = None, rolls: Rolls = ()) -> None:
-        super().__init__(tick, at, round, actor, why, detail, rolls)
 
 
 class Replan(Event):
