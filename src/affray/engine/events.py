@@ -2,8 +2,9 @@
 
 Every event starts with the same seven fields (``tick``, ``at``, ``round``, ``actor``, ``why``, ``detail``,
 ``rolls``); the rest is its kind's own payload, typed. ``kind`` is the event's name in the timeline
-(CONTRACT.md). An event is immutable once built (its fields are ``Final``), and cheap to build on the engine's
-hot path: in the compiled build each kind is a native class, built by a direct call.
+(CONTRACT.md). An event is immutable once built: its fields are ``Final`` (mypy refuses an assignment, the
+compiled build refuses it at run time). It is cheap to build on the engine's hot path: in the compiled build each
+kind is a native class, built by a direct call.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ COMMON_FIELDS = ("tick", "at", "round", "actor", "why", "detail", "rolls")
 class Event:
     """What every event holds: when (``tick``, and ``at`` in the ruleset's words; ``round`` where the ruleset has
     rounds), who acts, why, what happened in words, and the dice rolled for it. Each kind adds its own fields;
-    ``kind`` is its name in the timeline and ``_fields`` its fields in order. Events are immutable once built."""
+    ``kind`` is its name in the timeline and ``_fields`` its fields in order. Two events are equal when they are
+    of the same kind with equal fields."""
 
     __slots__ = COMMON_FIELDS
     kind: ClassVar[str] = ""
