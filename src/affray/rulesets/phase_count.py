@@ -358,21 +358,21 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
               continuing: bool) -> tuple[int, str]:
         """PC-02: declared phase + d6 + PM; the die is the side's opening roll for a first action (PC-06)."""
         b = fight.memo
+        opening = False  # the side's opening roll (PC-06), else the action's own d6
         if decl.roll is not None and not continuing:
-            die, source = decl.roll, "d6"
+            die = decl.roll
         elif f.name in b.first:
             b.first.discard(f.name)
-            die, source = b.dice[f.side], "opening"
+            die, opening = b.dice[f.side], True
         else:
-            die, source = fight.roller.die(6, "initiative", f.name), "d6"
+            die = fight.roller.die(6, "initiative", f.name)
         b.first.discard(f.name)
         pm, label = self._pm(fight, f, decl, phase)
         base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase
         at = base + die + pm
         why = ""
         if fight.explain:  # the lean mode writes no words
-            if source == "opening":
-                source = f.side + ("'" if f.side.endswith("s") else "'s") + " opening d6"
+            source = f.side + ("'" if f.side.endswith("s") else "'s") + " opening d6" if opening else "d6"
             why = f"declared at phase {base} + {source} {die} + PM {pm} ({label}) = phase {at}"
             if at <= phase:
                 why += f"; phase {phase} is already reached, so phase {phase + 1}"
