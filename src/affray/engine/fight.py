@@ -136,8 +136,10 @@ class Fight(Generic[S]):
         #: The moment of the last event, and its words (kept in the lean mode too).
         self.now: Tick = ()
         self.now_at = "before the fight"
-        self._heap: list[tuple[Tick, int, Step]] = []
-        self._pushed = 0
+        #: The steps to come: a heap of the distinct ticks, and each tick's steps in the order they were pushed (a
+        #: moment's steps share their tick: one heap entry a moment, not one a step, whatever the fight's size).
+        self._ticks: list[Tick] = []
+        self._due: dict[Tick, list[Step]] = {}
         self._moment_steps: list[Step] = []  # the moment being resolved, and how far: upcoming() shows its rest
         self._moment_done = 0
         self.period = 0
@@ -188,17 +190,24 @@ class Fight(Generic[S]):
 
     # -- what rulesets call ---------------------------------------------------------------------------
     def push(self, step: Step) -> None:
-        heapq.heappush(self._heap, (step.tick, self._pushed, step))
-        self._pushed += 1
+        tick = step.tick
+        due = self._due.get(tick)
+        if due is None:
+            self._due[tick] = [step]
+            heapq.heappush(self._ticks, tick)
+        else:
+            due.append(step)
 
     def order(self, name: str) -> int:
         return self.state.fighters[name].index
 
     def upcoming(self, n: int | None = 3) -> list[Step]:
         """The next ``n`` steps to resolve (all with None), in order: what a referee's console shows as coming."""
-        items = sorted(self._heap) if n is None else heapq.nsmallest(n, self._heap)
-        rest = self._moment_steps[self._moment_done:]
-        out = [s for s in rest if not s.cancelled] + [item[2] for item in items if not item[2].cancelled]
+        out = [s for s in self._moment_steps[self._moment_done:] if not s.cancelled]
+        for tick in sorted(self._ticks):
+            if n is not None and len(out) >= n:
+                break
+            out += [s for s in self._due[tick] if not s.cancelled]
         return out if n is None else out[:n]
 
     def round_of(self, period: int) -> int:
@@ -349,35 +358,31 @@ class Fight(Generic[S]):
         while (not self.over and self.round_of(self.period + 1) <= self.max_rounds
                and (self.auto or self.asker is not None or self._has_work())):
             self.period += 1
-            heap = self._heap
+            ticks = self._ticks
             start = ruleset.period_end(self.period - 1)  # what ends exactly as this period begins comes first
-            while heap and heap[0][0] <= start and not self.over:
+            while ticks and ticks[0] <= start and not self.over:
                 self._moment()
             ruleset.begin(self, self.period)
             bound = ruleset.period_end(self.period)
-            while heap and heap[0][0] < bound and not self.over:
+            while ticks and ticks[0] < bound and not self.over:
                 self._moment()
             if self.over:
-                self._heap.clear()
+                ticks.clear()
+                self._due.clear()
             else:
                 ruleset.end(self, self.period)
         return self.result()
 
     def _moment(self) -> None:
         """Resolve the steps at the earliest tick, together."""
-        heap = self._heap
-        tick = heap[0][0]
-        group = []
-        while heap and heap[0][0] == tick:
-            group.append(heapq.heappop(heap)[2])
-        self.resolve_now(group)
+        self.resolve_now(self._due.pop(heapq.heappop(self._ticks)))
 
     def result(self) -> Result:
         return Result(self.ruleset.id, self.seed, dict(_options(self.ruleset.opt)), self.events, self.state.final(),
                       self.round_of(self.period))
 
     def _has_work(self) -> bool:
-        if self._heap:
+        if self._ticks:
             return True
         return any(f.active and (f.plan_pos < len(f.plan) or f.remaining > 0 or f.routed)
                    for f in self.state.fighters.values()) or self.ruleset.pending(self)
