@@ -26,6 +26,7 @@ from affray.engine.rules import Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
 from affray.model.encounter import Declaration, Encounter, Outcome
+from affray.model.order import Order
 
 __all__ = ["FOREVER", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
 
@@ -219,8 +220,8 @@ class Fight(Generic[S]):
     def over(self) -> bool:
         return sum(1 for n in self.state.active_left.values() if n > 0) <= 1
 
-    def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Declaration | None = None, note: str = "",
-                known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
+    def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
+                known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
         when routed, (``--auto``) the default action, or the asker's answer. Emits ``declare``.
 
@@ -240,13 +241,13 @@ class Fight(Generic[S]):
                 return None
         continuing = f.current is not None and f.remaining > 0
         consumed = False
-        decl: Declaration | None
+        decl: Order | None
         if resume is not None:
             decl = resume
             continuing = True
         elif f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
                                                for c, h in f.conditions.items())):
-            decl = _flight(f.mv * 10)
+            decl = _flight(f.mv * 10).order
             continuing = False
         elif continuing:
             decl = f.current
@@ -254,9 +255,10 @@ class Fight(Generic[S]):
             decl = f.plan[f.plan_pos]
             consumed = True
         elif self.auto:
-            decl = self.policy(self, f)
+            chosen = self.policy(self, f)
+            decl = chosen.order if chosen is not None else None
         elif self.asker is not None and not self.over:  # nobody is asked once one side alone stands
-            decl = self.asker.declaration(self, f, tick, at, known)
+            decl = self.asker.declaration(self, f, tick, at, known).order
             consumed = True  # an answer is the plan's next entry, as if the file had given it
         else:
             decl = None
@@ -273,7 +275,7 @@ class Fight(Generic[S]):
                 detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
             elif not consumed:
                 detail += " (routed: flees)" if f.routed else " (auto)"
-        self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl, consumed=consumed,
+        self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl.source, consumed=consumed,
                             continuing=continuing, remaining=remaining, rolls=self.rolls()))
         return decl
 
@@ -415,7 +417,7 @@ def _index(f: Fighter) -> int:
     return f.index
 
 
-def describe_declaration(decl: Declaration, f: Fighter) -> str:
+def describe_declaration(decl: Declaration | Order, f: Fighter) -> str:
     action = decl.action
     if action in ("melee", "missile"):
         weapon = f.weapon(decl.weapon, missile=action == "missile")

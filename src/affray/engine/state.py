@@ -35,7 +35,8 @@ from affray.engine.events import (
     Wound,
 )
 from affray.model.derive import attacks_per_round, hd_value, save_vs_spell, thac0_for
-from affray.model.encounter import Combatant, Declaration, Encounter, Spell, Weapon, expand
+from affray.model.encounter import Combatant, Encounter, Spell, Weapon, expand
+from affray.model.order import Order
 
 __all__ = ["NEXT_STRIKE", "UNARMED", "FightState", "Fighter", "FinalState", "Held", "Memorized", "PoolFactory",
            "SpellPool"]
@@ -146,7 +147,7 @@ class Fighter:
                  "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
-                 plan: tuple[Declaration, ...], attack_scheme: str | None, pool: SpellPool,
+                 plan: tuple[Order, ...], attack_scheme: str | None, pool: SpellPool,
                  derived: Derived | None = None) -> None:
         d = derived if derived is not None else Derived(spec, attack_scheme)
         self.name = name
@@ -173,9 +174,9 @@ class Fighter:
         self.policy = d.policy
         self.plan = plan
         self.plan_pos = 0
-        self.current: Declaration | None = None  # an action that spans several declaration points
+        self.current: Order | None = None  # an action that spans several declaration points
         self.remaining = 0  # feet still to close for ``current``
-        self.declared: Declaration | None = None  # this declaration point's action
+        self.declared: Order | None = None  # this declaration point's action
         self.down = False
         self.active = True  # still in the fight: neither down nor gone (kept by FightState.apply)
         self.unconscious = False
@@ -221,7 +222,7 @@ class FinalState:
 
 
 #: An encounter's combatants as every fight of it starts them: (name, side, spec, pc, plan, derived), file order.
-Roster = tuple[tuple[str, str, Combatant, bool, tuple[Declaration, ...], Derived], ...]
+Roster = tuple[tuple[str, str, Combatant, bool, tuple[Order, ...], Derived], ...]
 #: The last encounters' rosters, by (id, attack scheme); each entry holds its encounter, so the id stays its own.
 _ROSTERS: dict[tuple[int, str | None], tuple[Encounter, Roster]] = {}
 _ROSTERS_KEPT = 16
@@ -242,7 +243,7 @@ def _roster(encounter: Encounter, attack_scheme: str | None) -> Roster:
             d = derived[id(spec)] = Derived(spec, attack_scheme)
         # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
         pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
-        entries.append((name, side, spec, pc, encounter.plan.get(name, ()), d))
+        entries.append((name, side, spec, pc, tuple(p.order for p in encounter.plan.get(name, ())), d))
     roster = tuple(entries)
     if len(_ROSTERS) >= _ROSTERS_KEPT:
         del _ROSTERS[next(iter(_ROSTERS))]
@@ -292,7 +293,7 @@ class FightState:
         match e:
             case Declare():
                 f = fs[e.actor]  # type: ignore[index]
-                decl = e.decl
+                decl = e.decl.order if e.decl is not None else None
                 f.declared = decl
                 if e.consumed:
                     if f.plan_pos >= len(f.plan) and decl is not None:  # answered when asked: the plan grows
@@ -379,10 +380,10 @@ class FightState:
                 fs[e.target].hp += e.amount  # type: ignore[index]
             case Join():  # a combatant the referee adds mid-fight
                 assert e.actor is not None and e.spec is not None
-                self._join(e.actor, e.side, e.spec, e.plan)
+                self._join(e.actor, e.side, e.spec, tuple(p.order for p in e.plan))
             case Replan():  # the referee replaces a combatant's declarations still to come
                 f = fs[e.actor]  # type: ignore[index]
-                f.plan = f.plan[:f.plan_pos] + e.plan
+                f.plan = f.plan[:f.plan_pos] + tuple(p.order for p in e.plan)
             case Initiative():
                 self.ranks = dict(e.ranks)
             case Surprise():
@@ -413,7 +414,7 @@ class FightState:
                 for name in NEXT_STRIKE:  # C2X-04: these last only until the next attack
                     actor.conditions.pop(name, None)
 
-    def _join(self, name: str, side: str, spec: Combatant, plan: tuple[Declaration, ...]) -> None:
+    def _join(self, name: str, side: str, spec: Combatant, plan: tuple[Order, ...]) -> None:
         pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
         f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme, self.pools(spec))
         f.policy = f.policy or self._side_policy[side]

@@ -8,7 +8,7 @@ import typing
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -35,6 +35,9 @@ from affray.limits import (
     MAX_SEED,
     MAX_TEXT,
 )
+
+if TYPE_CHECKING:
+    from affray.model.order import Order
 
 __all__ = [
     "ACTION_KEYS",
@@ -499,6 +502,24 @@ class Declaration(_Checked):
             return ()
         return tuple(self.dice) if isinstance(self.dice, list) else (self.dice,)
 
+    @cached_property
+    def order(self) -> Order:
+        """This declaration as the fight reads it: its fields in a native class (``affray.model.order``)."""
+        from affray.model.order import Order  # compiled with the engine; it imports this module
+
+        return Order(self)
+
+    def changed(self, **update: Any) -> Declaration:
+        """A copy with some fields or ruleset keys changed. Unlike a bare ``model_copy``, the copy works out its
+        action, keys and order afresh (``model_copy`` copies what the original had already worked out)."""
+        copy = self.model_copy(update=update)
+        for name in _DERIVED:
+            copy.__dict__.pop(name, None)
+        return copy
+
+
+#: What a declaration works out once from its fields (cached properties), dropped from a changed copy.
+_DERIVED = ("action", "target", "extra", "outcomes", "dice_given", "order")
 
 class Side(_Frozen):
     pc: bool = False

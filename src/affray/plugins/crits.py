@@ -28,6 +28,7 @@ from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, AttackRoll, Step, Until, given
 from affray.model.encounter import Declaration, DiceGiven
+from affray.model.order import Order
 from affray.reckon.agility import agility
 
 if TYPE_CHECKING:
@@ -211,15 +212,15 @@ def _critical_hit(fight: Fight, step: Step, target: Fighter, roll: int, end: Unt
         _free_attack(fight, step, target, end, nxt)
 
 
-def _decl_for(step: Step, target: Fighter, attack: int | None, damage: int | None) -> Declaration | None:
+def _decl_for(step: Step, target: Fighter, attack: int | None, damage: int | None) -> Order | None:
     if attack is None and damage is None:
         return None
     key = "missile" if step.kind == "missile" else "melee"
     return Declaration.model_validate({key: target.name, "weapon": step.weapon.name if step.weapon else None,
-                                       "dice": DiceGiven(attack=attack, damage=damage)})
+                                       "dice": DiceGiven(attack=attack, damage=damage)}).order
 
 
-def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Declaration | None) -> None:
+def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Order | None) -> None:
     extra = Step(step.tick, step.actor, step.kind, step.at, why if fight.explain else "", decl=decl,
                  target=target.name, weapon=step.weapon, tags=frozenset({"free"}))
     fight.attack(extra, target)

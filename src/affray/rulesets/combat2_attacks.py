@@ -9,7 +9,8 @@ from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment
-from affray.model.encounter import Declaration, Weapon
+from affray.model.encounter import Weapon
+from affray.model.order import Order
 from affray.plugins.conditions import strike_penalty
 from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
 from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book, charged
@@ -27,13 +28,13 @@ class Combat2Attacks(Combat2Part):
         return attacks_per_round(f.klass, f.spec.level, scheme="2e", specialist=False)
 
     @staticmethod
-    def _attacks(f: Fighter, d: Declaration) -> Any:
+    def _attacks(f: Fighter, d: Order) -> Any:
         """Attacks per round; with a missile weapon, its fire rate times that (as P2-08)."""
         if d.action == "missile":
             return f.attacks * f.weapon(d.weapon, missile=True).rate
         return f.attacks
 
-    def _parts(self, f: Fighter, d: Declaration) -> list[tuple[Weapon, str]]:
+    def _parts(self, f: Fighter, d: Order) -> list[tuple[Weapon, str]]:
         """The weapons and targets of one attack action: a routine's parts (C2-07) or the one weapon."""
         target = d.melee or d.missile or ""
         routine = d.extra.get("routine")
@@ -48,7 +49,7 @@ class Combat2Attacks(Combat2Part):
             return [(f.weapon(str(w)), names[i] if i < len(names) else target) for i, w in enumerate(routine)]
         return [(f.weapon(d.weapon, missile=d.action == "missile"), target)]
 
-    def attack(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int,
+    def attack(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int,
                 *, contact: bool = False) -> None:
         """P1-07 one attack action a phase; P1-04 its band; C2-25 double attacks; C2-07 routines."""
         b = book(fight, f)
@@ -120,7 +121,7 @@ class Combat2Attacks(Combat2Part):
                             f"{slot + s.sf}" + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)"
                             if ex else "", decl=d, target=t, weapon=w, index=len(speeds)))
 
-    def _due(self, f: Fighter, d: Declaration, target: Fighter | None, rnd: int) -> int:
+    def _due(self, f: Fighter, d: Order, target: Fighter | None, rnd: int) -> int:
         """Attacks due this round with this weapon (a missile's fire rate); a fighter's against creatures below
         1 HD: one per level (C2-25, the 2e PH)."""
         due = attacks_in_round(self._attacks(f, d), rnd)
@@ -132,7 +133,7 @@ class Combat2Attacks(Combat2Part):
         """C2-10: a touch in the round of its casting is not the round's attack; in a later round it is."""
         return b.cast_round == rnd
 
-    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None,
+    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None,
                         rnd: int, phase: int, period: int) -> tuple[str, str] | None:
         """Why an attack must wait (a forced delay: why, until when), or None. P1: C2-09 and the round's count."""
         if b.cast_round == rnd and not d.extra.get("touch"):
@@ -145,7 +146,7 @@ class Combat2Attacks(Combat2Part):
             return f"all {due} of its attacks this round are spent (P1-07, P1-13)", "until the next round"
         return None
 
-    def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
+    def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int,
                      phase: int) -> str:
         """C2-25: why this phase's attack is a double one ("" if not): a round's attacks exceed its three attack
         phases (RULES Decision), and more are due than phases left. A fighter who spent phases closing has lost
@@ -160,7 +161,7 @@ class Combat2Attacks(Combat2Part):
         """C2-04: the target fell first and nothing was swung: the attack is kept for a later phase."""
         b.attacks -= 1
 
-    def _spend(self, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int, period: int,
+    def _spend(self, f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int, period: int,
                blows: int) -> None:
         b.attacks += blows
 
@@ -177,7 +178,7 @@ class Combat2Attacks(Combat2Part):
             out.append((w, t))
         return out
 
-    def _sf_terms(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> list[tuple[int, str]]:
+    def _sf_terms(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int) -> list[tuple[int, str]]:
         extra: list[tuple[int, str]] = []
         if d.extra.get("reposition") is True:
             extra.append((2, "repositioning (C2-03)"))
@@ -223,7 +224,7 @@ class Combat2Attacks(Combat2Part):
                         weapon=step.weapon, index=step.index, tags=frozenset({"retarget"})))
         return f"{target.name} fell on an earlier half-segment: {a.name} turns on {other.name} at +3 SF (C2-04)"
 
-    def _ambush(self, fight: Fight[Memo], f: Fighter, target: Fighter, d: Declaration, rnd: int, phase: int,
+    def _ambush(self, fight: Fight[Memo], f: Fighter, target: Fighter, d: Order, rnd: int, phase: int,
                 period: int) -> None:
         """C2-22, C2-27: ambushed mid-fight, the victim must pass a surprise roll (+1 casting) to answer."""
         given = d.dice_given[0].other("surprise") if d.dice_given else None

@@ -10,7 +10,8 @@ from mypy_extensions import mypyc_attr
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.state import Fighter
-from affray.model.encounter import Declaration, Spell
+from affray.model.encounter import Spell
+from affray.model.order import Order
 
 __all__ = ["Book", "Combat2Part", "Combat2Phase1Options", "Memo", "Words", "book", "charged", "per_phase"]
 
@@ -58,7 +59,7 @@ class Book:
         self.attack_round: int = 0  # the round of its last physical attack (C2-09)
         self.cast_round: int = 0  # the round of its last casting, begun, held over or ruined (C2-09, C2-13)
         self.casting_until: int = 0  # the period through which its spell occupies it
-        self.casting_decl: Declaration | None = None
+        self.casting_decl: Order | None = None
         self.completes: tuple[int, ...] = ()  # the tick its spell completes on
         # Phase System II
         self.completes_in: int = 0  # the period its spell completes in, when that is a later phase (P2-04)
@@ -73,12 +74,12 @@ class Book:
         self.sched_attacks: int = 0  # attacks since the schedule (re)started (P2-09 alternation)
         self.next_forms: set[str] = set()  # forms used in this sequence (Table 7)
         self.casting_note: str = ""
-        self.carry: Declaration | None = None  # a declaration held over to the next phase (a forced delay)
-        self.ready: Declaration | None = None  # a readied weapon that did not strike this phase (C2-21)
+        self.carry: Order | None = None  # a declaration held over to the next phase (a forced delay)
+        self.ready: Order | None = None  # a readied weapon that did not strike this phase (C2-21)
         self.sequence_resumes: int = 0  # P2: the period its attack sequence begins anew after a critical miss (C2X-03)
         self.carry_note: str = ""
         self.con_checked: bool = False  # the carried spell already failed its CON check (no second one)
-        self.pending: Declaration | None = None  # closed last phase: attacks in this one
+        self.pending: Order | None = None  # closed last phase: attacks in this one
         self.pace: int = 0  # current movement as a multiple of base MV (0: standing)
         self.top_pace: int = 0  # this round's highest
         self.prone_until: int = 0  # the last period it lies prone
@@ -89,13 +90,13 @@ class Book:
         self.charged: tuple[str, int] | None = None  # a touch spell cast (name, copies before), undelivered (C2-10)
         #: A spell completing in a later round, on that round's track (C2-14, P1-06): the spell, its declaration,
         #: the CT units left in that round (0: in its endphase) and the round.
-        self.held: tuple[Spell, Declaration, int, int] | None = None
+        self.held: tuple[Spell, Order, int, int] | None = None
 
 @dataclass
 class Memo:
     books: dict[str, Book] = field(default_factory=dict)
     results: dict[str, int] = field(default_factory=dict)
-    sets: dict[str, tuple[Fighter, Declaration]] = field(default_factory=dict)  # target -> readied setter
+    sets: dict[str, tuple[Fighter, Order]] = field(default_factory=dict)  # target -> readied setter
 
 
 def book(fight: Fight[Memo], f: Fighter) -> Book:
@@ -153,7 +154,7 @@ class Combat2Part:
         self.opt = opt
         self.words = words
 
-    def _delay(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, why: str, what: str) -> None:
+    def _delay(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, why: str, what: str) -> None:
         """A forced delay: the declaration waits for the next phase and is not consumed again (CONTRACT)."""
         b = book(fight, f)
         b.carry = d

@@ -6,7 +6,8 @@ from affray.engine.events import Check, Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.model.encounter import Declaration, Spell
+from affray.model.encounter import Spell
+from affray.model.order import Order
 from affray.rulesets.combat2 import ct_half_segment
 from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book
 
@@ -20,7 +21,7 @@ ROUND_CT = 10
 class Combat2Casting(Combat2Part):
     """P1-05, P1-06, P1-11, C2-09..C2-15."""
 
-    def cast(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def cast(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
         """P1-05 the caster's track; C2-09 one casting a round; C2-11, C2-13, C2-14."""
         b = book(fight, f)
         spell = f.spells[d.cast or ""]
@@ -76,7 +77,7 @@ class Combat2Casting(Combat2Part):
             fight.push(Step(tick, f, "cast", at, why, decl=d, spell=spell, target=None if spell.touch else d.at,
                             note=f"{spell.name} charged for a touch (C2-10)" if spell.touch else ""))
 
-    def _release(self, rnd: int, phase: int, slot: int, track: str, d: Declaration) -> tuple[Tick, str, str]:
+    def _release(self, rnd: int, phase: int, slot: int, track: str, d: Order) -> tuple[Tick, str, str]:
         """C2-12: when a spell due on a half-segment with movement goes off: losers at the end of the movement,
         winners before it (``release: after`` waits for it). Only under C2-23 does movement share the
         half-segments; otherwise it comes after the phase's attacks and spells (C2-16)."""
@@ -94,7 +95,7 @@ class Combat2Casting(Combat2Part):
             return "it attacked physically this round, so it cannot cast in it (C2-09)", "until the next round"
         return None
 
-    def _may_begin(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int, phase: int,
+    def _may_begin(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, spell: Spell, rnd: int, phase: int,
                    period: int) -> bool:
         """Whether the spell begins now; else a forced delay was emitted: what the ruleset forbids now
         (``_cast_blocked``), C2-13 the CON check of a caster hit in the phase before, C2-11 readying components."""
@@ -123,7 +124,7 @@ class Combat2Casting(Combat2Part):
         return True
 
     @staticmethod
-    def _units(d: Declaration, spell: Spell, hold_spells: bool) -> tuple[int, list[str]]:
+    def _units(d: Order, spell: Spell, hold_spells: bool) -> tuple[int, list[str]]:
         """A spell's CT units: its CT, +1 after repositioning (C2-03), + the units held (C2-14)."""
         units = spell.ct
         terms = [f"CT {spell.ct}"]
@@ -136,7 +137,7 @@ class Combat2Casting(Combat2Part):
             terms.append(f"+{hold} held (C2-14)")
         return units, terms
 
-    def _begin_casting(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, spell: Spell, rnd: int,
+    def _begin_casting(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, spell: Spell, rnd: int,
                        phase: int, until: int) -> None:
         """The bookkeeping of a spell begun, and its ``cast-start``."""
         b.casting_until = until

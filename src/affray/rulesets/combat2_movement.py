@@ -6,7 +6,7 @@ from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Declaration
+from affray.model.order import Order
 from affray.rulesets.combat2 import half_segment_moves
 from affray.rulesets.combat2_attacks import Combat2Attacks
 from affray.rulesets.combat2_base import Combat2Part, Combat2Phase1Options, Memo, Words, book, per_phase
@@ -21,7 +21,7 @@ class Combat2Movement(Combat2Part):
         super().__init__(opt, words)
         self.attacks = attacks  # a closer meeting a surprised foe strikes at the end of its movement (C2-27)
 
-    def close(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def close(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
         """P1-07, C2-16: closing takes this phase's move; the blow comes next phase (the orc and the archer)."""
         b = book(fight, f)
         third = per_phase(f, max(b.pace, 1))
@@ -36,9 +36,9 @@ class Combat2Movement(Combat2Part):
             b.pending = d
         self._push_move(fight, f, d, rnd, phase, feet, "close", why, target=d.melee)
         if arrives and surprised:
-            self.attacks.attack(fight, f, d.model_copy(update={"distance": 0}), rnd, phase, period, contact=True)
+            self.attacks.attack(fight, f, d.changed(distance=0), rnd, phase, period, contact=True)
 
-    def _push_move(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, feet: int, mode: str,
+    def _push_move(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, feet: int, mode: str,
                    why: str, *, target: str | None = None, tags: frozenset[str] = frozenset(), sub: int = 1) -> None:
         at = self.words.at_move(rnd, phase)
         if self.opt.incremental_movement and feet >= 10 and sub == 1:
@@ -59,7 +59,7 @@ class Combat2Movement(Combat2Part):
         fight.push(Step((rnd, phase, 7, sub), f, "move", at, why, decl=d, feet=feet, mode=mode, target=target,
                         tags=tags, note=f"{mode} {feet} ft"))
 
-    def _pace(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> tuple[int, str, bool]:
+    def _pace(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int) -> tuple[int, str, bool]:
         """C2-19: the pace this phase, its explanation, and whether a shortened stop needs a DEX check."""
         b = book(fight, f)
         old = b.pace
@@ -90,7 +90,7 @@ class Combat2Movement(Combat2Part):
         b.top_pace = max(b.top_pace, new)
         return new, text, want < new
 
-    def move(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def move(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
         """P1-07 1/3 MV a phase; C2-17 closing; C2-18 withdraw and flee; C2-19 speed changes."""
         b = book(fight, f)
         mode = d.mode or "full"
@@ -138,12 +138,12 @@ class Combat2Movement(Combat2Part):
         self._push_move(fight, f, d, rnd, phase, feet, mode, why, tags=tags)
 
     @staticmethod
-    def _target_pace(d: Declaration, default: int) -> int:
+    def _target_pace(d: Order, default: int) -> int:
         """C2-19: after the momentum move, the runner may stop or slow to the pace it declared."""
         wanted = d.extra.get("pace")
         return int(wanted) if isinstance(wanted, int) else default
 
-    def charge(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def charge(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
         """C2-20: announced with a target; the hit comes on contact in the movement portion."""
         b = book(fight, f)
         pace, text, _ = self._pace(fight, f, d, rnd, phase)
@@ -191,7 +191,7 @@ class Combat2Movement(Combat2Part):
                             f"charger on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d,
                             feet=overrun, mode="charge", note=f"overruns {target} by {overrun} ft"))
 
-    def readied_wait(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int) -> None:
+    def readied_wait(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int) -> None:
         """C2-21: a readied weapon strikes as the foe arrives: simultaneously with a charge, before a move."""
         foe = fight.state.fighters.get(d.melee or d.missile or "")
         b = book(fight, f)

@@ -57,6 +57,7 @@ from affray.errors import Problem
 from affray.io.checks import planned
 from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Combatant, Declaration, Dice
+from affray.model.order import Order
 from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
@@ -162,8 +163,8 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         order += [f for f in state.fighters.values() if f.active and books[f.name].track == "winner"]
         at = self.words.at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
-        declared: list[tuple[Fighter, Declaration]] = []
-        heard: tuple[tuple[str, Declaration], ...] | None = None  # the losers' intentions, once they are stated
+        declared: list[tuple[Fighter, Order]] = []
+        heard: tuple[tuple[str, Order], ...] | None = None  # the losers' intentions, once they are stated
         for f in order:
             b = books[f.name]
             if heard is None and b.track == "winner":
@@ -290,7 +291,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
 
     # -- declarations ------------------------------------------------------------------------------------
     def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
-                 known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
+                 known: tuple[tuple[str, Order], ...] = ()) -> Order | None:
         """``f``'s intentions: a spell it goes on casting, a declaration held over or owed, else the next one (asked
         for with ``known``, the declarations it may take into account)."""
         if b.casting_until >= period and f.casting is not None and b.casting_decl is not None:
@@ -307,9 +308,9 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         if pending is not None and f.remaining == 0 and not f.routed:
             return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
         b.con_checked = False
-        return fight.declare(f, tick, at, known=known)
+        return fight.declare(f, tick, at, known=tuple((name, d.source) for name, d in known))
 
-    def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Declaration) -> bool:
+    def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Order) -> bool:
         """C2-21: a readied weapon that has not struck stays ready while its foe stands and has neither arrived nor
         come to blows with it: closing without charging brings "the exchange of blows ... as normal in the next
         phase"."""
@@ -320,12 +321,12 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         return not arrived
 
     @staticmethod
-    def _continuing(fight: Fight[Memo], f: Fighter, decl: Declaration, tick: Tick, at: str, note: str) -> None:
+    def _continuing(fight: Fight[Memo], f: Fighter, decl: Order, tick: Tick, at: str, note: str) -> None:
         fight.declare(f, tick, at, resume=decl, note=note)
         return None
 
     # -- scheduling ----------------------------------------------------------------------------------------
-    def _schedule(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def _schedule(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
         b = book(fight, f)
         action = d.action
         if action != "move" and not (action == "melee" and (d.charge or f.remaining > 0)):

@@ -39,7 +39,8 @@ from affray.engine.options import option
 from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.model.encounter import Declaration, Weapon, parse_duration
+from affray.model.encounter import Weapon, parse_duration
+from affray.model.order import Order
 from affray.rulesets.combat2 import ct_half_segment
 from affray.rulesets.combat2_attacks import Combat2Attacks, below_1_hd
 from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book
@@ -137,7 +138,7 @@ class Combat2Phase2(Combat2Phase1):
         return (rnd, 3, 9, 0)
 
     def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
-                 known: tuple[tuple[str, Declaration], ...] = ()) -> Declaration | None:
+                 known: tuple[tuple[str, Order], ...] = ()) -> Order | None:
         # P2-07: a phase without an attack either serves the schedule's delay or, in an attack slot, restarts it
         if b.pattern and b.attacked_phase != period - 1:
             if b.pattern[b.sched_pos] == 0:
@@ -172,7 +173,7 @@ class CycleWords(Words):
 class Phase2Attacks(Combat2Attacks):
     """P2-06 no attack soon after a spell; P2-07 Table 6's schedules; P2-09 Table 7 and two weapons."""
 
-    def _pattern(self, f: Fighter, d: Declaration, target: Fighter | None, rnd: int) -> tuple[int, ...]:
+    def _pattern(self, f: Fighter, d: Order, target: Fighter | None, rnd: int) -> tuple[int, ...]:
         routine = d.extra.get("routine")
         if self.opt.split_forms and isinstance(routine, list):
             forms = len({w.name for w in f.weapons})
@@ -182,7 +183,7 @@ class Phase2Attacks(Combat2Attacks):
             n = max(n, f.spec.level)  # C2-25: a fighter's attacks against creatures below 1 HD
         return schedule(n)
 
-    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None,
+    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None,
                         rnd: int, phase: int, period: int) -> tuple[str, str] | None:
         if b.spell_done and period <= b.spell_done + 2:
             return (f"a caster waits two phases after completing a spell before attacking physically: spell done in "
@@ -197,13 +198,13 @@ class Phase2Attacks(Combat2Attacks):
             return (f"its attack schedule ({_text(pattern)}) has a delay this phase (P2-07)", "a phase")
         return None
 
-    def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int,
+    def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int,
                      phase: int) -> str:
         if b.pattern and b.pattern[b.sched_pos] == 2:
             return f"its schedule ({_text(b.pattern)}) gives 2 attacks this phase (P2-07)"
         return ""
 
-    def _spend(self, f: Fighter, b: Book, d: Declaration, target: Fighter | None, rnd: int, period: int,
+    def _spend(self, f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int, period: int,
                blows: int) -> None:
         b.sched_pos = (b.sched_pos + 1) % len(b.pattern) if b.pattern else 0
         b.sched_attacks += 1
@@ -261,7 +262,7 @@ class Phase2Casting(Combat2Casting):
                     "before casting (P2-06)", "a phase")
         return None
 
-    def cast(self, fight: Fight[Memo], f: Fighter, d: Declaration, rnd: int, phase: int, period: int) -> None:
+    def cast(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
         b = book(fight, f)
         spell = f.spells[d.cast or ""]
         if not self._may_begin(fight, f, b, d, spell, rnd, phase, period):
@@ -284,7 +285,7 @@ class Phase2Casting(Combat2Casting):
         else:
             b.completes_in = last
 
-    def complete(self, fight: Fight[Memo], f: Fighter, b: Book, d: Declaration, rnd: int, phase: int,
+    def complete(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, rnd: int, phase: int,
                  units: int) -> None:
         """Place the spell's completion in its last phase, on that phase's track (P2-04, P1-06)."""
         spell = f.spells[d.cast or ""]

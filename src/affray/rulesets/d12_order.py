@@ -12,7 +12,7 @@ from typing import Protocol
 
 from affray.engine.state import Fighter  # at run time: ``Act``'s annotation (the compiled build reads it)
 from affray.engine.step import Step
-from affray.model.encounter import Declaration
+from affray.model.order import Order
 
 __all__ = ["Act", "Round", "TieOptions", "close", "compare", "strikes_first", "ties", "unarmed"]
 
@@ -66,7 +66,7 @@ class Round:
         #: name -> its count, and how it was found
         self.counts: dict[str, tuple[int, str]] = counts if counts is not None else {}
         self.waiting: dict[str, int] = {}  # still to declare -> its count
-        self.granted: dict[str, Declaration] = {}  # having the drop: the readied shot, again
+        self.granted: dict[str, Order] = {}  # having the drop: the readied shot, again
         self.acts: list[Act] = []  # built, not yet pushed
         self.counted: set[int | None] = set()  # counts with a "count" step placed (None: the end)
 

@@ -89,7 +89,8 @@ from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until, counted
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
-from affray.model.encounter import Declaration, Weapon, expand, parse_duration
+from affray.model.encounter import Weapon, expand, parse_duration
+from affray.model.order import Order
 from affray.reckon import agility, morale_score
 from affray.rulesets.d12_order import Act, Round, close, strikes_first, ties
 from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
@@ -249,11 +250,11 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                 r.waiting[f.name] = count
             self._count_step(fight, r, count, f)
 
-    def _readied(self, fight: Fight[D12Memo], rnd: int, taking: list[Fighter]) -> dict[str, Declaration]:
+    def _readied(self, fight: Fight[D12Memo], rnd: int, taking: list[Fighter]) -> dict[str, Order]:
         """D12-08: whoever begins the round with a missile ready (its next plan entry, ``ready: true``) declares
         it now, from the plan alone (nobody is asked before initiative), and fires before initiative is rolled."""
         tick, at = (rnd, 0, 2, 0, 0), f"round {rnd}, start (readied missiles)"
-        ready: dict[str, Declaration] = {}
+        ready: dict[str, Order] = {}
         for f in taking:
             if f.routed or (f.current is not None and f.remaining > 0) or f.plan_pos >= len(f.plan):
                 continue
@@ -316,7 +317,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         if d is not None:
             self._build(fight, r, f, d)
 
-    def _build(self, fight: Fight[D12Memo], r: Round, f: Fighter, d: Declaration) -> None:
+    def _build(self, fight: Fight[D12Memo], r: Round, f: Fighter, d: Order) -> None:
         """The acts of ``f``'s declaration, on its own count, into the round's registry (a spell's effect CT
         counts later, a full-round one at the end: D12-05)."""
         count, why = r.counts[f.name]
@@ -492,7 +493,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         return counts
 
     # -- one declaration to acts --------------------------------------------------------------------------
-    def _acts(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
+    def _acts(self, fight: Fight[D12Memo], f: Fighter, d: Order, rnd: int, count: int, base: str) -> list[Act]:
         action = d.action
         if action == "melee":
             return [self._melee(fight, f, d, rnd, count, base)]
@@ -512,7 +513,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                                       note=str(what or ""))))
         return [act]
 
-    def _step5(self, act: Act, d: Declaration, base: str, limited: bool) -> None:
+    def _step5(self, act: Act, d: Order, base: str, limited: bool) -> None:
         """D12-16: the 5-foot step, before the action, provoking nothing; after it and unprotected if limited."""
         if d.extra.get("step") is not True:
             return
@@ -526,7 +527,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                                       "attack of opportunity (D12-16)", decl=d, feet=5, mode="step",
                                       note="5-foot step")))
 
-    def _after(self, act: Act, d: Declaration, base: str, used: int, rate: int) -> None:
+    def _after(self, act: Act, d: Order, base: str, used: int, rate: int) -> None:
         """D12-12: the rest of the standard rate after the action; D12-17: a fall back of up to 10 ft."""
         f = act.f
         after = d.extra.get("after")
@@ -540,7 +541,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
             act.steps.append((3, Step((), f, "move", "", f"{base}; falls back {fb} ft fighting, front to the enemy "
                                       "(D12-17)", decl=d, feet=fb, mode="withdraw", note=f"falls back {fb} ft")))
 
-    def _melee(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
+    def _melee(self, fight: Fight[D12Memo], f: Fighter, d: Order, rnd: int, count: int, base: str) -> Act:
         """D12-10 all attacks on its turn; D12-12 closing at the standard rate and still attacking."""
         weapon = f.weapon(d.weapon)
         n = self._attacks(f, rnd)
@@ -572,7 +573,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         self._after(act, d, base, remaining, rate)
         return act
 
-    def _missile(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> Act:
+    def _missile(self, fight: Fight[D12Memo], f: Fighter, d: Order, rnd: int, count: int, base: str) -> Act:
         weapon = f.weapon(d.weapon, missile=True)
         shots = attacks_in_round(weapon.rate, rnd)
         act = Act(f, count, "missile", count, key=weapon.sf or 0, attacks=shots, target=d.missile)
@@ -585,7 +586,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         self._after(act, d, base, 0, rate)
         return act
 
-    def _cast(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, rnd: int, count: int, base: str) -> list[Act]:
+    def _cast(self, fight: Fight[D12Memo], f: Fighter, d: Order, rnd: int, count: int, base: str) -> list[Act]:
         """D12-05: chosen on the count, cast for CT counts, then the effect; a full round resolves last."""
         spell = f.spells[d.cast or ""]
         ct = spell.ct
@@ -616,7 +617,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         self._after(done, d, base, 0, rate)
         return [start, done]
 
-    def _move(self, fight: Fight[D12Memo], f: Fighter, d: Declaration, count: int, base: str) -> Act:
+    def _move(self, fight: Fight[D12Memo], f: Fighter, d: Order, count: int, base: str) -> Act:
         """D12-12 running, D12-16 step, D12-17 fall back, D12-18 disengage (last), D12-19 flee."""
         rate, how = self.rate(f)
         mode = d.mode or "full"

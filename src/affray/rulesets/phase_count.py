@@ -69,7 +69,8 @@ from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Declaration, Spell, Weapon, parse_duration
+from affray.model.encounter import Spell, Weapon, parse_duration
+from affray.model.order import Order
 from affray.plugins.conditions import strike_penalty
 from affray.reckon import losses, morale_due, morale_score
 from affray.rulesets.phase_count_input import CATEGORY_PM, check_file, ct_category, phase_modifier
@@ -91,8 +92,8 @@ class _Action:
 
     __slots__ = ("decl", "ruined", "spell", "steps")
 
-    def __init__(self, decl: Declaration, steps: list[Step], spell: Spell | None = None, ruined: bool = False) -> None:
-        self.decl: Declaration = decl
+    def __init__(self, decl: Order, steps: list[Step], spell: Spell | None = None, ruined: bool = False) -> None:
+        self.decl: Order = decl
         self.steps: list[Step] = steps
         self.spell: Spell | None = spell
         self.ruined: bool = ruined
@@ -281,7 +282,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             fight.push(Step((when, EXPIRY, 0), f, "abort", f"phase {when}", "", note="abort"))
         return True
 
-    def _pm(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, phase: int) -> tuple[int, str]:
+    def _pm(self, fight: Fight[_Battle], f: Fighter, decl: Order, phase: int) -> tuple[int, str]:
         """PC-03: the action's phase modifier and its reason."""
         if decl.speed is not None:
             pm, why = phase_modifier(decl.speed)
@@ -314,7 +315,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         pm, why = phase_modifier(w.sf)
         return pm, f"{w.name} SF {w.sf}, {why}"
 
-    def _place(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, phase: int, tick: Tick, *,
+    def _place(self, fight: Fight[_Battle], f: Fighter, decl: Order, phase: int, tick: Tick, *,
                free: bool = False) -> bool:
         """Turn a declaration into timed steps (PC-02 to PC-05); False when it cannot even start."""
         b = fight.memo
@@ -354,7 +355,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             b.actions[f.name].spell = spell
         return bool(steps)
 
-    def _when(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, phase: int,
+    def _when(self, fight: Fight[_Battle], f: Fighter, decl: Order, phase: int,
               continuing: bool) -> tuple[int, str]:
         """PC-02: declared phase + d6 + PM; the die is the side's opening roll for a first action (PC-06)."""
         b = fight.memo
@@ -378,7 +379,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 why += f"; phase {phase} is already reached, so phase {phase + 1}"
         return max(at, phase + 1), why
 
-    def _schedule(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, at: int, stage: int | None, rank: int,
+    def _schedule(self, fight: Fight[_Battle], f: Fighter, decl: Order, at: int, stage: int | None, rank: int,
                   why: str) -> list[Step]:
         """The steps of one action from its phase ``at`` (``stage`` forces the surprise slot)."""
         ex = fight.explain
@@ -458,7 +459,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         k = swings[f.name] = swings.get(f.name, 0) + 1
         return max(1, attacks_in_round(rate, k))
 
-    def _steps(self, fight: Fight[_Battle], f: Fighter, decl: Declaration, steps: list[Step]) -> list[Step]:
+    def _steps(self, fight: Fight[_Battle], f: Fighter, decl: Order, steps: list[Step]) -> list[Step]:
         for s in steps:
             fight.push(s)
         fight.memo.actions[f.name] = _Action(decl, steps)
@@ -565,7 +566,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 return
             # declared here, not through Fight.declare: a half-finished approach must not continue
             fight.emit(Declare, step.tick, step.at, f.name, detail=_what(nxt) if fight.explain else None,
-                       decl=nxt, consumed=True, continuing=False,
+                       decl=nxt.source, consumed=True, continuing=False,
                        remaining=nxt.distance if nxt.action == "melee" else 0)
             if self._place(fight, f, nxt, phase, step.tick):
                 self._abort_ahead(fight, f, phase)
@@ -673,7 +674,7 @@ def _other_target(fight: Fight[_Battle], step: Step) -> Fighter | None:
                 None)
 
 
-def _what(decl: Declaration) -> str:
+def _what(decl: Order) -> str:
     action = decl.action
     value = getattr(decl, action)
     return f"{action} {value}" if value is not True else action

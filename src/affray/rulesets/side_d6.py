@@ -37,6 +37,7 @@ from affray.errors import EncounterError, Problem
 from affray.io.checks import planned
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Combatant, Declaration, Dice, Spell, Weapon
+from affray.model.order import Order
 from affray.reckon import casualty_morale, turn_sides, unshielded_ac
 
 if TYPE_CHECKING:
@@ -145,17 +146,18 @@ class SideD6(Ruleset[None, SideD6Options]):
         # MJ-03: each person (the PCs' sides), then the monsters, declare.
         declaring = [f for f in state.pcs_first if f.active and not (rnd == 1 and f.side in state.surprised)]
         at = f"round {rnd}, step 2 (declarations)"
-        declared: list[tuple[Fighter, Declaration]] = []
+        declared: list[tuple[Fighter, Order]] = []
         asks = fight.asker is not None  # only one who is asked hears them: no list a declarant when nobody is
         for f in declaring:  # each hears the declarations made before its own (the monsters, the PCs')
-            d = fight.declare(f, (rnd, 0, 2, 0), at, known=tuple((g.name, e) for g, e in declared) if asks else ())
+            d = fight.declare(f, (rnd, 0, 2, 0), at, known=tuple((g.name, e.source) for g, e in declared) if asks
+                              else ())
             if d is not None:
                 declared.append((f, d))
         if not declared:
             return
         acting = {f.side for f, _ in declared}
         turn_why = self._initiative(fight, rnd, [s for s in state.sides if s in acting])
-        counters: list[tuple[Fighter, Declaration]] = []
+        counters: list[tuple[Fighter, Order]] = []
         charges: dict[str, Step] = {}
         for f, d in declared:
             if d.action == "melee" and d.extra.get("set") is True:
@@ -249,7 +251,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         return f"round {rnd}, {who} ({ORDINAL.get(turn, str(turn) + 'th')}), step {step} ({STEPS[step]})"
 
     def _step(self, fight: Fight[None], f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str, *,
-              decl: Declaration | None = None, target: str | None = None, weapon: Weapon | None = None,
+              decl: Order | None = None, target: str | None = None, weapon: Weapon | None = None,
               spell: Spell | None = None, feet: int = 0, mode: str | None = None,
               tags: frozenset[str] = frozenset(), index: int = 0, note: str = "") -> Step:
         s = Step((rnd, turn, step, 1), f, kind, self._at(fight, rnd, turn, step), why, decl=decl, target=target,
@@ -257,7 +259,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         fight.push(s)
         return s
 
-    def _schedule(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int,
+    def _schedule(self, fight: Fight[None], f: Fighter, d: Order, rnd: int,
                   turn_why: dict[str, str]) -> Step | None:
         """Turn one declaration into steps (MJ-05); returns the charge's strike, if it is one."""
         action = d.action
@@ -292,7 +294,7 @@ class SideD6(Ruleset[None, SideD6Options]):
                        if ex else "", decl=d, note=str(what or ""))
         return None
 
-    def _melee(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int, base: str) -> Step | None:
+    def _melee(self, fight: Fight[None], f: Fighter, d: Order, rnd: int, base: str) -> Step | None:
         """MJ-05 step 7, after closing in step 4 within the free 1/3 move; a charge (MJ-12) runs farther."""
         turn = fight.state.ranks[f.side]
         ex = fight.explain
@@ -344,7 +346,7 @@ class SideD6(Ruleset[None, SideD6Options]):
             first = first or step
         return first if charge else None
 
-    def _move(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int, turn: int, base: str) -> None:
+    def _move(self, fight: Fight[None], f: Fighter, d: Order, rnd: int, turn: int, base: str) -> None:
         """MJ-05 (free 1/3 move, full move), MJ-10 withdrawal, MJ-11 full retreat."""
         mode = d.mode or "full"
         feet = d.move or 0
@@ -373,7 +375,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         self._step(fight, f, rnd, turn, 4, "move", why if ex else "", decl=d, feet=feet, mode=mode, tags=tags,
                    note=f"{mode} {feet} ft")
 
-    def _set_spear(self, fight: Fight[None], f: Fighter, d: Declaration, rnd: int, charge: Step | None,
+    def _set_spear(self, fight: Fight[None], f: Fighter, d: Order, rnd: int, charge: Step | None,
                    turn_why: dict[str, str]) -> None:
         """MJ-13: a set spear strikes the charger at the end of its charge; a hit negates the charge."""
         state = fight.state
@@ -395,7 +397,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         if f.side in state.surprised and rnd == 1:
             reasons.append(f"{f.name} is surprised, not aware of the charge")
         if reasons:
-            self._schedule(fight, f, d.model_copy(update={"set": False}), rnd, turn_why)
+            self._schedule(fight, f, d.changed(set=False), rnd, turn_why)
             return
         charge.counter = Step(charge.tick, f, "melee", charge.at,
                               f"set against {d.melee}'s charge: strikes as the charge arrives, before it, with "

@@ -32,7 +32,7 @@ for disruption a missile hit counts at the shooter's Missile phase, its damage a
 (the 2nd-edition default, SEG-12). Defaults of SEG-07 as options: ``move_penalty`` -2,
 ``move_segment`` 5, ``misc_speed`` 5, ``delay_segments`` 2.
 
-Declaration keys of this ruleset (see ``declaration_keys``): ``split``, ``stunt``, ``counter``,
+Order keys of this ruleset (see ``declaration_keys``): ``split``, ``stunt``, ``counter``,
 ``unarmed``, ``pass_through``, ``artillery``, ``by``, ``trigger``, ``change``, ``delay``, ``segments``,
 ``rally``, ``close``. Dice a file may pin besides CONTRACT.md's: ``rolls.morale`` under round 0 (the
 initial-assessment check of SEG-20), ``rolls.morale`` under the round for the target's side on a giant's
@@ -76,6 +76,7 @@ from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until, counted
 from affray.errors import Problem
 from affray.model.encounter import Declaration, expand
+from affray.model.order import Order
 from affray.reckon import losses, morale_due
 from affray.rulesets import speed_segments_actions as actions
 from affray.rulesets.speed_segments_base import (
@@ -189,7 +190,7 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
                 fight.emit(Delay, (rnd, 0, 0, 1, 0), at, f.name, why=f"still casting {b.spell}, which finishes in "
                            f"round {b.round}, segment {b.segment}: no new declaration (SEG-01)", detail="casting")
         declaring = [f for f in state.pcs_first if f.active and f.side not in surprise and f.name not in later]
-        declared: list[tuple[Fighter, Declaration]] = []
+        declared: list[tuple[Fighter, Order]] = []
         for f in declaring:  # each hears the declarations made before its own (the referee's, the players')
             d = fight.declare(f, (rnd, 0, 0, 1, 0), at, known=memo.heard() if fight.asker is not None else ())
             if d is not None:

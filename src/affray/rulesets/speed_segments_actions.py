@@ -16,7 +16,8 @@ from affray.engine.fight import Fight
 from affray.engine.state import UNARMED, Fighter
 from affray.engine.step import AttackMods, Step, given
 from affray.model.derive import attacks_in_round, hd_value
-from affray.model.encounter import SIZES, Declaration, Weapon
+from affray.model.encounter import SIZES, Weapon
+from affray.model.order import Order
 from affray.rulesets.speed_segments_base import (
     PHASES,
     Busy,
@@ -61,7 +62,7 @@ def _arith(terms: list[tuple[int, str]]) -> str:
 
 
 # -- from declaration to parts ----------------------------------------------------------------------------
-def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Declaration, rnd: int, *,
+def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order, rnd: int, *,
              start: int = 0, index: int = 0, now: Tick | None = None, changed: bool = False, held: bool = False,
              begun: Tick | None = None, after: tuple[int, str] | None = None) -> None:
     """Push the steps of ``d``: at speed + penalties (from ``start`` when changed), or (``now``) at once, a
@@ -150,7 +151,7 @@ def _turn_text(fight: Fight[SegmentsState], side: str) -> str:
     return f"{own} turn, after the side(s) ahead of it"
 
 
-def _parts(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Declaration,
+def _parts(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order,
            rnd: int) -> list[Part]:
     action = d.action
     if action == "melee":
@@ -182,7 +183,7 @@ def _words(text: object) -> set[str]:
     return set(str(text or "").lower().replace(",", " ").replace(".", " ").replace("!", " ").split())
 
 
-def misc_delay(d: Declaration) -> str | None:
+def misc_delay(d: Order) -> str | None:
     """SEG-13: the delay a misc action makes: its ``delay`` key, else a parley, spectacle or bait its text names."""
     given = d.extra.get("delay")
     if given is not None:
@@ -220,7 +221,7 @@ def _speeds(opt: SpeedSegmentsOptions, f: Fighter, weapon: Weapon, n: int, *,
     return [(k * step, f"attack {k} of {n}: {k} x (Spd {sf}{sp} - 1) =", weapon) for k in range(1, n + 1)]
 
 
-def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Declaration,
+def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order,
            rnd: int) -> list[Part]:
     x = d.extra
     weapon = UNARMED if x.get("unarmed") is True else f.weapon(d.weapon)
@@ -287,7 +288,7 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
     return moves + parts
 
 
-def _full_move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, dist: int, lead: str) -> list[Part]:
+def _full_move(opt: SpeedSegmentsOptions, f: Fighter, d: Order, dist: int, lead: str) -> list[Part]:
     """SEG-07: a full move is two half moves and allows nothing else; the attack waits for another round."""
     mv = f.mv * 10
     seg = opt.move_segment
@@ -301,7 +302,7 @@ def _full_move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, dist: int,
     return out
 
 
-def _missile(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, rnd: int) -> list[Part]:
+def _missile(opt: SpeedSegmentsOptions, f: Fighter, d: Order, rnd: int) -> list[Part]:
     x = d.extra
     weapon = f.weapon(d.weapon, missile=True)
     n = attacks_in_round(f.attacks * weapon.rate, rnd)
@@ -325,7 +326,7 @@ def _missile(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration, rnd: int) ->
     return moves + parts
 
 
-def _move(opt: SpeedSegmentsOptions, f: Fighter, d: Declaration) -> list[Part]:
+def _move(opt: SpeedSegmentsOptions, f: Fighter, d: Order) -> list[Part]:
     """SEG-07 defaults: a pure move at segment move_segment, a full move at it and twice it (SEG-14)."""
     mode = d.mode or "full"
     feet = d.move or 0

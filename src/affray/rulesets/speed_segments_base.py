@@ -18,6 +18,7 @@ from affray.engine.options import BaseOptions, default_morale, morale_dice, opti
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.model.encounter import SIZES, Declaration
+from affray.model.order import Order
 from affray.reckon import morale_score, turn_sides
 
 __all__ = ["END", "PHASES", "Busy", "SegmentsState", "SpeedSegmentsOptions", "Waiting", "moment", "morale",
@@ -63,7 +64,7 @@ class Waiting(NamedTuple):
 
     trigger: str
     kinds: frozenset[str]
-    decl: Declaration | None
+    decl: Order | None
 
 
 class Busy(NamedTuple):
@@ -92,7 +93,7 @@ class SegmentsState:
     init_penalties: dict[str, int] = field(default_factory=dict)
     init_best: int = 0
     #: This round's declarations so far, in order: a later declarer, the surprised above all, knows them (SEG-04).
-    declared: list[tuple[str, Declaration]] = field(default_factory=list)
+    declared: list[tuple[str, Order]] = field(default_factory=list)
     # -- kept from round to round --
     #: Casters whose spell finishes in a later round (SEG-01): no declaration until then.
     busy: dict[str, Busy] = field(default_factory=dict)
@@ -109,7 +110,7 @@ class SegmentsState:
         self.declared = []
 
     def heard(self) -> tuple[tuple[str, Declaration], ...]:
-        return tuple(self.declared)
+        return tuple((name, d.source) for name, d in self.declared)
 
 
 def push(fight: Fight[SegmentsState], step: Step) -> None:

@@ -1,0 +1,51 @@
+"""A declaration as the fight reads it (``Order``): the file's ``Declaration`` with its fields copied once into a
+native class of the compiled build, read on every step.
+
+``Declaration`` is a pydantic model: it checks a plan's entries and writes them back out (the timeline, the
+console). Read from compiled code, each of its fields costs about 300 instructions (pydantic's ``__getattr__``
+hook), a native one a handful; a fight reads a declaration a dozen times. The engine and the rulesets read
+``Order``s; ``Declaration.order`` makes one, once, and ``Order.source`` is the declaration itself, for what is
+written out.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from affray.model.encounter import Declaration, DiceGiven, Outcome
+
+__all__ = ["Order"]
+
+
+class Order:
+    """The fields of ``source`` (CONTRACT.md "Declarations"), its action, target, ruleset keys (``extra``), the
+    referee's outcomes and dice; read-only."""
+
+    def __init__(self, source: Declaration) -> None:
+        self.source: Final = source
+        self.melee: Final[str | None] = source.melee
+        self.missile: Final[str | None] = source.missile
+        self.cast: Final[str | None] = source.cast
+        self.move: Final[int | None] = source.move
+        self.misc: Final[str | None] = source.misc
+        self.wait: Final[str | bool | None] = source.wait
+        self.none: Final[bool | None] = source.none
+        self.weapon: Final[str | None] = source.weapon
+        self.charge: Final[bool] = source.charge
+        self.distance: Final[int] = source.distance
+        self.at: Final[str | None] = source.at
+        self.mode: Final[str | None] = source.mode
+        self.speed: Final[int | str | None] = source.speed
+        self.roll: Final[int | None] = source.roll
+        self.action: Final[str] = source.action
+        self.target: Final[str | None] = source.target
+        self.extra: Final[dict[str, Any]] = source.extra
+        self.outcomes: Final[tuple[Outcome, ...]] = source.outcomes
+        self.dice_given: Final[tuple[DiceGiven, ...]] = source.dice_given
+
+    def changed(self, **update: Any) -> Order:
+        """The same declaration with some fields or ruleset keys changed (``charge=False``, ``set=False``)."""
+        return self.source.changed(**update).order
+
+    def __repr__(self) -> str:
+        return f"Order({self.source!r})"
