@@ -17,10 +17,10 @@ from mypy_extensions import mypyc_attr
 
 from affray.engine.events import Melee, Tick
 from affray.engine.step import AttackMods, AttackRoll, Step
+from affray.model.arms import Arms
 
 if TYPE_CHECKING:
     from affray.engine.state import Fighter
-    from affray.model.encounter import Weapon
 
 __all__ = ["KEPT", "LOST", "RUINED", "Chain", "FreeAttack", "Rule"]
 
@@ -28,7 +28,7 @@ __all__ = ["KEPT", "LOST", "RUINED", "Chain", "FreeAttack", "Rule"]
 RUINED, LOST, KEPT = "spell-ruined", "spell-lost", "kept"
 
 #: Who gets a free attack, with what weapon, and why.
-FreeAttack = tuple["Fighter", "Weapon", str]
+FreeAttack = tuple["Fighter", "Arms", str]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # rules written outside affray subclass it (the compiled build)

@@ -34,6 +34,7 @@ from affray.engine.events import (
     Tick,
     Wound,
 )
+from affray.model.arms import Arms
 from affray.model.derive import attacks_per_round, hd_value, save_vs_spell, thac0_for
 from affray.model.encounter import Combatant, Encounter, Spell, Weapon, expand
 from affray.model.order import Order
@@ -61,7 +62,7 @@ class Held(NamedTuple):
 
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
-UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"})
+UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"}).arms
 
 
 class SpellPool(Protocol):
@@ -124,7 +125,7 @@ class Derived:
             rate = Fraction(1)
         #: Attacks per round: a whole number as an int (the common case, and much cheaper to count with).
         self.attacks: Fraction | int = rate.numerator if rate.denominator == 1 else rate
-        self.weapons: tuple[Weapon, ...] = spec.weapons or (UNARMED,)
+        self.weapons: tuple[Arms, ...] = tuple(w.arms for w in spec.weapons) or (UNARMED,)
         self.spells: Mapping[str, Spell] = MappingProxyType({s.name: s for s in spec.spells})
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
@@ -190,7 +191,7 @@ class Fighter:
         #: from its ``since`` to before its ``until``; "next strike" ones also end with the next attack.
         self.conditions: dict[str, Held] = {}
 
-    def weapon(self, name: str | None, missile: bool = False) -> Weapon:
+    def weapon(self, name: str | None, missile: bool = False) -> Arms:
         """The named weapon, else the first of the right kind, else the first."""
         if name is not None:
             for w in self.weapons:

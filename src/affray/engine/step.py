@@ -10,7 +10,8 @@ from typing import Any, NamedTuple
 from affray.dice.expr import DiceExpr
 from affray.engine.events import Tick
 from affray.engine.state import Fighter
-from affray.model.encounter import Spell, Weapon
+from affray.model.arms import Arms
+from affray.model.encounter import Spell
 from affray.model.order import Order
 
 __all__ = ["AttackMods", "AttackRoll", "Step", "Until", "counted", "given"]
@@ -30,7 +31,7 @@ class Step:
                  "spell", "tags", "target", "tick", "weapon", "why")
 
     def __init__(self, tick: Tick, actor: Fighter, kind: str, at: str = "", why: str = "",
-                 decl: Order | None = None, target: str | None = None, weapon: Weapon | None = None,
+                 decl: Order | None = None, target: str | None = None, weapon: Arms | None = None,
                  spell: Spell | None = None, index: int = 0, feet: int = 0, mode: str | None = None,
                  tags: frozenset[str] = frozenset(), note: str = "", counter: Step | None = None, amount: int = 0,
                  cancelled: bool = False) -> None:
@@ -119,7 +120,7 @@ class AttackRoll:
 
     step: Step
     target: Fighter
-    weapon: Weapon
+    weapon: Arms
     mods: AttackMods
     d20: int
     total: int

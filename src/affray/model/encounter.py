@@ -37,6 +37,7 @@ from affray.limits import (
 )
 
 if TYPE_CHECKING:
+    from affray.model.arms import Arms
     from affray.model.order import Order
 
 __all__ = [
@@ -220,6 +221,13 @@ class Weapon(_Frozen):
     @cached_property
     def is_lance(self) -> bool:
         return self.lance if self.lance is not None else "lance" in self.name.lower()
+
+    @cached_property
+    def arms(self) -> Arms:
+        """This weapon as the fight reads it: its fields in a native class (``affray.model.arms``)."""
+        from affray.model.arms import Arms  # compiled with the engine; it imports this module
+
+        return Arms(self)
 
 
 _DURATION_RE = re.compile(r"^\s*(\d+)\s*(rounds?|turns?|phases?|segments?)?\s*$")

@@ -14,13 +14,13 @@ from affray.engine.options import BaseOptions
 from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step
+from affray.model.arms import Arms
 from affray.model.derive import dex_reaction_adjustment
-from affray.model.encounter import Weapon
 
 __all__ = ["Strength", "strength_mods"]
 
 
-def strength_mods(opt: BaseOptions, f: Fighter, weapon: Weapon, mods: AttackMods) -> None:
+def strength_mods(opt: BaseOptions, f: Fighter, weapon: Arms, mods: AttackMods) -> None:
     """Option ``strength`` (C2X-04/05) and a creature's listed damage bonus (option ``creature_bonus``)."""
     spec = f.spec
     rule = opt.strength

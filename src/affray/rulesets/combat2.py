@@ -10,10 +10,10 @@ import math
 from typing import TYPE_CHECKING
 
 from affray.engine.state import UNARMED
+from affray.model.arms import Arms
 
 if TYPE_CHECKING:
     from affray.engine.state import Fighter
-    from affray.model.encounter import Weapon
 
 __all__ = [
     "BANDS",
@@ -54,12 +54,12 @@ class Speed:
         return f"SF {self.sf} ({' '.join(self.terms)})" if len(self.terms) > 1 else f"SF {self.sf}"
 
 
-def natural_attack(f: Fighter, weapon: Weapon) -> bool:
+def natural_attack(f: Fighter, weapon: Arms) -> bool:
     """A weapon with no SF is a natural attack (claw, bite); so is a monster's bare attack (C2-02)."""
     return weapon.sf is None or (weapon is UNARMED and f.klass == "monster")
 
 
-def adjusted_sf(f: Fighter, weapon: Weapon, extra: list[tuple[int, str]] | None = None) -> Speed:
+def adjusted_sf(f: Fighter, weapon: Arms, extra: list[tuple[int, str]] | None = None) -> Speed:
     """C2-01: base SF - magic - style specialisation; C2-02 size; then situational terms (C2-03, C2-04...)."""
     size = f.size
     if natural_attack(f, weapon):

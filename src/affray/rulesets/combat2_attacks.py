@@ -8,6 +8,7 @@ from affray.engine.events import Check, Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
+from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment
 from affray.model.encounter import Weapon
 from affray.model.order import Order
@@ -21,7 +22,7 @@ __all__ = ["Combat2Attacks", "below_1_hd"]
 class Combat2Attacks(Combat2Part):
     """P1-04, P1-07, P1-13, C2-01..C2-08, C2-22, C2-25, C2-26, C2-29."""
 
-    def _rate(self, f: Fighter, weapon: Weapon) -> Any:
+    def _rate(self, f: Fighter, weapon: Arms) -> Any:
         """C2-26: the favoured (first) weapon has the combatant's rate; another its own, unspecialised."""
         if weapon is f.weapons[0] or f.spec.attacks is not None or not f.spec.specialist:
             return f.attacks
@@ -34,14 +35,15 @@ class Combat2Attacks(Combat2Part):
             return f.attacks * f.weapon(d.weapon, missile=True).rate
         return f.attacks
 
-    def _parts(self, f: Fighter, d: Order) -> list[tuple[Weapon, str]]:
+    def _parts(self, f: Fighter, d: Order) -> list[tuple[Arms, str]]:
         """The weapons and targets of one attack action: a routine's parts (C2-07) or the one weapon."""
         target = d.melee or d.missile or ""
         routine = d.extra.get("routine")
         if d.extra.get("touch"):
             spell = f.spells.get(str(d.extra["touch"]))
             damage = spell.damage if spell is not None and spell.damage is not None else f.weapon(None).damage
-            touch = Weapon.model_validate({"name": f"touch of {d.extra['touch']}", "sf": 1, "damage": damage.text})
+            touch = Weapon.model_validate({"name": f"touch of {d.extra['touch']}", "sf": 1,
+                                           "damage": damage.text}).arms
             return [(touch, target)]
         if isinstance(routine, list) and routine:
             targets = d.extra.get("targets")
@@ -165,8 +167,8 @@ class Combat2Attacks(Combat2Part):
                blows: int) -> None:
         b.attacks += blows
 
-    def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Weapon, str]],
-                       rnd: int) -> list[tuple[Weapon, str]]:
+    def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Arms, str]],
+                       rnd: int) -> list[tuple[Arms, str]]:
         """C2-26: a part whose weapon has used its own attacks drops out; split forms: each form once a round."""
         out = []
         for w, t in parts:

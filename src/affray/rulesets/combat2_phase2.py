@@ -39,7 +39,8 @@ from affray.engine.options import option
 from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.model.encounter import Weapon, parse_duration
+from affray.model.arms import Arms
+from affray.model.encounter import parse_duration
 from affray.model.order import Order
 from affray.rulesets.combat2 import ct_half_segment
 from affray.rulesets.combat2_attacks import Combat2Attacks, below_1_hd
@@ -218,8 +219,8 @@ class Phase2Attacks(Combat2Attacks):
             b.sched_attacks = max(0, b.sched_attacks - 1)
         b.attacked_phase = 0
 
-    def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Weapon, str]],
-                       rnd: int) -> list[tuple[Weapon, str]]:
+    def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Arms, str]],
+                       rnd: int) -> list[tuple[Arms, str]]:
         """P2-09: split forms take as many forms as Table 7 allows this phase; a slower off-hand weapon joins
         every other attack of the favoured weapon's schedule."""
         if self.opt.split_forms:

@@ -88,8 +88,9 @@ from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until, counted
 from affray.errors import Problem
+from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
-from affray.model.encounter import Weapon, expand, parse_duration
+from affray.model.encounter import expand, parse_duration
 from affray.model.order import Order
 from affray.reckon import agility, morale_score
 from affray.rulesets.d12_order import Act, Round, close, strikes_first, ties
@@ -752,7 +753,7 @@ def _foes_in_reach(fight: Fight[D12Memo], f: Fighter) -> list[Fighter]:
             if fs[n].active and fs[n].aoo_round != rnd and fs[n].side != f.side]
 
 
-def _best(f: Fighter) -> Weapon:
+def _best(f: Fighter) -> Arms:
     """D12-11 "at their best possible bonus": the melee weapon with the highest magic bonus."""
     melee = [w for w in f.weapons if w.kind != "missile"] or list(f.weapons)
     return max(melee, key=lambda w: w.magic)

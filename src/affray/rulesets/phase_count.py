@@ -68,8 +68,9 @@ from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
+from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Spell, Weapon, parse_duration
+from affray.model.encounter import Spell, parse_duration
 from affray.model.order import Order
 from affray.plugins.conditions import strike_penalty
 from affray.reckon import losses, morale_due, morale_score
@@ -302,12 +303,12 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 return pm, f"{w.name} SF {w.sf} + {slowed} ({why}) = {w.sf + slowed}, {text}"
             return self._weapon_pm(w)
         if action == "move" and f.spec.weapons:
-            pm, why = self._weapon_pm(f.spec.weapons[0])
+            pm, why = self._weapon_pm(f.weapons[0])
             return pm, f"moving: {why}"
         return CATEGORY_PM["average"], "average"
 
     @staticmethod
-    def _weapon_pm(w: Weapon) -> tuple[int, str]:
+    def _weapon_pm(w: Arms) -> tuple[int, str]:
         if w.speed is not None:
             return CATEGORY_PM[w.speed], f"{w.name}: {w.speed}"
         if w.sf is None:
@@ -388,7 +389,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         steps: list[Step] = []
 
         def step(phase: int, st: int, kind: str, text: str, *, target: str | None = None,
-                 weapon: Weapon | None = None, spell: Spell | None = None, index: int = 0, feet: int = 0,
+                 weapon: Arms | None = None, spell: Spell | None = None, index: int = 0, feet: int = 0,
                  mode: str | None = None, tags: frozenset[str] = frozenset(), note: str = "") -> Step:
             s = Step((phase, stage if stage is not None else st, rank), f, kind, f"phase {phase}",
                      (text if stage == FREE else f"{text}; {STAGE_NAME[st]} (PC-06)") if ex else "",

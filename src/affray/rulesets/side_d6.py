@@ -35,8 +35,9 @@ from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, given
 from affray.errors import EncounterError, Problem
 from affray.io.checks import planned
+from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Combatant, Declaration, Dice, Spell, Weapon
+from affray.model.encounter import Combatant, Declaration, Dice, Spell
 from affray.model.order import Order
 from affray.reckon import casualty_morale, turn_sides, unshielded_ac
 
@@ -251,7 +252,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         return f"round {rnd}, {who} ({ORDINAL.get(turn, str(turn) + 'th')}), step {step} ({STEPS[step]})"
 
     def _step(self, fight: Fight[None], f: Fighter, rnd: int, turn: int, step: int, kind: str, why: str, *,
-              decl: Order | None = None, target: str | None = None, weapon: Weapon | None = None,
+              decl: Order | None = None, target: str | None = None, weapon: Arms | None = None,
               spell: Spell | None = None, feet: int = 0, mode: str | None = None,
               tags: frozenset[str] = frozenset(), index: int = 0, note: str = "") -> Step:
         s = Step((rnd, turn, step, 1), f, kind, self._at(fight, rnd, turn, step), why, decl=decl, target=target,

@@ -15,8 +15,9 @@ from affray.engine.events import Delay, Impossible, Melee, Misc, Move, SpellRuin
 from affray.engine.fight import Fight
 from affray.engine.state import UNARMED, Fighter
 from affray.engine.step import AttackMods, Step, given
+from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round, hd_value
-from affray.model.encounter import SIZES, Weapon
+from affray.model.encounter import SIZES
 from affray.model.order import Order
 from affray.rulesets.speed_segments_base import (
     PHASES,
@@ -199,8 +200,8 @@ def _named(fight: Fight[SegmentsState], text: object, own: str) -> str | None:
     return names[0] if names else None
 
 
-def _speeds(opt: SpeedSegmentsOptions, f: Fighter, weapon: Weapon, n: int, *,
-            monster: bool) -> list[tuple[int, str, Weapon]]:
+def _speeds(opt: SpeedSegmentsOptions, f: Fighter, weapon: Arms, n: int, *,
+            monster: bool) -> list[tuple[int, str, Arms]]:
     """SEG-08: the segment terms of each of ``n`` attacks this round, with the weapon of each."""
     sf = weapon.sf or 0
     spec = 1 if opt.specialist_speed and f.spec.specialist else 0
