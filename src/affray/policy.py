@@ -198,13 +198,10 @@ def policy_of(fight: Fight[Any], f: Fighter) -> str:
     return f.policy or "default"
 
 
-_DEFAULT = POLICIES["default"].choose
-
-
 def choose(fight: Fight[Any], f: Fighter) -> Declaration | None:
     """``f``'s declaration under ``--auto`` by its policy (None: nothing to do). ``Fight.declare`` asks it only
     for a combatant that can choose: not asleep or held, not routed or fleeing."""
     name = f.policy
     if name is None:
-        return _DEFAULT(fight, f)
+        return _default(fight, f)  # POLICIES["default"], called directly (a native call in the compiled build)
     return POLICIES[name].choose(fight, f)

@@ -83,7 +83,7 @@ def hit_dice(f: Fighter) -> float:
     """A combatant's Hit Dice for a spell's ``max_hd``: a monster's HD, a character's level (1 with neither)."""
     if f.hd is not None:
         return f.hd
-    return float(f.spec.level) if f.spec.level is not None else 1.0
+    return float(f.level) if f.level is not None else 1.0
 
 
 def incapacitated(f: Fighter, tick: Tick) -> str | None:

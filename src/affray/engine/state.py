@@ -110,8 +110,8 @@ class Derived:
     """What a combatant's spec gives at the start of every fight (its THAC0, save, attacks per round, weapons,
     spells and shield): worked out once per encounter and attack scheme (``FightState``), not once per fight."""
 
-    __slots__ = ("attacks", "hd", "klass", "mounted", "mv", "policy", "save", "shield", "size", "spells", "thac0",
-                 "weapons")
+    __slots__ = ("attacks", "damage_bonus", "dex", "hd", "klass", "level", "load", "mounted", "mv", "policy", "save",
+                 "shield", "size", "spells", "thac0", "weapons")
 
     def __init__(self, spec: Combatant, attack_scheme: str | None) -> None:
         self.thac0: int = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
@@ -136,16 +136,19 @@ class Derived:
         self.policy: str | None = spec.policy
         self.klass: str = spec.klass
         self.hd: float | None = hd_value(spec.hd) if spec.hd is not None else None
+        self.level: int | None = spec.level
+        self.dex: int = spec.dex
+        self.damage_bonus: int = spec.damage_bonus
+        self.load: int | None = spec.load
 
 
 class Fighter:
     """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
 
-    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current", "declared",
-                 "down", "engaged", "fled", "hd", "hp", "index", "klass", "mounted", "mv", "name", "pc", "plan",
-                 "plan_pos",
-                 "policy", "pool", "remaining", "routed", "save", "shield", "side", "size", "spec", "spells",
-                 "subdual", "thac0", "unconscious", "weapons")
+    __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current",
+                 "damage_bonus", "declared", "dex", "down", "engaged", "fled", "hd", "hp", "index", "klass", "level",
+                 "load", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool", "remaining", "routed",
+                 "save", "shield", "side", "size", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Order, ...], attack_scheme: str | None, pool: SpellPool,
@@ -171,6 +174,10 @@ class Fighter:
         self.mounted = d.mounted
         self.klass = d.klass  # the spec's class (magic-user read as wizard, a levelled classless one a fighter)
         self.hd = d.hd  # the spec's Hit Dice as a number (3+3 counts 4), None for a character
+        self.level = d.level  # and its level, DEX, listed damage bonus and load, as the spec gives them
+        self.dex = d.dex
+        self.damage_bonus = d.damage_bonus
+        self.load = d.load
         #: Its ``policy`` under --auto, else its side's (``FightState`` sets the side's); None: the default.
         self.policy = d.policy
         self.plan = plan
@@ -269,6 +276,8 @@ class FightState:
         self._pc_sides = [s for s, side in encounter.sides.items() if side.pc]
         #: The PCs' sides first, then the others, each in file order (who declares first in MJ-03, SEG-04).
         self.pcs_first: list[Fighter] = self._pcs_first()
+        #: The sides not of PCs first, then the PCs', each in file order (who checks morale first, G-07).
+        self.sides_monsters_first: list[str] = [s for s in self.sides if s not in self._pc_sides] + self._pc_sides
         self.active_left: dict[str, int] = {s: len(m) for s, m in self.sides.items()}
         self.morale_done: set[tuple[str, str]] = set()
         #: Every fighter in file order, and per side where the first enemy still active may be (``first_foe``).

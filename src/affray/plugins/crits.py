@@ -248,7 +248,7 @@ def _critical_miss(fight: Fight, step: Step, roll: int, end: Until, nxt: Until) 
     a = step.actor
     weapon = step.weapon if step.weapon is not None else a.weapons[0]
     agi, agi_name = agility(fight.ruleset.opt, a)
-    dex = a.spec.dex
+    dex = a.dex
     _condition(fight, step, a, "lost-sequence", end, "critical miss: the rest of the attack sequence is lost (C2X-03)")
     fight.rules.lose_sequence(fight, step)
     dropped = f"dropped:{weapon.name}"

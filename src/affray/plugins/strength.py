@@ -68,5 +68,5 @@ class Strength(Rule):
 
     def mods(self, fight: Any, step: Step, target: Fighter, mods: AttackMods) -> None:
         a = step.actor
-        if self.opt.strength != "file" or a.spec.damage_bonus:
+        if self.opt.strength != "file" or a.damage_bonus:
             strength_mods(self.opt, a, step.weapon if step.weapon is not None else a.weapons[0], mods)

@@ -14,7 +14,7 @@ def agility(opt: BaseOptions, f: Fighter) -> tuple[int, str]:
     ``agility`` when the combatant has one, else DEX (C2X-01)."""
     if opt.agility and f.spec.agi is not None:
         return f.spec.agi, "AGI"
-    return f.spec.dex, "DEX"
+    return f.dex, "DEX"
 
 
 def unshielded_ac(opt: BaseOptions, f: Fighter, *, dex: bool) -> tuple[int, str]:

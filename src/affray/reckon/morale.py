@@ -58,12 +58,10 @@ def casualty_morale(fight: Fight[Any], opt: MoraleOptions, tick: Tick, at: str, 
     monsters' sides first; the morale event of the k-th check gets ``tick + (k,)``. ``first_casualty`` "any":
     every side checks at the first casualty of either (MJ-02's option)."""
     state = fight.state
-    enc = fight.encounter
-    order = [s for s in enc.sides if not enc.sides[s].pc] + [s for s in enc.sides if enc.sides[s].pc]
-    anyone = first_casualty == "any" and any(len(state.sides[s]) > state.active_left[s] for s in enc.sides)
+    anyone = first_casualty == "any" and any(len(members) > state.active_left[s] for s, members in state.sides.items())
     dice = parse_dice(opt.morale_dice)
     k = 0
-    for side in order:
+    for side in state.sides_monsters_first:
         members, triggers = morale_due(fight, side, anyone=anyone)
         if not triggers:
             continue

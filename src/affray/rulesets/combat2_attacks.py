@@ -26,7 +26,7 @@ class Combat2Attacks(Combat2Part):
         """C2-26: the favoured (first) weapon has the combatant's rate; another its own, unspecialised."""
         if weapon is f.weapons[0] or f.spec.attacks is not None or not f.spec.specialist:
             return f.attacks
-        return attacks_per_round(f.klass, f.spec.level, scheme="2e", specialist=False)
+        return attacks_per_round(f.klass, f.level, scheme="2e", specialist=False)
 
     @staticmethod
     def _attacks(f: Fighter, d: Order) -> Any:
@@ -127,8 +127,8 @@ class Combat2Attacks(Combat2Part):
         """Attacks due this round with this weapon (a missile's fire rate); a fighter's against creatures below
         1 HD: one per level (C2-25, the 2e PH)."""
         due = attacks_in_round(self._attacks(f, d), rnd)
-        if target is not None and f.klass == "fighter" and f.spec.level and below_1_hd(target):
-            due = max(due, f.spec.level)
+        if target is not None and f.klass == "fighter" and f.level and below_1_hd(target):
+            due = max(due, f.level)
         return due
 
     def _touch_free(self, b: Book, rnd: int) -> bool:
@@ -190,9 +190,9 @@ class Combat2Attacks(Combat2Part):
         for s in situation if isinstance(situation, list) else ():
             extra.append((SITUATIONS[str(s)], f"{s} (C2-29)"))
         if self.opt.agility:  # C2-01, C2X-01: DEX's reaction adjustment brings the weapon to bear faster
-            adj = dex_reaction_adjustment(f.spec.dex)
+            adj = dex_reaction_adjustment(f.dex)
             if adj:
-                extra.append((-adj, f"DEX {f.spec.dex} reaction (C2X-01)"))
+                extra.append((-adj, f"DEX {f.dex} reaction (C2X-01)"))
         slowed, why = strike_penalty(f, (rnd, phase, 0, 0))
         if slowed:
             extra.append((slowed, why))

@@ -124,7 +124,7 @@ class Combat2Movement(Combat2Part):
                 penalty = -(-short // 10)
                 given = d.dice_given[0] if d.dice_given else None
                 roll = fight.roller.die(20, "DEX check", f.name, given.other("dex") if given else None)
-                need = f.spec.dex - penalty
+                need = f.dex - penalty
                 ok = roll <= need
                 why += (f"; momentum: at x{pace} it must still move {least} ft (half of {per}); stopping in {feet} ft "
                         f"needs a DEX check at -{penalty}: d20 {roll} vs {need}, "

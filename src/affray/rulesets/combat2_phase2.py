@@ -180,8 +180,8 @@ class Phase2Attacks(Combat2Attacks):
             forms = len({w.name for w in f.weapons})
             return FORM_SCHEDULES.get(min(forms, 6), (1, 0, 0))
         n: Any = self._attacks(f, d)
-        if target is not None and f.klass == "fighter" and f.spec.level and below_1_hd(target):
-            n = max(n, f.spec.level)  # C2-25: a fighter's attacks against creatures below 1 HD
+        if target is not None and f.klass == "fighter" and f.level and below_1_hd(target):
+            n = max(n, f.level)  # C2-25: a fighter's attacks against creatures below 1 HD
         return schedule(n)
 
     def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None,
@@ -310,7 +310,7 @@ class Phase2Casting(Combat2Casting):
         b.spell_done = done
         delay = 2
         if self.delay_by_level:
-            level = f.spec.level or 1
+            level = f.level or 1
             delay = next((d for top, d in CASTER_DELAY if level <= top), 1)
             if level >= 13:  # cast spell, cast spell, delay 1
                 b.spell_chain = (b.spell_chain + 1) % 2

@@ -220,8 +220,8 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
     def rate(self, f: Fighter) -> tuple[int, str]:
         """D12-15: the standard move in feet a round, and how it was found."""
         inches, how = f.mv, f"MV {f.mv}\""
-        if f.spec.load is not None:
-            inches, how = rate_by_load(f.spec.load, f.spec.race)
+        if f.load is not None:
+            inches, how = rate_by_load(f.load, f.spec.race)
         if self.opt.move_scale == "inches":
             return inches * 10, f"{how} = {inches * 10} ft"
         sq = move_squares(inches)

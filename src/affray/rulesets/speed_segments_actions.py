@@ -365,7 +365,7 @@ def _hd(f: Fighter) -> float:
     """Hit Dice for SEG-15: a monster's HD, a character's level (1 with neither)."""
     if f.spec.hd is not None:
         return hd_value(f.spec.hd)
-    return float(f.spec.level) if f.spec.level is not None else 1.0
+    return float(f.level) if f.level is not None else 1.0
 
 
 # -- the ruleset's own kinds of step --------------------------------------------------------------------
