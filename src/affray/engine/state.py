@@ -143,11 +143,13 @@ class Derived:
 
 
 class Fighter:
-    """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``."""
+    """A combatant during the fight. Its spec is immutable; the rest changes only through ``FightState.apply``
+    (but ``memo``, its ruleset's own record)."""
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current",
                  "damage_bonus", "declared", "dex", "down", "engaged", "fled", "hd", "hp", "index", "klass", "level",
-                 "load", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool", "remaining", "routed",
+                 "load", "memo", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool", "remaining",
+                 "routed",
                  "save", "shield", "side", "size", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
@@ -182,6 +184,8 @@ class Fighter:
         self.policy = d.policy
         self.plan = plan
         self.plan_pos = 0
+        #: What the ruleset keeps of this fighter in this fight (a record of its own making; None until made).
+        self.memo: object = None
         self.current: Order | None = None  # an action that spans several declaration points
         self.remaining = 0  # feet still to close for ``current``
         self.declared: Order | None = None  # this declaration point's action

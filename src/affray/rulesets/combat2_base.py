@@ -100,11 +100,12 @@ class Memo:
 
 
 def book(fight: Fight[Memo], f: Fighter) -> Book:
-    """What Combat II remembers of ``f`` in this fight (begun at its hit points of the moment)."""
-    books = fight.memo.books
-    b = books.get(f.name)
+    """What Combat II remembers of ``f`` in this fight (begun at its hit points of the moment): kept on the
+    fighter (read many times a phase), and by name in the memo (gone through in file order of first use)."""
+    b = f.memo
     if b is None:
-        b = books[f.name] = Book(hp_mark=f.hp)
+        b = f.memo = fight.memo.books[f.name] = Book(hp_mark=f.hp)
+    assert isinstance(b, Book)
     return b
 
 
