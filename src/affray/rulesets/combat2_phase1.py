@@ -164,11 +164,11 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         at = self.words.at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
         declared: list[tuple[Fighter, Order]] = []
-        heard: tuple[tuple[str, Order], ...] | None = None  # the losers' intentions, once they are stated
+        heard: tuple[tuple[str, Declaration], ...] | None = None  # the losers' intentions, once they are stated
         for f in order:
             b = books[f.name]
             if heard is None and b.track == "winner":
-                heard = tuple((g.name, d) for g, d in declared)
+                heard = tuple((g.name, d.source) for g, d in declared)
             if b.lost_phase == period:
                 fight.emit(Delay, tick, at, f.name, why="surprised: loses one full phase (C2-27)",
                            detail="no action this phase")
@@ -291,7 +291,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
 
     # -- declarations ------------------------------------------------------------------------------------
     def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
-                 known: tuple[tuple[str, Order], ...] = ()) -> Order | None:
+                 known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:
         """``f``'s intentions: a spell it goes on casting, a declaration held over or owed, else the next one (asked
         for with ``known``, the declarations it may take into account)."""
         if b.casting_until >= period and f.casting is not None and b.casting_decl is not None:
@@ -308,7 +308,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         if pending is not None and f.remaining == 0 and not f.routed:
             return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
         b.con_checked = False
-        return fight.declare(f, tick, at, known=tuple((name, d.source) for name, d in known))
+        return fight.declare(f, tick, at, known=known)
 
     def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Order) -> bool:
         """C2-21: a readied weapon that has not struck stays ready while its foe stands and has neither arrived nor

@@ -40,7 +40,7 @@ from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.model.arms import Arms
-from affray.model.encounter import parse_duration
+from affray.model.encounter import Declaration, parse_duration
 from affray.model.order import Order
 from affray.rulesets.combat2 import ct_half_segment
 from affray.rulesets.combat2_attacks import Combat2Attacks, below_1_hd
@@ -139,7 +139,7 @@ class Combat2Phase2(Combat2Phase1):
         return (rnd, 3, 9, 0)
 
     def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
-                 known: tuple[tuple[str, Order], ...] = ()) -> Order | None:
+                 known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:
         # P2-07: a phase without an attack either serves the schedule's delay or, in an attack slot, restarts it
         if b.pattern and b.attacked_phase != period - 1:
             if b.pattern[b.sched_pos] == 0:
