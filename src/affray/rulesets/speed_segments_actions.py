@@ -56,6 +56,13 @@ class Part:
     def seg(self) -> int:
         return sum(n for n, _ in self.terms)
 
+    def step(self, tick: Tick, f: Fighter, at: str, why: str, decl: Order) -> Step:
+        """This part as a step at ``tick``. Its fields (a target, weapon, spell, index, feet, mode, tags, note) are
+        passed one by one: a call with ``**fields`` takes the interpreted path in the compiled build."""
+        x = self.fields
+        return Step(tick, f, self.kind, at, why, decl, x.get("target"), x.get("weapon"), x.get("spell"),
+                    x.get("index", 0), x.get("feet", 0), x.get("mode"), x.get("tags", frozenset()), x.get("note", ""))
+
 
 def _arith(terms: list[tuple[int, str]]) -> str:
     first, *rest = terms
@@ -121,7 +128,7 @@ def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter,
             where = (f"in its trigger's turn and phase ({part.rule})" if now is not None and part.seg == first else
                      f"{PHASES[part.phase]} phase of {_turn_text(fight, f.side)} ({part.rule}, SEG-06, SEG-09)")
             why = f"{text}; {where}"
-        step = Step(tick, f, part.kind, moment(fight, tick), why, decl=d, **part.fields)
+        step = part.step(tick, f, moment(fight, tick), why, d)
         push(fight, step)
         if "exploit" in step.tags:
             memo.exploit[f.name] = step
