@@ -133,6 +133,30 @@ class PhaseCountOptions(BaseOptions):
     fatigue: bool = option(True, "PC-11", "mark fatigue (a fatigue event) each time an action completes")
 
 
+class _Made:
+    """The steps of one action as ``PhaseCount._schedule`` makes them, in order: each at its phase and stage (or the
+    forced one), after the fighters ranked before it. A native class: a nested function would be called through the
+    interpreter's protocol, keywords and all."""
+
+    def __init__(self, f: Fighter, decl: Order, stage: int | None, rank: int, explain: bool) -> None:
+        self.f = f
+        self.decl = decl
+        self.stage = stage
+        self.rank = rank
+        self.explain = explain
+        self.steps: list[Step] = []
+
+    def step(self, phase: int, st: int, kind: str, text: str, *, target: str | None = None,
+             weapon: Arms | None = None, spell: Spell | None = None, index: int = 0, feet: int = 0,
+             mode: str | None = None, tags: frozenset[str] = frozenset(), note: str = "") -> Step:
+        stage = self.stage
+        s = Step((phase, stage if stage is not None else st, self.rank), self.f, kind, f"phase {phase}",
+                 (text if stage == FREE else f"{text}; {STAGE_NAME[st]} (PC-06)") if self.explain else "",
+                 decl=self.decl, target=target, weapon=weapon, spell=spell, index=index, feet=feet, mode=mode,
+                 tags=tags, note=note)
+        self.steps.append(s)
+        return s
+
 class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     """Seed 003: no rounds; each action at the phase declared + 1d6 + its phase modifier (PC-*)."""
 
@@ -386,17 +410,8 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         ex = fight.explain
         full_move = f.mv * 10
         action = decl.action
-        steps: list[Step] = []
-
-        def step(phase: int, st: int, kind: str, text: str, *, target: str | None = None,
-                 weapon: Arms | None = None, spell: Spell | None = None, index: int = 0, feet: int = 0,
-                 mode: str | None = None, tags: frozenset[str] = frozenset(), note: str = "") -> Step:
-            s = Step((phase, stage if stage is not None else st, rank), f, kind, f"phase {phase}",
-                     (text if stage == FREE else f"{text}; {STAGE_NAME[st]} (PC-06)") if ex else "",
-                     decl=decl, target=target, weapon=weapon, spell=spell, index=index, feet=feet, mode=mode,
-                     tags=tags, note=note)
-            steps.append(s)
-            return s
+        made = _Made(f, decl, stage, rank, ex)
+        steps = made.steps
 
         if action == "melee":
             weapon = f.weapon(decl.weapon)
@@ -407,11 +422,12 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 feet = min(remaining, allowance)
                 how = "charges" if decl.charge else "half-moves"
                 more = remaining > allowance
-                step(at, MOVEMENT, "move", f"{why}; {how} {feet} ft of {remaining} ({'full' if decl.charge else 'half'}"
-                     f" move, MV {f.mv} x 10 ft)" + ("; the attack waits for the next action" if more else
-                                                        f"; the attack follows in phase {at + 1} (PC-05)"),
-                     target=decl.melee, feet=feet, mode="charge" if decl.charge else "half",
-                     note=f"{how} {feet} ft towards {decl.melee}" if ex else "")
+                made.step(at, MOVEMENT, "move", f"{why}; {how} {feet} ft of {remaining} "
+                          f"({'full' if decl.charge else 'half'} move, MV {f.mv} x 10 ft)"
+                          + ("; the attack waits for the next action" if more else
+                             f"; the attack follows in phase {at + 1} (PC-05)"),
+                          target=decl.melee, feet=feet, mode="charge" if decl.charge else "half",
+                          note=f"{how} {feet} ft towards {decl.melee}" if ex else "")
                 if more:
                     return self._steps(fight, f, decl, steps)
                 strike = at + 1
@@ -420,18 +436,18 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 nth = f" (attack {i + 1} of {n}: phase {strike} + {i}, PC-04)" if n > 1 else ""
                 after = f"{why}; the attack follows the move, in phase {strike} (PC-05)"
                 text = (why if remaining == 0 else after) + nth
-                step(strike + i, MOVEMENT if decl.charge else MELEE, "melee", text, target=decl.melee,
-                     weapon=weapon, index=i, tags=frozenset({"charge"}) if decl.charge else frozenset())
+                made.step(strike + i, MOVEMENT if decl.charge else MELEE, "melee", text, target=decl.melee,
+                          weapon=weapon, index=i, tags=frozenset({"charge"}) if decl.charge else frozenset())
         elif action == "missile":
             weapon = f.weapon(decl.weapon, missile=True)
             rate = f.attacks * weapon.rate if self.opt.missile_rate else f.attacks
             n = self._attacks(fight, f, rate)
             for i in range(n):
                 nth = f" (shot {i + 1} of {n}: phase {at} + {i}, PC-04)" if n > 1 else ""
-                step(at + i, SHOOTING, "missile", why + nth, target=decl.missile, weapon=weapon, index=i)
+                made.step(at + i, SHOOTING, "missile", why + nth, target=decl.missile, weapon=weapon, index=i)
         elif action == "cast":
             spell = f.spells[decl.cast or ""]
-            step(at, SPELLS, "cast", f"{why}; the spell is finished", spell=spell, target=decl.at)
+            made.step(at, SPELLS, "cast", f"{why}; the spell is finished", spell=spell, target=decl.at)
         elif action == "move":
             mode = decl.mode or "full"
             tags: frozenset[str] = frozenset()
@@ -447,11 +463,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             else:
                 cap = full_move // 2
             feet = min(decl.move or 0, cap)
-            step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.mv})",
-                 feet=feet, mode=mode, tags=tags, note=f"{mode} {feet} ft" if ex else "")
+            made.step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.mv})",
+                      feet=feet, mode=mode, tags=tags, note=f"{mode} {feet} ft" if ex else "")
         else:
             what = decl.misc if action == "misc" else "no action"
-            step(at, OTHER, "misc", why, note=str(what))
+            made.step(at, OTHER, "misc", why, note=str(what))
         return self._steps(fight, f, decl, steps)
 
     def _attacks(self, fight: Fight[_Battle], f: Fighter, rate: Fraction | int) -> int:
