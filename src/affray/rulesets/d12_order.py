@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from affray.engine.state import Fighter  # at run time: ``Act``'s annotation (the compiled build reads it)
+from affray.engine.state import UNARMED, Fighter  # at run time: ``Act``'s annotation (the compiled build reads it)
 from affray.engine.step import Step
 from affray.model.order import Order
 
@@ -184,4 +184,4 @@ def _rank(k: int, preds: dict[int, list[tuple[int, str]]], done: dict[int, int],
 
 def unarmed(f: Fighter) -> bool:
     """D12-06: no weapon listed, and not a monk (monks are never unarmed)."""
-    return not f.spec.weapons and f.klass != "monk"
+    return f.weapons[0] is UNARMED and f.klass != "monk"  # a fighter of no listed weapon has UNARMED alone
