@@ -26,7 +26,7 @@ from affray.engine.rules import Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
 from affray.model.encounter import Declaration, Encounter, Outcome
-from affray.model.order import Order
+from affray.model.order import Order, order_of
 
 __all__ = ["FOREVER", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
 
@@ -247,7 +247,7 @@ class Fight(Generic[S]):
             continuing = True
         elif f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
                                                for c, h in f.conditions.items())):
-            decl = _flight(f.mv * 10).order
+            decl = order_of(_flight(f.mv * 10))
             continuing = False
         elif continuing:
             decl = f.current
@@ -256,9 +256,9 @@ class Fight(Generic[S]):
             consumed = True
         elif self.auto:
             chosen = self.policy(self, f)
-            decl = chosen.order if chosen is not None else None
+            decl = order_of(chosen) if chosen is not None else None
         elif self.asker is not None and not self.over:  # nobody is asked once one side alone stands
-            decl = self.asker.declaration(self, f, tick, at, known).order
+            decl = order_of(self.asker.declaration(self, f, tick, at, known))
             consumed = True  # an answer is the plan's next entry, as if the file had given it
         else:
             decl = None

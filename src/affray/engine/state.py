@@ -34,10 +34,10 @@ from affray.engine.events import (
     Tick,
     Wound,
 )
-from affray.model.arms import Arms
+from affray.model.arms import Arms, arms_of
 from affray.model.derive import attacks_per_round, hd_value, save_vs_spell, thac0_for
 from affray.model.encounter import Combatant, Encounter, Spell, Weapon, expand
-from affray.model.order import Order
+from affray.model.order import Order, order_of
 
 __all__ = ["NEXT_STRIKE", "UNARMED", "FightState", "Fighter", "FinalState", "Held", "Memorized", "PoolFactory",
            "SpellPool"]
@@ -62,7 +62,7 @@ class Held(NamedTuple):
 
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
-UNARMED = Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"}).arms
+UNARMED = arms_of(Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"}))
 
 
 class SpellPool(Protocol):
@@ -125,7 +125,7 @@ class Derived:
             rate = Fraction(1)
         #: Attacks per round: a whole number as an int (the common case, and much cheaper to count with).
         self.attacks: Fraction | int = rate.numerator if rate.denominator == 1 else rate
-        self.weapons: tuple[Arms, ...] = tuple(w.arms for w in spec.weapons) or (UNARMED,)
+        self.weapons: tuple[Arms, ...] = tuple(arms_of(w) for w in spec.weapons) or (UNARMED,)
         self.spells: Mapping[str, Spell] = MappingProxyType({s.name: s for s in spec.spells})
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
@@ -255,7 +255,7 @@ def _roster(encounter: Encounter, attack_scheme: str | None) -> Roster:
             d = derived[id(spec)] = Derived(spec, attack_scheme)
         # a henchman on the PCs' side is not a player character: it checks morale (MJ-02)
         pc = spec.pc if spec.pc is not None else encounter.sides[side].pc and not spec.henchman
-        entries.append((name, side, spec, pc, tuple(p.order for p in encounter.plan.get(name, ())), d))
+        entries.append((name, side, spec, pc, tuple(order_of(p) for p in encounter.plan.get(name, ())), d))
     roster = tuple(entries)
     if len(_ROSTERS) >= _ROSTERS_KEPT:
         del _ROSTERS[next(iter(_ROSTERS))]
@@ -307,7 +307,7 @@ class FightState:
         match e:
             case Declare():
                 f = fs[e.actor]  # type: ignore[index]
-                decl = e.decl.order if e.decl is not None else None
+                decl = order_of(e.decl) if e.decl is not None else None
                 f.declared = decl
                 if e.consumed:
                     if f.plan_pos >= len(f.plan) and decl is not None:  # answered when asked: the plan grows
@@ -394,10 +394,10 @@ class FightState:
                 fs[e.target].hp += e.amount  # type: ignore[index]
             case Join():  # a combatant the referee adds mid-fight
                 assert e.actor is not None and e.spec is not None
-                self._join(e.actor, e.side, e.spec, tuple(p.order for p in e.plan))
+                self._join(e.actor, e.side, e.spec, tuple(order_of(p) for p in e.plan))
             case Replan():  # the referee replaces a combatant's declarations still to come
                 f = fs[e.actor]  # type: ignore[index]
-                f.plan = f.plan[:f.plan_pos] + tuple(p.order for p in e.plan)
+                f.plan = f.plan[:f.plan_pos] + tuple(order_of(p) for p in e.plan)
             case Initiative():
                 self.ranks = dict(e.ranks)
             case Surprise():

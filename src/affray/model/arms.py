@@ -4,23 +4,41 @@ of the compiled build, read on every attack.
 ``Weapon`` is a pydantic model: it checks a combatant's weapons and writes them back out. Read from compiled code,
 each of its fields costs about 300 instructions (pydantic's ``__getattr__`` hook), a native one a handful; an
 attack reads its weapon's name, kind, damage and magic, and the rulesets its speed. The engine and the rulesets
-read ``Arms``; ``Weapon.arms`` makes one, once, and ``Arms.source`` is the weapon itself.
+read ``Arms``: ``arms_of`` makes a weapon's, once, and ``Arms.source`` is the weapon itself.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from affray.dice.expr import DiceExpr
 from affray.model.encounter import Weapon
 
-__all__ = ["Arms"]
+__all__ = ["Arms", "arms_of"]
+
+#: Where a weapon keeps its arms: in its ``__dict__``, as a cached property would (the model is frozen).
+_KEY: Final = "_arms"
+
+
+def arms_of(w: Weapon) -> Arms:
+    """``w`` as the fight reads it: made on first use and kept with it (a weapon has one)."""
+    kept = w.__dict__.get(_KEY)
+    if kept is None:
+        kept = w.__dict__[_KEY] = Arms(w)
+    assert isinstance(kept, Arms)
+    return kept
+
+
+def _dropped() -> None:
+    """What copied or pickled arms become: nothing; the copy of their weapon makes its own on first use."""
+    return None
 
 
 class Arms:
     """The fields of ``source`` (G-02: name, speed factor or category, damage, reach, kind, rate, magic; the charge,
-    set and lance flags; the style and specialisation of Combat II) and what follows from them; read-only."""
+    set and lance flags; the style and specialisation of Combat II) and what follows from them; read-only. Made by
+    ``arms_of``."""
 
     def __init__(self, source: Weapon) -> None:
         self.source: Final = source
@@ -46,3 +64,12 @@ class Arms:
 
     def __repr__(self) -> str:
         return f"Arms({self.source!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _dropped, ()
+
+    def __copy__(self) -> None:
+        return None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> None:
+        return None

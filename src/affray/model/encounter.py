@@ -8,7 +8,7 @@ import typing
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -35,10 +35,6 @@ from affray.limits import (
     MAX_SEED,
     MAX_TEXT,
 )
-
-if TYPE_CHECKING:
-    from affray.model.arms import Arms
-    from affray.model.order import Order
 
 __all__ = [
     "ACTION_KEYS",
@@ -221,13 +217,6 @@ class Weapon(_Frozen):
     @cached_property
     def is_lance(self) -> bool:
         return self.lance if self.lance is not None else "lance" in self.name.lower()
-
-    @cached_property
-    def arms(self) -> Arms:
-        """This weapon as the fight reads it: its fields in a native class (``affray.model.arms``)."""
-        from affray.model.arms import Arms  # compiled with the engine; it imports this module
-
-        return Arms(self)
 
 
 _DURATION_RE = re.compile(r"^\s*(\d+)\s*(rounds?|turns?|phases?|segments?)?\s*$")
@@ -510,24 +499,19 @@ class Declaration(_Checked):
             return ()
         return tuple(self.dice) if isinstance(self.dice, list) else (self.dice,)
 
-    @cached_property
-    def order(self) -> Order:
-        """This declaration as the fight reads it: its fields in a native class (``affray.model.order``)."""
-        from affray.model.order import Order  # compiled with the engine; it imports this module
-
-        return Order(self)
-
     def changed(self, **update: Any) -> Declaration:
         """A copy with some fields or ruleset keys changed. Unlike a bare ``model_copy``, the copy works out its
-        action, keys and order afresh (``model_copy`` copies what the original had already worked out)."""
+        action and keys afresh, and the fight its view of it (``model_copy`` copies what the original had already
+        worked out, kept in its ``__dict__``)."""
         copy = self.model_copy(update=update)
         for name in _DERIVED:
             copy.__dict__.pop(name, None)
         return copy
 
 
-#: What a declaration works out once from its fields (cached properties), dropped from a changed copy.
-_DERIVED = ("action", "target", "extra", "outcomes", "dice_given", "order")
+#: What a declaration works out once from its fields (cached properties, and the fight's view of it kept by
+#: ``affray.model.order``), dropped from a changed copy.
+_DERIVED = ("action", "target", "extra", "outcomes", "dice_given", "_order")
 
 class Side(_Frozen):
     pc: bool = False

@@ -4,7 +4,7 @@ native class of the compiled build, read on every step.
 ``Declaration`` is a pydantic model: it checks a plan's entries and writes them back out (the timeline, the
 console). Read from compiled code, each of its fields costs about 300 instructions (pydantic's ``__getattr__``
 hook), a native one a handful; a fight reads a declaration a dozen times. The engine and the rulesets read
-``Order``s; ``Declaration.order`` makes one, once, and ``Order.source`` is the declaration itself, for what is
+``Order``s: ``order_of`` makes a declaration's, once, and ``Order.source`` is the declaration itself, for what is
 written out.
 """
 
@@ -14,12 +14,30 @@ from typing import Any, Final
 
 from affray.model.encounter import Declaration, DiceGiven, Outcome
 
-__all__ = ["Order"]
+__all__ = ["Order", "order_of"]
+
+#: Where a declaration keeps its order: in its ``__dict__``, as a cached property would (the model is frozen).
+_KEY: Final = "_order"
+
+
+def order_of(d: Declaration) -> Order:
+    """``d`` as the fight reads it: made on first use and kept with it, so a declaration has one order (the fight
+    knows an action by its order's identity)."""
+    kept = d.__dict__.get(_KEY)
+    if kept is None:
+        kept = d.__dict__[_KEY] = Order(d)
+    assert isinstance(kept, Order)
+    return kept
+
+
+def _dropped() -> None:
+    """What a copied or pickled order becomes: nothing; the copy of its declaration makes its own on first use."""
+    return None
 
 
 class Order:
     """The fields of ``source`` (CONTRACT.md "Declarations"), its action, target, ruleset keys (``extra``), the
-    referee's outcomes and dice; read-only."""
+    referee's outcomes and dice; read-only. Made by ``order_of``."""
 
     def __init__(self, source: Declaration) -> None:
         self.source: Final = source
@@ -45,7 +63,16 @@ class Order:
 
     def changed(self, **update: Any) -> Order:
         """The same declaration with some fields or ruleset keys changed (``charge=False``, ``set=False``)."""
-        return self.source.changed(**update).order
+        return order_of(self.source.changed(**update))
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _dropped, ()
+
+    def __copy__(self) -> None:
+        return None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> None:
+        return None
 
     def __repr__(self) -> str:
         return f"Order({self.source!r})"

@@ -28,7 +28,7 @@ from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, AttackRoll, Step, Until, given
 from affray.model.encounter import Declaration, DiceGiven
-from affray.model.order import Order
+from affray.model.order import Order, order_of
 from affray.reckon.agility import agility
 
 if TYPE_CHECKING:
@@ -216,8 +216,8 @@ def _decl_for(step: Step, target: Fighter, attack: int | None, damage: int | Non
     if attack is None and damage is None:
         return None
     key = "missile" if step.kind == "missile" else "melee"
-    return Declaration.model_validate({key: target.name, "weapon": step.weapon.name if step.weapon else None,
-                                       "dice": DiceGiven(attack=attack, damage=damage)}).order
+    return order_of(Declaration.model_validate({key: target.name, "weapon": step.weapon.name if step.weapon else None,
+                                                "dice": DiceGiven(attack=attack, damage=damage)}))
 
 
 def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Order | None) -> None:

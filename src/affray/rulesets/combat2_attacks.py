@@ -8,7 +8,7 @@ from affray.engine.events import Check, Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.model.arms import Arms
+from affray.model.arms import Arms, arms_of
 from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment
 from affray.model.encounter import Weapon
 from affray.model.order import Order
@@ -42,8 +42,8 @@ class Combat2Attacks(Combat2Part):
         if d.extra.get("touch"):
             spell = f.spells.get(str(d.extra["touch"]))
             damage = spell.damage if spell is not None and spell.damage is not None else f.weapon(None).damage
-            touch = Weapon.model_validate({"name": f"touch of {d.extra['touch']}", "sf": 1,
-                                           "damage": damage.text}).arms
+            touch = arms_of(Weapon.model_validate({"name": f"touch of {d.extra['touch']}", "sf": 1,
+                                                   "damage": damage.text}))
             return [(touch, target)]
         if isinstance(routine, list) and routine:
             targets = d.extra.get("targets")
