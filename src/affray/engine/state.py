@@ -149,8 +149,8 @@ class Fighter:
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current",
                  "damage_bonus", "declared", "dex", "down", "engaged", "fled", "hd", "hp", "index", "klass", "level",
                  "load", "memo", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool", "remaining",
-                 "routed",
-                 "save", "shield", "side", "size", "spec", "spells", "subdual", "thac0", "unconscious", "weapons")
+                 "routed", "save", "shield", "side", "size", "spec", "spells", "subdual", "thac0", "unconscious",
+                 "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Order, ...], attack_scheme: str | None, pool: SpellPool,
