@@ -25,7 +25,10 @@ def arms_of(w: Weapon) -> Arms:
     """``w`` as the fight reads it: made on first use and kept with it (a weapon has one)."""
     kept = w.__dict__.get(_KEY)
     if kept is None:
-        kept = w.__dict__[_KEY] = Arms(w)
+        fresh = Arms(w)
+        kept = w.__dict__.setdefault(_KEY, fresh)  # two threads at a first use keep one and the same
+        if kept is None:  # a copy's (its view dropped in the copying)
+            kept = w.__dict__[_KEY] = fresh
     assert isinstance(kept, Arms)
     return kept
 

@@ -25,7 +25,10 @@ def order_of(d: Declaration) -> Order:
     knows an action by its order's identity)."""
     kept = d.__dict__.get(_KEY)
     if kept is None:
-        kept = d.__dict__[_KEY] = Order(d)
+        fresh = Order(d)
+        kept = d.__dict__.setdefault(_KEY, fresh)  # two threads at a first use keep one and the same
+        if kept is None:  # a copy's (its view dropped in the copying)
+            kept = d.__dict__[_KEY] = fresh
     assert isinstance(kept, Order)
     return kept
 
