@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 #: default policy, the dice, the shared reckonings, the derived tables), the events included. Left interpreted:
 #: the options (fields built by ``option()``, read by dataclasses at class creation) and the packages' ``__init__``.
 COMPILED = ("engine/*.py", "rulesets/*.py", "plugins/*.py", "reckon/*.py", "policy.py", "dice/roller.py",
-            "model/derive.py", "model/arms.py", "model/order.py")
+            "model/derive.py", "model/arms.py", "model/order.py", "model/view.py")
 INTERPRETED = {"engine/options.py"}
 
 

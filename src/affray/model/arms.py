@@ -10,10 +10,11 @@ read ``Arms``: ``arms_of`` makes a weapon's, once, and ``Arms.source`` is the we
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Final
+from typing import Final
 
 from affray.dice.expr import DiceExpr
 from affray.model.encounter import Weapon
+from affray.model.view import View, view_of
 
 __all__ = ["Arms", "arms_of"]
 
@@ -23,22 +24,10 @@ _KEY: Final = "_arms"
 
 def arms_of(w: Weapon) -> Arms:
     """``w`` as the fight reads it: made on first use and kept with it (a weapon has one)."""
-    kept = w.__dict__.get(_KEY)
-    if kept is None:
-        fresh = Arms(w)
-        kept = w.__dict__.setdefault(_KEY, fresh)  # two threads at a first use keep one and the same
-        if kept is None:  # a copy's (its view dropped in the copying)
-            kept = w.__dict__[_KEY] = fresh
-    assert isinstance(kept, Arms)
-    return kept
+    return view_of(w, _KEY, Arms)
 
 
-def _dropped() -> None:
-    """What copied or pickled arms become: nothing; the copy of their weapon makes its own on first use."""
-    return None
-
-
-class Arms:
+class Arms(View):
     """The fields of ``source`` (G-02: name, speed factor or category, damage, reach, kind, rate, magic; the charge,
     set and lance flags; the style and specialisation of Combat II) and what follows from them; read-only. Made by
     ``arms_of``."""
@@ -68,11 +57,3 @@ class Arms:
     def __repr__(self) -> str:
         return f"Arms({self.source!r})"
 
-    def __reduce__(self) -> tuple[Any, tuple[()]]:
-        return _dropped, ()
-
-    def __copy__(self) -> None:
-        return None
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> None:
-        return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from affray.model.encounter import Declaration, DiceGiven, Outcome
+from affray.model.view import View, view_of
 
 __all__ = ["Order", "order_of"]
 
@@ -23,22 +24,10 @@ _KEY: Final = "_order"
 def order_of(d: Declaration) -> Order:
     """``d`` as the fight reads it: made on first use and kept with it, so a declaration has one order (the fight
     knows an action by its order's identity)."""
-    kept = d.__dict__.get(_KEY)
-    if kept is None:
-        fresh = Order(d)
-        kept = d.__dict__.setdefault(_KEY, fresh)  # two threads at a first use keep one and the same
-        if kept is None:  # a copy's (its view dropped in the copying)
-            kept = d.__dict__[_KEY] = fresh
-    assert isinstance(kept, Order)
-    return kept
+    return view_of(d, _KEY, Order)
 
 
-def _dropped() -> None:
-    """What a copied or pickled order becomes: nothing; the copy of its declaration makes its own on first use."""
-    return None
-
-
-class Order:
+class Order(View):
     """The fields of ``source`` (CONTRACT.md "Declarations"), its action, target, ruleset keys (``extra``), the
     referee's outcomes and dice; read-only. Made by ``order_of``."""
 
@@ -68,14 +57,6 @@ class Order:
         """The same declaration with some fields or ruleset keys changed (``charge=False``, ``set=False``)."""
         return order_of(self.source.changed(**update))
 
-    def __reduce__(self) -> tuple[Any, tuple[()]]:
-        return _dropped, ()
-
-    def __copy__(self) -> None:
-        return None
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> None:
-        return None
 
     def __repr__(self) -> str:
         return f"Order({self.source!r})"
