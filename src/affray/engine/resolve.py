@@ -293,9 +293,9 @@ class Engine(Fight[S]):
         if stopped and self.explain:
             detail = (detail + "; " if detail else "") + (f"stopped: an opportunity attack drew blood, so none of "
                                                           f"its {step.feet} ft is covered")
-        self.emit(Move, step.tick, step.at, mover.name, target=step.target, why=step.why, detail=detail or None,
-                  feet=0 if stopped else step.feet, mode=step.mode, stopped=stopped, disengage="disengage" in tags,
-                  leaves="leaves" in tags)
+        self.record(Move(step.tick, step.at, self.round_at(step.tick), mover.name, step.why, detail or None,
+                         target=step.target, feet=0 if stopped else step.feet, mode=step.mode, stopped=stopped,
+                         disengage="disengage" in tags, leaves="leaves" in tags, rolls=self.rolls()))
 
     def _cast(self, step: Step) -> None:
         a = step.actor

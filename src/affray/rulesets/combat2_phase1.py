@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from affray.engine.events import Check, Delay, Initiative, Surprise, Tick
+from affray.engine.events import Check, Initiative, Surprise, Tick
 from affray.engine.fight import Fight
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
@@ -170,12 +170,11 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             if heard is None and b.track == "winner":
                 heard = tuple((g.name, d.source) for g, d in declared)
             if b.lost_phase == period:
-                fight.emit(Delay, tick, at, f.name, why="surprised: loses one full phase (C2-27)",
-                           detail="no action this phase")
+                fight.delay(tick, at, f.name, "surprised: loses one full phase (C2-27)", "no action this phase")
                 continue
             if b.prone_until >= period:
-                fight.emit(Delay, tick, at, f.name, why=f"prone until {self.words.phase_name(b.prone_until)}: no "
-                           "attacks, no DEX bonus, +4 to be hit (C2-19)", detail="lies prone")
+                fight.delay(tick, at, f.name, f"prone until {self.words.phase_name(b.prone_until)}: no attacks, no "
+                            "DEX bonus, +4 to be hit (C2-19)", "lies prone")
                 continue
             decl = self._declare(fight, f, b, tick, at, period, heard or ())
             if decl is not None:
@@ -238,9 +237,10 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             detail = ", ".join(f"{s} d10={rolls[s]}" for s in sides)
             detail += f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
         surprisers = set(sides) - surprised if surprised else set()
-        fight.emit(Surprise, tick, at, why="each side d10, 1-3 surprised: a surprised individual loses one "
-                   "full phase (C2-27)", detail=detail, surprised=tuple(s for s in sides if s in surprised),
-                   surprisers=tuple(s for s in sides if s in surprisers))
+        fight.record(Surprise(tick, at, fight.round_at(tick), why="each side d10, 1-3 surprised: a surprised "
+                              "individual loses one full phase (C2-27)", detail=detail,
+                              surprised=tuple(s for s in sides if s in surprised),
+                              surprisers=tuple(s for s in sides if s in surprisers), rolls=fight.rolls()))
         for s in surprised:
             for f in fight.state.sides[s]:
                 book(fight, f).lost_phase = 1

@@ -394,10 +394,11 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                 if s not in surprised:
                     memo.surprise_counts[s] = 13 - dice[s] if s in dice else 1
             detail += f": {', '.join(s for s in sides if s in surprised)} do nothing in round 1"
-        fight.emit(Surprise, tick, at, why="d12 per side, surprised on 1-4 as the side's abilities move the "
-                   "range; one round, the surprised doing nothing (D12-01, D12-02)", detail=detail,
-                   surprised=tuple(s for s in sides if s in surprised) if memo.surprise_round else (),
-                   surprisers=tuple(memo.surprise_counts))
+        fight.record(Surprise(tick, at, fight.round_at(tick), why="d12 per side, surprised on 1-4 as the side's "
+                              "abilities move the range; one round, the surprised doing nothing (D12-01, D12-02)",
+                              detail=detail,
+                              surprised=tuple(s for s in sides if s in surprised) if memo.surprise_round else (),
+                              surprisers=tuple(memo.surprise_counts), rolls=fight.rolls()))
 
     def _expire(self, fight: Fight[D12Memo], rnd: int) -> None:
         """D12-21: a duration of N rounds (a turn = ``turn_rounds`` rounds) ends at the start of round r + N;
@@ -443,16 +444,18 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         if len(sides) <= 1 and not (rnd == 1 and memo.surprise_round):
             for f in turns:
                 counts[f.name] = (1, f"only {f.side} acts this round: no initiative needed, count 1 (D12-04)")
-            fight.emit(Initiative, tick, at, detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
-                       ranks={s: 1 for s in sides})
+            fight.record(Initiative(tick, at, fight.round_at(tick),
+                                    detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
+                                    ranks={s: 1 for s in sides}, rolls=fight.rolls()))
             return counts
         if rnd == 1 and memo.surprise_round:
             for f in turns:
                 c = memo.surprise_counts.get(f.side, 1)
                 counts[f.name] = (c, f"surprise round: {f.side} acts on count {c} (13 - its surprise d12), highest "
                                   "surprise die first (D12-01)")
-            fight.emit(Initiative, tick, at, detail="surprise round: no initiative; the unsurprised act, highest "
-                       "surprise die first (D12-01)", ranks={s: 1 for s in sides})
+            fight.record(Initiative(tick, at, fight.round_at(tick), detail="surprise round: no initiative; the "
+                                    "unsurprised act, highest surprise die first (D12-01)",
+                                    ranks={s: 1 for s in sides}, rolls=fight.rolls()))
             return counts
         given = fight.encounter.rolls.initiative.get(rnd, {})
         mode = self.opt.side_dex
@@ -504,7 +507,8 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         order = sorted(results.values())
         ranks = {s: sorted(set(order)).index(v) + 1 for s, v in results.items()}
         detail = ", ".join(texts) + ": lowest acts first, equal counts together (D12-04)" if ex else None
-        fight.emit(Initiative, tick, at, detail=detail, ranks=ranks, results=results)
+        fight.record(Initiative(tick, at, fight.round_at(tick), None, None, detail, ranks=ranks, results=results,
+                                rolls=fight.rolls()))
         return counts
 
     # -- one declaration to acts --------------------------------------------------------------------------

@@ -248,7 +248,8 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         sides = list(enc.sides)
         at = f"phase {tick[0]}, surprise"
         if enc.surprise == "none":
-            fight.emit(Surprise, tick, at, detail="no surprise: every side is aware (the file says none)")
+            fight.record(Surprise(tick, at, fight.round_at(tick),
+                                  detail="no surprise: every side is aware (the file says none)", rolls=fight.rolls()))
             return set()
         if isinstance(enc.surprise, dict):
             surprised = {s for s in sides if enc.surprise.get(s)}
@@ -259,10 +260,10 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             detail = ", ".join(f"{s} d10={rolls[s]}" for s in sides) + \
                 f": {', '.join(s for s in sides if s in surprised) or 'nobody'} surprised"
         surprisers = set(sides) - surprised if surprised else set()
-        fight.emit(Surprise, tick, at, why="d10 per side, 1-3 is surprised (standard rule); every surpriser "
-                   "gets one free action at initiative 0, before anyone else (PC-08)", detail=detail,
-                   surprised=tuple(s for s in sides if s in surprised),
-                   surprisers=tuple(s for s in sides if s in surprisers))
+        fight.record(Surprise(tick, at, fight.round_at(tick), why="d10 per side, 1-3 is surprised (standard rule); "
+                              "every surpriser gets one free action at initiative 0, before anyone else (PC-08)",
+                              detail=detail, surprised=tuple(s for s in sides if s in surprised),
+                              surprisers=tuple(s for s in sides if s in surprisers), rolls=fight.rolls()))
         return surprisers
 
     def _initiative(self, fight: Fight[_Battle], tick: Tick) -> None:
@@ -276,10 +277,10 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         fight.memo.dice = dice
         detail = ", ".join(f"{s} d6={dice[s]}" for s in sides) + ": " + " then ".join(
             " and ".join(s for s in sides if ranks[s] == k) for k in sorted(set(ranks.values())))
-        fight.emit(Initiative, tick, f"phase {tick[0]}, start", detail=detail,
-                   why="1d6 per side, low first among actions of the same kind in the same phase; each side's "
-                   "die is also its combatants' die for their first action (PC-06)",
-                   ranks=ranks, results=dice)
+        fight.record(Initiative(tick, f"phase {tick[0]}, start", fight.round_at(tick), detail=detail,
+                                why="1d6 per side, low first among actions of the same kind in the same phase; each "
+                                "side's die is also its combatants' die for their first action (PC-06)",
+                                ranks=ranks, results=dice, rolls=fight.rolls()))
 
     # -- declaring and placing actions -----------------------------------------------------------------
     def _declare(self, fight: Fight[_Battle], f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:

@@ -176,7 +176,8 @@ class SideD6(Ruleset[None, SideD6Options]):
         sides = list(enc.sides)
         tick, at = (1, 0, 0, 0), "round 1, surprise"
         if enc.surprise == "none":
-            fight.emit(Surprise, tick, at, detail="no surprise: every side is aware (the file says none)")
+            fight.record(Surprise(tick, at, fight.round_at(tick),
+                                  detail="no surprise: every side is aware (the file says none)", rolls=fight.rolls()))
             return
         if isinstance(enc.surprise, dict):
             surprised = {s for s in sides if enc.surprise.get(s)}
@@ -195,10 +196,10 @@ class SideD6(Ruleset[None, SideD6Options]):
             if achieved and achieved <= surprised:
                 detail += (" (mutual surprise: neither acts in round 1)"
                            if self.opt.mutual_surprise == "both_lose" else "")
-        fight.emit(Surprise, tick, at, why="each side d6, 5-6 surprises the other, who may not act in "
-                   "round 1; surprisers +1 to hit (MJ-08)", detail=detail,
-                   surprised=tuple(s for s in sides if s in surprised),
-                   surprisers=tuple(s for s in sides if s in surprisers))
+        fight.record(Surprise(tick, at, fight.round_at(tick), why="each side d6, 5-6 surprises the other, who may "
+                              "not act in round 1; surprisers +1 to hit (MJ-08)", detail=detail,
+                              surprised=tuple(s for s in sides if s in surprised),
+                              surprisers=tuple(s for s in sides if s in surprisers), rolls=fight.rolls()))
 
     def _initiative(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, str]:
         """MJ-04: 1d6 per side, higher first; ties act together (MJ-07). Returns each side's turn text."""

@@ -221,7 +221,8 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         why = ("d6 per party, 1 or 2 -> surprised, +1 or +2 to every member's action speed; if every party "
                "is surprised, each subtracts the least roll (SEG-03)")
         if enc.surprise == "none":
-            fight.emit(Surprise, tick, at, detail="no surprise: every party is aware (the file says none)")
+            fight.record(Surprise(tick, at, fight.round_at(tick),
+                                  detail="no surprise: every party is aware (the file says none)", rolls=fight.rolls()))
             return {}
         if isinstance(enc.surprise, dict):
             rolls = {s: enc.rolls.surprise.get(s, 1) if enc.surprise.get(s) else 6 for s in sides}
@@ -237,7 +238,8 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
             pens = {s: p - least for s, p in pens.items() if p - least > 0}
         detail = source + note + ": " + (", ".join(f"{s} surprised, +{p}" for s, p in pens.items()) or
                                          "nobody surprised")
-        fight.emit(Surprise, tick, at, why=why, detail=detail, surprised=tuple(pens), penalties=dict(pens))
+        fight.record(Surprise(tick, at, fight.round_at(tick), why=why, detail=detail, surprised=tuple(pens),
+                              penalties=dict(pens), rolls=fight.rolls()))
         return pens
 
     def _initial_morale(self, fight: Fight[SegmentsState]) -> None:

@@ -176,8 +176,8 @@ def morale(fight: Fight[SegmentsState], opt: SpeedSegmentsOptions, side: str, me
     result = ("rallied" if rally else "passes") if passed else (
         "stays broken" if rally else "fails: surrenders" if surrender else "fails: flees")
     who = ", ".join(m.name for m in members)
-    fight.emit(Morale, tick, at, None, passed=passed, why=why,
-               detail=f"{who}: {side} morale {dice.text}={roll} vs {score}: {result}",
-               side=side, members=tuple(m.name for m in members), triggers=triggers, surrender=surrender,
-               rally=rally)
+    fight.record(Morale(tick, at, fight.round_at(tick), None, passed=passed, why=why,
+                        detail=f"{who}: {side} morale {dice.text}={roll} vs {score}: {result}",
+                        side=side, members=tuple(m.name for m in members), triggers=triggers, surrender=surrender,
+                        rally=rally, rolls=fight.rolls()))
     return passed
