@@ -11,10 +11,10 @@ given (``drive.py`` suspends the fight there), else the plan, the file's dice or
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from heapq import heappop, heappush
 from typing import Any, Generic, Protocol, TypeVar
 
 from affray.dice.expr import DiceExpr
@@ -195,7 +195,7 @@ class Fight(Generic[S]):
         due = self._due.get(tick)
         if due is None:
             self._due[tick] = [step]
-            heapq.heappush(self._ticks, tick)
+            heappush(self._ticks, tick)
         else:
             due.append(step)
 
@@ -377,7 +377,7 @@ class Fight(Generic[S]):
 
     def _moment(self) -> None:
         """Resolve the steps at the earliest tick, together."""
-        self.resolve_now(self._due.pop(heapq.heappop(self._ticks)))
+        self.resolve_now(self._due.pop(heappop(self._ticks)))
 
     def result(self) -> Result:
         return Result(self.ruleset.id, self.seed, dict(_options(self.ruleset.opt)), self.events, self.state.final(),
@@ -396,7 +396,10 @@ class Fight(Generic[S]):
         hurt = self.state.hurt
         last = -1
         while hurt:
-            f = min((g for g in hurt if g.index > last), key=_index, default=None)
+            f: Fighter | None = None  # the first in file order after ``last`` (a loop: min() and a key are generic
+            for g in hurt:  # calls in the compiled build)
+                if g.index > last and (f is None or g.index < f.index):
+                    f = g
             if f is None:
                 break
             hurt.discard(f)
@@ -411,10 +414,6 @@ class Fight(Generic[S]):
 def _flight(feet: int) -> Declaration:
     """A routed or fleeing combatant's declaration: a full move away (one per distance, shared)."""
     return Declaration(move=feet, mode="flee")
-
-
-def _index(f: Fighter) -> int:
-    return f.index
 
 
 def describe_declaration(decl: Declaration | Order, f: Fighter) -> str:

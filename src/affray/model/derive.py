@@ -164,5 +164,7 @@ def dex_defense_adjustment(dex: int) -> int:
 
 def attacks_in_round(rate: Fraction | int, rnd: int) -> int:
     """Attacks due in round ``rnd`` (from 1) at ``rate`` per round: 3/2 gives 1, 2, 1, 2... (D12-14)."""
+    if isinstance(rate, int):  # a whole rate is due every round (and a Fraction's fields are generic reads)
+        return rate
     n, d = rate.numerator, rate.denominator
     return (n * rnd) // d - (n * (rnd - 1)) // d

@@ -68,7 +68,8 @@ class Combat2Attacks(Combat2Part):
         if not free:
             blocked = self._attack_blocked(fight, f, b, d, target, rnd, phase, period)
             if blocked is not None:
-                self._delay(fight, f, d, rnd, phase, *blocked)
+                why, until = blocked
+                self._delay(fight, f, d, rnd, phase, why, until)
                 return
         if d.extra.get("ambush") is True and target is not None and not (rnd == 1 and phase == 1):
             self._ambush(fight, f, target, d, rnd, phase, period)
@@ -81,7 +82,10 @@ class Combat2Attacks(Combat2Part):
             return
         extra = self._sf_terms(fight, f, d, rnd, phase)
         speeds = [(w, t, adjusted_sf(f, w, extra)) for w, t in parts]
-        slowest = max(speeds, key=lambda x: x[2].sf)[2]
+        slowest = speeds[0][2]  # the first of the slowest: a loop, not max() and a key (each a generic call)
+        for _w, _t, speed in speeds:
+            if speed.sf > slowest.sf:
+                slowest = speed
         winner = b.track == "winner"
         ambush = d.extra.get("ambush") is True and rnd == 1 and phase == 1 and f.side in state.surprisers
         sf = 1 if ambush else slowest.sf

@@ -101,7 +101,8 @@ class Combat2Casting(Combat2Part):
         (``_cast_blocked``), C2-13 the CON check of a caster hit in the phase before, C2-11 readying components."""
         blocked = self._cast_blocked(fight, f, b, rnd, period)
         if blocked is not None:
-            self._delay(fight, f, d, rnd, phase, *blocked)
+            why, until = blocked
+            self._delay(fight, f, d, rnd, phase, why, until)
             return False
         if b.hit_last_phase and not b.con_checked:
             b.con_checked = True

@@ -79,8 +79,13 @@ def strikes_first(act: Act, t: Fighter) -> str | None:
         return None
     if unarmed(act.f):
         return f"{t.name} is armed and {act.f.name} unarmed: a weapon always wins initiative (D12-06)"
-    reach = max((w.reach for w in t.weapons if w.kind != "missile"), default=0)
-    if act.closing and reach > act.reach:
+    if not act.closing:
+        return None
+    reach = 0  # its longest melee weapon's (a loop: max() over a generator is a generic call)
+    for w in t.weapons:
+        if w.kind != "missile" and w.reach > reach:
+            reach = w.reach
+    if reach > act.reach:
         return (f"{act.f.name} closes on {t.name}, whose {reach}-ft weapon is longer than its {act.reach} ft: "
                 "the longer weapon strikes first, regardless of initiative (D12-06)")
     return None
