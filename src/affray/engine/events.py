@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final
 # module loads (a name it does not hold is a crash there).
 from affray.dice.roller import Roll
 from affray.model.encounter import Combatant, Declaration
+from affray.model.order import Order, order_of
 
 __all__ = [
     "ATTACK_KINDS",
@@ -146,18 +147,22 @@ class Declare(Event):
     """A combatant's action for a declaration point: taken from its plan (``consumed``), carried on from
     the last point (``continuing``), or ``None``: nothing left to do. ``remaining``: feet still to close."""
 
-    __slots__ = ("consumed", "continuing", "decl", "remaining")
+    __slots__ = ("consumed", "continuing", "decl", "order", "remaining")
     kind: ClassVar[str] = "declare"
     _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "decl", "consumed", "continuing", "remaining")
 
     def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
                  detail: str | None = None, rolls: Rolls = (), decl: Declaration | None = None,
-                 consumed: bool = False, continuing: bool = False, remaining: int | None = None) -> None:
+                 consumed: bool = False, continuing: bool = False, remaining: int | None = None, *,
+                 order: Order | None = None) -> None:
         super().__init__(tick, at, round, actor, why, detail, rolls)
         self.decl: Final = decl
         self.consumed: Final = consumed
         self.continuing: Final = continuing
         self.remaining: Final = remaining
+        #: ``decl``'s view (``order_of``), what the fold reads: given by the fight that made it from one, else made
+        #: here. Not one of the event's fields (the log shows ``decl``).
+        self.order: Final = order if order is not None or decl is None else order_of(decl)
 
 
 class Morale(Event):

@@ -276,7 +276,7 @@ class Fight(Generic[S]):
             elif not consumed:
                 detail += " (routed: flees)" if f.routed else " (auto)"
         self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl.source, consumed=consumed,
-                            continuing=continuing, remaining=remaining, rolls=self.rolls()))
+                            continuing=continuing, remaining=remaining, rolls=self.rolls(), order=decl))
         return decl
 
     def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,

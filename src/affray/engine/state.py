@@ -306,7 +306,7 @@ class FightState:
         fs = self.fighters
         if isinstance(e, Declare):
             f = fs[e.actor]  # type: ignore[index]
-            decl = order_of(e.decl) if e.decl is not None else None
+            decl = e.order
             f.declared = decl
             if e.consumed:
                 if f.plan_pos >= len(f.plan) and decl is not None:  # answered when asked: the plan grows
