@@ -149,7 +149,8 @@ class Combat2Attacks(Combat2Part):
             return None  # C2-07: each form once a round, one form a phase (the routine's parts say which)
         due = self._due(f, d, target, rnd)
         if b.attacks >= due:
-            return f"all {due} of its attacks this round are spent (P1-07, P1-13)", "until the next round"
+            return (f"all {due} of its attacks this round are spent (P1-07, P1-13)" if fight.heard else "",
+                    "until the next round")
         return None
 
     def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int,

@@ -159,6 +159,7 @@ class Combat2Part:
         """A forced delay: the declaration waits for the next phase and is not consumed again (CONTRACT)."""
         b = book(fight, f)
         b.carry = d
-        b.carry_note = f"held over: {what}"
-        at = self.words.at(rnd, phase, "stating intentions") if fight.heard else ""
-        fight.delay((rnd, phase, 0, 1), at, f.name, why, f"waits: {what}")
+        heard = fight.heard  # the words are for a reader: the lean mode has none
+        b.carry_note = f"held over: {what}" if heard else ""
+        at = self.words.at(rnd, phase, "stating intentions") if heard else ""
+        fight.delay((rnd, phase, 0, 1), at, f.name, why, f"waits: {what}" if heard else "")

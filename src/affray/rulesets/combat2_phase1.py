@@ -153,20 +153,18 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             self._initiative(fight, rnd)
         memo = fight.memo
         memo.sets = {}
-        books = {f.name: book(fight, f) for f in state.fighters.values()}
-        for f in state.fighters.values():
-            b = books[f.name]
+        books = [(f, book(fight, f)) for f in state.fighters.values()]
+        for f, b in books:
             b.hit_last_phase = f.hp < b.hp_mark
             b.hp_mark = f.hp
         # P1-08: losers state their intentions first, then winners (who may take them into account)
-        order = [f for f in state.fighters.values() if f.active and books[f.name].track == "loser"]
-        order += [f for f in state.fighters.values() if f.active and books[f.name].track == "winner"]
+        order = [(f, b) for f, b in books if f.active and b.track == "loser"]
+        order += [(f, b) for f, b in books if f.active and b.track == "winner"]
         at = self.words.at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
         declared: list[tuple[Fighter, Order]] = []
         heard: tuple[tuple[str, Declaration], ...] | None = None  # the losers' intentions, once they are stated
-        for f in order:
-            b = books[f.name]
+        for f, b in order:
             if heard is None and b.track == "winner":
                 heard = tuple((g.name, d.source) for g, d in declared)
             if b.lost_phase == period:
@@ -255,15 +253,18 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         tracks: dict[str, str] = {}
         notes: list[str] = []
         ex = fight.explain
+        others_of = {s: [rolls[o] for o in sides if o != s] for s in sides}  # once a side, not once a fighter
+        lowest_of = {s: min(others) if others else rolls[s] + 1 for s, others in others_of.items()}
+        tie_wins = self.opt.tie_track == "winner"
         for f in state.fighters.values():
             if not f.active:
                 continue
-            others = [rolls[s] for s in sides if s != f.side]
-            lowest = min(others) if others else rolls[f.side] + 1
+            others = others_of[f.side]
+            lowest = lowest_of[f.side]
             score, ability = agility(self.opt, f)  # C2X-01: AGI's reaction adjustment with the Agility option
             adj = dex_reaction_adjustment(score)
             mine = rolls[f.side] - adj
-            win = mine < lowest or (self.opt.tie_track == "winner" and mine == lowest)
+            win = mine < lowest or (tie_wins and mine == lowest)
             tracks[f.name] = "winner" if win else "loser"
             book(fight, f).track = tracks[f.name]
             if ex and (adj or win != all(rolls[f.side] < o for o in others)):

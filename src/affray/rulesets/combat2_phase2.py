@@ -196,7 +196,8 @@ class Phase2Attacks(Combat2Attacks):
         if pattern != b.pattern:
             b.pattern, b.sched_pos = pattern, 0
         if pattern[b.sched_pos] == 0:
-            return (f"its attack schedule ({_text(pattern)}) has a delay this phase (P2-07)", "a phase")
+            return (f"its attack schedule ({_text(pattern)}) has a delay this phase (P2-07)" if fight.heard else "",
+                    "a phase")
         return None
 
     def _second_blow(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int,
