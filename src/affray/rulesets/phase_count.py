@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -326,20 +327,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             if slowed and w.speed is None and w.sf is not None:  # C2X-04: a slowed strike's SF, then its PM
                 pm, text = phase_modifier(w.sf + slowed)
                 return pm, f"{w.name} SF {w.sf} + {slowed} ({why}) = {w.sf + slowed}, {text}"
-            return self._weapon_pm(w)
+            return _weapon_pm(w)
         if action == "move" and f.spec.weapons:
-            pm, why = self._weapon_pm(f.weapons[0])
+            pm, why = _weapon_pm(f.weapons[0])
             return pm, f"moving: {why}"
         return CATEGORY_PM["average"], "average"
-
-    @staticmethod
-    def _weapon_pm(w: Arms) -> tuple[int, str]:
-        if w.speed is not None:
-            return CATEGORY_PM[w.speed], f"{w.name}: {w.speed}"
-        if w.sf is None:
-            return CATEGORY_PM["average"], f"{w.name}: average"
-        pm, why = phase_modifier(w.sf)
-        return pm, f"{w.name} SF {w.sf}, {why}"
 
     def _place(self, fight: Fight[_Battle], f: Fighter, decl: Order, phase: int, tick: Tick, *,
                free: bool = False) -> bool:
@@ -426,7 +418,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 made.step(at, MOVEMENT, "move", f"{why}; {how} {feet} ft of {remaining} "
                           f"({'full' if decl.charge else 'half'} move, MV {f.mv} x 10 ft)"
                           + ("; the attack waits for the next action" if more else
-                             f"; the attack follows in phase {at + 1} (PC-05)"),
+                             f"; the attack follows in phase {at + 1} (PC-05)") if ex else "",
                           target=decl.melee, feet=feet, mode="charge" if decl.charge else "half",
                           note=f"{how} {feet} ft towards {decl.melee}" if ex else "")
                 if more:
@@ -434,9 +426,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 strike = at + 1
             n = self._attacks(fight, f, f.attacks)
             for i in range(n):
-                nth = f" (attack {i + 1} of {n}: phase {strike} + {i}, PC-04)" if n > 1 else ""
-                after = f"{why}; the attack follows the move, in phase {strike} (PC-05)"
-                text = (why if remaining == 0 else after) + nth
+                text = ""  # the lean mode writes no words
+                if ex:
+                    nth = f" (attack {i + 1} of {n}: phase {strike} + {i}, PC-04)" if n > 1 else ""
+                    after = f"{why}; the attack follows the move, in phase {strike} (PC-05)"
+                    text = (why if remaining == 0 else after) + nth
                 made.step(strike + i, MOVEMENT if decl.charge else MELEE, "melee", text, target=decl.melee,
                           weapon=weapon, index=i, tags=frozenset({"charge"}) if decl.charge else frozenset())
         elif action == "missile":
@@ -444,11 +438,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             rate = f.attacks * weapon.rate if self.opt.missile_rate else f.attacks
             n = self._attacks(fight, f, rate)
             for i in range(n):
-                nth = f" (shot {i + 1} of {n}: phase {at} + {i}, PC-04)" if n > 1 else ""
+                nth = f" (shot {i + 1} of {n}: phase {at} + {i}, PC-04)" if ex and n > 1 else ""
                 made.step(at + i, SHOOTING, "missile", why + nth, target=decl.missile, weapon=weapon, index=i)
         elif action == "cast":
             spell = f.spells[decl.cast or ""]
-            made.step(at, SPELLS, "cast", f"{why}; the spell is finished", spell=spell, target=decl.at)
+            made.step(at, SPELLS, "cast", f"{why}; the spell is finished" if ex else "", spell=spell, target=decl.at)
         elif action == "move":
             mode = decl.mode or "full"
             tags: frozenset[str] = frozenset()
@@ -464,8 +458,8 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             else:
                 cap = full_move // 2
             feet = min(decl.move or 0, cap)
-            made.step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.mv})",
-                      feet=feet, mode=mode, tags=tags, note=f"{mode} {feet} ft" if ex else "")
+            made.step(at, MOVEMENT, "move", f"{why}; {mode} move of {feet} ft (at most {cap} ft for MV {f.mv})"
+                      if ex else "", feet=feet, mode=mode, tags=tags, note=f"{mode} {feet} ft" if ex else "")
         else:
             what = decl.misc if action == "misc" else "no action"
             made.step(at, OTHER, "misc", why, note=str(what))
@@ -696,3 +690,15 @@ def _what(decl: Order) -> str:
     action = decl.action
     value = getattr(decl, action)
     return f"{action} {value}" if value is not True else action
+
+
+@lru_cache(maxsize=256)
+def _weapon_pm(w: Arms) -> tuple[int, str]:
+    """PC-03: a weapon's phase modifier and its reason, asked for every attack (kept per weapon: its words cost more
+    than the lookup)."""
+    if w.speed is not None:
+        return CATEGORY_PM[w.speed], f"{w.name}: {w.speed}"
+    if w.sf is None:
+        return CATEGORY_PM["average"], f"{w.name}: average"
+    pm, why = phase_modifier(w.sf)
+    return pm, f"{w.name} SF {w.sf}, {why}"
