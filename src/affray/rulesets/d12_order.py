@@ -59,7 +59,7 @@ class Round:
     """One round's registry (D12-05 to D12-07): each combatant's count, who is still to declare, and the acts
     built but not yet pushed into the fight (a spell taking effect later, a blow moved by D12-06)."""
 
-    __slots__ = ("acts", "counted", "counts", "granted", "number", "waiting")
+    __slots__ = ("acts", "counted", "counts", "due", "granted", "number", "waiting")
 
     def __init__(self, number: int, counts: dict[str, tuple[int, str]] | None = None) -> None:
         self.number: int = number
@@ -67,6 +67,8 @@ class Round:
         self.counts: dict[str, tuple[int, str]] = counts if counts is not None else {}
         self.waiting: dict[str, int] = {}  # still to declare -> its count
         self.granted: dict[str, Order] = {}  # having the drop: the readied shot, again
+        #: count -> whose turn it is then (waiting or granted), PCs first, then the others in the file's order
+        self.due: dict[int, list[Fighter]] = {}
         self.acts: list[Act] = []  # built, not yet pushed
         self.counted: set[int | None] = set()  # counts with a "count" step placed (None: the end)
 

@@ -73,9 +73,9 @@ table talk. Tie order among several acts at one count comes from ``d12_order``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -166,6 +166,14 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
     own_kinds = frozenset({"count"})  # a count comes up: its declarations, its acts placed (``resolve_own``)
     attack_scheme = "1e"  # D12-14
 
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        # options read on every act, kept as the ruleset's own fields (an options field is a generic read when
+        # compiled): whether any D12-07 option breaks ties, whether 3/2 attacks begin with 2 (D12-14)
+        opt = self.opt
+        self._ties_broken = opt.tie_wsf or opt.tie_attacks or opt.tie_spell_melee or opt.tie_missile_spell
+        self._two_first = opt.three_halves == "2-then-1"
+
     def new_state(self) -> D12Memo:
         return D12Memo()
 
@@ -222,7 +230,13 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
     # -- movement --------------------------------------------------------------------------------------
     def rate(self, f: Fighter) -> tuple[int, str]:
         """D12-15: the standard move in feet a round, and how it was found (worked out once per MV, load, race
-        and scale: asked for every action)."""
+        and scale: asked for every action; kept on the fighter, ``Fighter.memo``, for the rest of the fight)."""
+        if f.memo is not None:
+            return cast(tuple[int, str], f.memo)
+        f.memo = out = self._rate(f)
+        return out
+
+    def _rate(self, f: Fighter) -> tuple[int, str]:
         race = f.spec.race if f.load is not None else ""
         key = (f.mv, f.load, race, self.opt.move_scale)
         known = _RATES.get(key)
@@ -263,6 +277,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                 r.granted[f.name] = ready[f.name]
             else:
                 r.waiting[f.name] = count
+            r.due.setdefault(count, []).append(f)
             self._count_step(fight, r, count, f)
 
     def _readied(self, fight: Fight[D12Memo], rnd: int, taking: list[Fighter]) -> dict[str, Order]:
@@ -312,7 +327,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
             self._place(fight, r, None)
             return
         state = fight.state
-        for f in state.pcs_first:  # PCs first, then the others, in the file's order
+        for f in r.due.get(count, ()):  # PCs first, then the others, in the file's order
             if r.waiting.get(f.name) == count:
                 del r.waiting[f.name]
                 if f.active:
@@ -345,7 +360,11 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         close(r.acts)
         now = [a for a in r.acts if a.count == count]
         r.acts = [a for a in r.acts if a.count != count]
-        ties(now, self.opt)
+        if self._ties_broken:
+            ties(now, self.opt)
+        else:  # no option breaks a tie: all of a count go at once
+            for a in now:
+                a.sub = 0
         rnd = r.number
         for act in now:
             for part, s in act.steps:
@@ -403,9 +422,9 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
     def _expire(self, fight: Fight[D12Memo], rnd: int) -> None:
         """D12-21: a duration of N rounds (a turn = ``turn_rounds`` rounds) ends at the start of round r + N;
         ``D12Rules.took_effect`` notes when."""
-        for caster, spell, cast in fight.memo.expiries.pop(rnd, []):
+        for caster, spell, began in fight.memo.expiries.pop(rnd, []):
             fight.emit(Expire, (rnd, 0, 0, 1, 0), f"round {rnd}, start", caster, spell=spell,
-                       why=f"{spell} took effect in round {cast}; its duration of {rnd - cast} rounds is over "
+                       why=f"{spell} took effect in round {began}; its duration of {rnd - began} rounds is over "
                        "(D12-21)")
 
     def expiry(self, fight: Fight[D12Memo], tick: Tick, count: int, unit: str) -> Until:
@@ -504,8 +523,8 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                         mode == "leader" and lead_adj) else " (each member adjusts by its own DEX)" if (
                         mode == "individual") else ""
                     texts.append(f"{s} d12={rolls[s]}{adj_text} = {results[s]}")
-        order = sorted(results.values())
-        ranks = {s: sorted(set(order)).index(v) + 1 for s, v in results.items()}
+        distinct = sorted(set(results.values()))  # once, not once a side
+        ranks = {s: distinct.index(v) + 1 for s, v in results.items()}
         detail = ", ".join(texts) + ": lowest acts first, equal counts together (D12-04)" if ex else None
         fight.record(Initiative(tick, at, fight.round_at(tick), None, None, detail, ranks=ranks, results=results,
                                 rolls=fight.rolls()))
@@ -673,7 +692,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
 
     def _attacks(self, f: Fighter, rnd: int) -> int:
         """D12-14: 3/2 is 1 then 2 (or the reverse with option three_halves)."""
-        shift = 1 if self.opt.three_halves == "2-then-1" and f.attacks.denominator == 2 else 0
+        shift = 1 if self._two_first and f.attacks.denominator == 2 else 0
         return attacks_in_round(f.attacks, rnd + shift)
 
 
