@@ -53,7 +53,9 @@ class Policy:
 _CACHE: dict[tuple[tuple[str, object], ...], Declaration] = {}
 
 
-_DEFAULTS: dict[tuple[str, str, bool], Declaration] = {}
+#: The default declarations made so far, by weapon then target (strings: a lookup by tuple hashes it each time);
+#: missile shots and melee blows apart.
+_DEFAULTS: tuple[dict[str, dict[str, Declaration]], dict[str, dict[str, Declaration]]] = ({}, {})
 
 
 def _decl(**fields: object) -> Declaration:
@@ -72,7 +74,11 @@ def _target(fight: Fight[Any], f: Fighter) -> Fighter | None:
         if fighters[only].active:
             return fighters[only]
     elif f.engaged:
-        engaged = next((fighters[n] for n in sorted(f.engaged, key=fight.order) if fighters[n].active), None)
+        engaged: Fighter | None = None  # the first in file order still standing (a loop: sorted() with a key and
+        for n in f.engaged:  # next() over a generator are generic calls when compiled)
+            g = fighters[n]
+            if g.active and (engaged is None or g.index < engaged.index):
+                engaged = g
         if engaged is not None:
             return engaged
     return fight.state.first_foe(f.side)  # a cursor over the file order: no scan of the fallen
@@ -86,13 +92,18 @@ def _default(fight: Fight[Any], f: Fighter) -> Declaration | None:
         return None
     weapon = f.weapons[0]
     missile = weapon.kind == "missile" and target.name not in f.engaged
-    if not missile:
-        weapon = next((w for w in f.weapons if w.kind != "missile"), weapon)
-    key = (target.name, weapon.name, missile)
-    decl = _DEFAULTS.get(key)
+    if not missile:  # its first melee weapon (a loop: next() over a generator is a generic call when compiled)
+        for w in f.weapons:
+            if w.kind != "missile":
+                weapon = w
+                break
+    by_target = _DEFAULTS[missile].get(weapon.name)
+    if by_target is None:
+        by_target = _DEFAULTS[missile][weapon.name] = {}
+    decl = by_target.get(target.name)
     if decl is None:  # the hot path of every --auto fight: no sorting of fields for a key
-        decl = _DEFAULTS[key] = (Declaration(missile=target.name, weapon=weapon.name) if missile
-                                 else Declaration(melee=target.name, weapon=weapon.name))
+        decl = by_target[target.name] = (Declaration(missile=target.name, weapon=weapon.name) if missile
+                                         else Declaration(melee=target.name, weapon=weapon.name))
     return decl
 
 
