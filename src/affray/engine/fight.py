@@ -218,7 +218,7 @@ class Fight(Generic[S]):
 
     @property
     def over(self) -> bool:
-        return sum(1 for n in self.state.active_left.values() if n > 0) <= 1
+        return self.state.standing <= 1
 
     def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
                 known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:

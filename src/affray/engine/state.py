@@ -283,6 +283,8 @@ class FightState:
         #: The sides not of PCs first, then the PCs', each in file order (who checks morale first, G-07).
         self.sides_monsters_first: list[str] = [s for s in self.sides if s not in self._pc_sides] + self._pc_sides
         self.active_left: dict[str, int] = {s: len(m) for s, m in self.sides.items()}
+        #: How many sides have someone still active (the fight is over at one or none): kept with ``active_left``.
+        self.standing = sum(1 for n in self.active_left.values() if n > 0)
         self.morale_done: set[tuple[str, str]] = set()
         #: Every fighter in file order, and per side where the first enemy still active may be (``first_foe``).
         self.order: list[Fighter] = list(self.fighters.values())
@@ -344,7 +346,7 @@ class FightState:
         elif isinstance(e, Down):
             f = fs[e.actor]  # type: ignore[index]
             if f.active:
-                self.active_left[f.side] -= 1
+                self._out(f.side)
             f.down = True
             f.active = False
             f.unconscious = e.unconscious
@@ -435,6 +437,8 @@ class FightState:
         if f.hp <= 0:
             self.hurt.add(f)
         self.sides[side].append(f)
+        if self.active_left[side] == 0:
+            self.standing += 1
         self.active_left[side] += 1
         self.pcs_first = self._pcs_first()
 
@@ -447,9 +451,16 @@ class FightState:
             f.shield = None
             f.ac += 1
 
+    def _out(self, side: str) -> None:
+        """One of ``side`` is active no more."""
+        left = self.active_left[side] - 1
+        self.active_left[side] = left
+        if left == 0:
+            self.standing -= 1
+
     def _leave(self, f: Fighter) -> None:
         if f.active:
-            self.active_left[f.side] -= 1
+            self._out(f.side)
         f.fled = True
         f.active = False
         self._disengage(f)
