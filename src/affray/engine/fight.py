@@ -11,6 +11,7 @@ given (``drive.py`` suspends the fight there), else the plan, the file's dice or
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -356,6 +357,21 @@ class Fight(Generic[S]):
 
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> Result:
+        """Play the fight to its end. Unattended (nobody asked, told or rolling for it), the cyclic garbage
+        collector waits until it ends: the fight makes no cycles, and the collector's full passes, over every
+        object of the process, come more often the larger the fight (a 500-a-side one took 2.3x the time of a
+        250-a-side one with them, 2.1x without). Only if it was running; it runs again however the fight ends."""
+        pause = (self.asker is None and self.on_event is None and self.on_declare is None
+                 and self.roller.provider is None and gc.isenabled())
+        if pause:
+            gc.disable()
+        try:
+            return self._run()
+        finally:
+            if pause:
+                gc.enable()
+
+    def _run(self) -> Result:
         ruleset = self.ruleset
         while (not self.over and self.round_of(self.period + 1) <= self.max_rounds
                and (self.auto or self.asker is not None or self._has_work())):
