@@ -2,6 +2,7 @@
 
     python benchmarks/bench_fights.py [--fights 2000] [--ruleset side-d6] [FILE]
     python benchmarks/bench_fights.py --all [--size N] [--fights 200] [--repeats 5] [FILE]
+    python benchmarks/bench_fights.py --scaling 250 500 [--repeats 5] [FILE]
 
 Each fight is the same encounter with seed 0, 1, 2, ... played with --auto to the end. ``--all`` times every
 ruleset and, in the same run, the rules-free loop of ``reference.py``, in interleaved repeats (each repeat
@@ -97,6 +98,33 @@ def bench_all(file: str, size: int | None, fights: int, repeats: int) -> None:
               f"{per_round * 1000:9.3f}   (spread {spread:.0%})")
 
 
+def bench_scaling(file: str, small: int, large: int, repeats: int) -> None:
+    """CPU time of one fight at ``large`` a side against one at ``small``, every ruleset: the first seed (of 20)
+    whose fights last as many rounds at both sizes, so that only the size differs; interleaved repeats."""
+    loaded = {n: _loaded(file, n) for n in (small, large)}
+    print(f"build {build()}; {Path(file).name}, {large} against {small} a side; lean mode; CPU time of one fight, "
+          f"{repeats} interleaved repeats")
+    print(f"{'ruleset':16} {'seed':>4} {'rounds':>6} {f'ms at {small}':>10} {f'ms at {large}':>10} "
+          f"{'ratio of medians':>17} {'of minimums':>12}")
+    for cls in RULESETS:
+        runners = {n: _engine_runner(loaded[n], cls.id)[1] for n in (small, large)}
+        seed, rounds = 0, 0
+        for s in range(20):  # also a warm-up: imports, caches
+            rounds = runners[small](s)
+            if runners[large](s) == rounds:
+                seed = s
+                break
+        times: dict[int, list[float]] = {small: [], large: []}
+        for _ in range(repeats):
+            for n in (small, large):
+                start = time.process_time()
+                runners[n](seed)
+                times[n].append(time.process_time() - start)
+        med = {n: statistics.median(t) for n, t in times.items()}
+        print(f"{cls.id:16} {seed:4} {rounds:6} {med[small] * 1000:10.1f} {med[large] * 1000:10.1f} "
+              f"{med[large] / med[small]:17.2f} {min(times[large]) / min(times[small]):12.2f}")
+
+
 def bench_one(file: str, size: int | None, fights: int, ruleset: str | None) -> None:
     loaded = _loaded(file, size)
     prepared = prepare(loaded, ruleset=ruleset, seed=0)
@@ -123,9 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", default=None)
     parser.add_argument("--all", action="store_true", help="every ruleset and the reference loop, interleaved")
     parser.add_argument("--size", type=int, default=None, metavar="N", help="N combatants a side")
-    parser.add_argument("--repeats", type=int, default=5, help="with --all: interleaved repeats")
+    parser.add_argument("--repeats", type=int, default=5, help="with --all or --scaling: interleaved repeats")
+    parser.add_argument("--scaling", type=int, nargs=2, metavar=("SMALL", "LARGE"), default=None,
+                        help="every ruleset: one fight at LARGE a side against one at SMALL (e.g. 250 500)")
     args = parser.parse_args(argv)
-    if args.all:
+    if args.scaling:
+        bench_scaling(args.file, args.scaling[0], args.scaling[1], args.repeats)
+    elif args.all:
         fights = args.fights or max(1, 200 * 5 // max(5, args.size or 5))
         bench_all(args.file, args.size, fights, args.repeats)
     else:
