@@ -285,6 +285,9 @@ class FightState:
         self.active_left: dict[str, int] = {s: len(m) for s, m in self.sides.items()}
         #: How many sides have someone still active (the fight is over at one or none): kept with ``active_left``.
         self.standing = sum(1 for n in self.active_left.values() if n > 0)
+        #: Who is out of the fight (fell, fled, surrendered), in the order they went: whoever keeps records by
+        #: fighter reads the newly out from where it last looked, without looking at everyone.
+        self.gone: list[Fighter] = []
         self.morale_done: set[tuple[str, str]] = set()
         #: Every fighter in file order, and per side where the first enemy still active may be (``first_foe``).
         self.order: list[Fighter] = list(self.fighters.values())
@@ -346,7 +349,7 @@ class FightState:
         elif isinstance(e, Down):
             f = fs[e.actor]  # type: ignore[index]
             if f.active:
-                self._out(f.side)
+                self._out(f)
             f.down = True
             f.active = False
             f.unconscious = e.unconscious
@@ -451,16 +454,18 @@ class FightState:
             f.shield = None
             f.ac += 1
 
-    def _out(self, side: str) -> None:
-        """One of ``side`` is active no more."""
+    def _out(self, f: Fighter) -> None:
+        """``f``, active until now, is out of the fight."""
+        side = f.side
         left = self.active_left[side] - 1
         self.active_left[side] = left
+        self.gone.append(f)
         if left == 0:
             self.standing -= 1
 
     def _leave(self, f: Fighter) -> None:
         if f.active:
-            self._out(f.side)
+            self._out(f)
         f.fled = True
         f.active = False
         self._disengage(f)

@@ -112,6 +112,10 @@ class _Battle:
     swings: dict[str, int] = field(default_factory=dict)  # attack actions so far (3/2 attacks alternate)
     aborts: dict[str, int] = field(default_factory=dict)  # fighter -> phase of its pending abort (PC-09)
     forced: list[tuple[Fighter, Fighter]] = field(default_factory=list)
+    #: tick -> who may complete an action then: its last step's tick when placed, or a step that ended it early
+    #: (``after`` looks at these, not at every fighter, each moment)
+    ending: dict[Tick, list[Fighter]] = field(default_factory=dict)
+    gone: int = 0  # how many of ``FightState.gone`` (those out of the fight) ``after`` has dropped the actions of
 
 
 @mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
@@ -474,7 +478,10 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     def _steps(self, fight: Fight[_Battle], f: Fighter, decl: Order, steps: list[Step]) -> list[Step]:
         for s in steps:
             fight.push(s)
-        fight.memo.actions[f.name] = _Action(decl, steps)
+        b = fight.memo
+        b.actions[f.name] = _Action(decl, steps)
+        if steps:
+            _ending(b, steps[-1].tick, f)
         return steps
 
     # -- after each moment -----------------------------------------------------------------------------
@@ -488,10 +495,18 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                            f"{target.name} back, out of melee (PC-10)", detail="forced back 5 ft",
                            feet=5, mode="forced", disengage=True)
         b.forced.clear()
-        for name in [n for n in b.actions if not fight.state.fighters[n].active]:
-            del b.actions[name]  # its steps still come up, reported impossible by the engine (G-05)
+        state = fight.state
+        gone = state.gone
+        while b.gone < len(gone):  # who fell or left since: its action is dropped
+            b.actions.pop(gone[b.gone].name, None)  # its steps still come up, reported impossible (G-05)
+            b.gone += 1
         self._morale(fight, tick)
-        for f in fight.state.fighters.values():
+        ending = b.ending.pop(tick, None)
+        if ending is None:
+            return
+        if len(ending) > 1:  # in file order, each once
+            ending = sorted(set(ending), key=_file_order)
+        for f in ending:
             act = b.actions.get(f.name)
             if act is None or not f.active or act.steps[-1].tick != tick or act.steps[-1].cancelled:
                 continue
@@ -668,12 +683,27 @@ class PhaseCountRules(Rule):
 
 def _end_action_at(fight: Fight[_Battle], step: Step) -> None:
     """The action ends with ``step``: its later steps are cancelled and the next is declared now."""
-    act = fight.memo.actions.get(step.actor.name)
+    b = fight.memo
+    act = b.actions.get(step.actor.name)
     if act is not None and step in act.steps:
         k = act.steps.index(step)
         for s in act.steps[k + 1:]:
             s.cancelled = True
         del act.steps[k + 1:]
+        _ending(b, step.tick, step.actor)
+
+
+def _ending(b: _Battle, tick: Tick, f: Fighter) -> None:
+    """``f``'s action may complete at ``tick`` (``after`` checks it then)."""
+    due = b.ending.get(tick)
+    if due is None:
+        b.ending[tick] = [f]
+    else:
+        due.append(f)
+
+
+def _file_order(f: Fighter) -> int:
+    return f.index
 
 
 def _other_target(fight: Fight[_Battle], step: Step) -> Fighter | None:
