@@ -136,14 +136,15 @@ def place(opt: SpeedSegmentsOptions, rnd: int, seg: int) -> tuple[int, int] | No
 def penalty(fight: Fight[SegmentsState], f: Fighter, rnd: int) -> list[tuple[int, str]]:
     """The side's penalties this round: surprise (round 1) and lost initiative, each with its reason."""
     memo = fight.memo
+    ex = fight.explain  # the reasons are words of the explanation only
     terms: list[tuple[int, str]] = []
     surprise = memo.surprise.get(f.side, 0) if rnd == 1 else 0
     if surprise:
-        terms.append((surprise, f"{f.side} surprised, SEG-03"))
+        terms.append((surprise, f"{f.side} surprised, SEG-03" if ex else ""))
     pen = memo.init_penalties
     if pen.get(f.side):
         terms.append((pen[f.side], f"{f.side} lost initiative {memo.init_rolls[f.side]} vs {memo.init_best}: +1 "
-                                   "per 2 pips, SEG-06"))
+                                   "per 2 pips, SEG-06" if ex else ""))
     return terms
 
 
