@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from affray.dice.expr import parse_dice
+from affray.dice.expr import DiceExpr, parse_dice
 from affray.engine.events import Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
@@ -59,12 +59,14 @@ def casualty_morale(fight: Fight[Any], opt: MoraleOptions, tick: Tick, at: str, 
     every side checks at the first casualty of either (MJ-02's option)."""
     state = fight.state
     anyone = first_casualty == "any" and any(len(members) > state.active_left[s] for s, members in state.sides.items())
-    dice = parse_dice(opt.morale_dice)
+    dice: DiceExpr | None = None  # parsed when a side checks (most calls find no side due)
     k = 0
     for side in state.sides_monsters_first:
         members, triggers = morale_due(fight, side, anyone=anyone)
         if not triggers:
             continue
+        if dice is None:
+            dice = parse_dice(opt.morale_dice)
         why = (f"{when}: {side} checks morale after its {' and '.join(triggers)} ({losses(fight, side)}); "
                f"PCs never check ({rule}, G-07)") if fight.explain else ""
         fight.morale_check(side, members, morale_score(fight, opt, side, members), (*tick, k), at, triggers, why,

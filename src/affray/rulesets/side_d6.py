@@ -214,7 +214,7 @@ class SideD6(Ruleset[None, SideD6Options]):
                 detail = f"only {sides[0]} acts this round: no roll"
         else:
             rolls = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
-            values = sorted(set(rolls.values()), reverse=True)
+            values = sorted(set(rolls.values()))[::-1]  # highest first (sorted(reverse=True) is a generic call)
             if self.opt.many_sides == "highest_first":
                 ranks = {s: 1 if rolls[s] == values[0] else 2 for s in sides}
             else:
