@@ -13,7 +13,7 @@ most d12-procedure allows, D12-17); a flight at its full move. The ruleset still
 or refuses it as its seed says.
 
     POLICIES      the registry, by name (the names a file may give: ``model.encounter.POLICY_NAMES``)
-    choose(fight, fighter) -> Declaration | None      what ``Prepared.fight`` hands the fight
+    choose(fight, fighter) -> Declaration | Order | None      what ``Prepared.fight`` hands the fight
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from affray.engine.conditions import hit_dice
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.model.encounter import Declaration, Spell
+from affray.model.order import Order, order_of
 
 __all__ = ["BADLY_WOUNDED", "POLICIES", "WITHDRAW_FEET", "WOUNDED", "Policy", "choose", "find_policy",
            "policy_of"]
@@ -37,7 +38,7 @@ BADLY_WOUNDED = 1 / 4
 #: The withdrawal's length: d12-procedure's fall back is at most 10 ft (D12-17); 10 ft is a step back everywhere.
 WITHDRAW_FEET = 10
 
-Chooser = Callable[[Fight[Any], Fighter], "Declaration | None"]
+Chooser = Callable[[Fight[Any], Fighter], "Declaration | Order | None"]
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,9 @@ class Policy:
 _CACHE: dict[tuple[tuple[str, object], ...], Declaration] = {}
 
 
-#: The default declarations made so far, by weapon then target (strings: a lookup by tuple hashes it each time);
-#: missile shots and melee blows apart.
-_DEFAULTS: tuple[dict[str, dict[str, Declaration]], dict[str, dict[str, Declaration]]] = ({}, {})
+#: The default declarations made so far, as the fight reads them (``order_of``), by weapon then target (strings: a
+#: lookup by tuple hashes it each time); missile shots and melee blows apart.
+_DEFAULTS: tuple[dict[str, dict[str, Order]], dict[str, dict[str, Order]]] = ({}, {})
 
 
 def _decl(**fields: object) -> Declaration:
@@ -84,7 +85,7 @@ def _target(fight: Fight[Any], f: Fighter) -> Fighter | None:
     return fight.state.first_foe(f.side)  # a cursor over the file order: no scan of the fallen
 
 
-def _default(fight: Fight[Any], f: Fighter) -> Declaration | None:
+def _default(fight: Fight[Any], f: Fighter) -> Order | None:
     """Attack the default's target with the first weapon; a missile weapon first in the list shoots only at a foe
     ``f`` is not engaged with (else its first melee weapon strikes)."""
     target = _target(fight, f)
@@ -102,8 +103,8 @@ def _default(fight: Fight[Any], f: Fighter) -> Declaration | None:
         by_target = _DEFAULTS[missile][weapon.name] = {}
     decl = by_target.get(target.name)
     if decl is None:  # the hot path of every --auto fight: no sorting of fields for a key
-        decl = by_target[target.name] = (Declaration(missile=target.name, weapon=weapon.name) if missile
-                                         else Declaration(melee=target.name, weapon=weapon.name))
+        decl = by_target[target.name] = order_of(Declaration(missile=target.name, weapon=weapon.name) if missile
+                                                 else Declaration(melee=target.name, weapon=weapon.name))
     return decl
 
 
@@ -171,7 +172,7 @@ def _withdraw(fight: Fight[Any], f: Fighter) -> Declaration | None:
 
 
 def _first(*choosers: Chooser) -> Chooser:
-    def chooser(fight: Fight[Any], f: Fighter) -> Declaration | None:
+    def chooser(fight: Fight[Any], f: Fighter) -> Declaration | Order | None:
         for c in choosers:
             decl = c(fight, f)
             if decl is not None:
@@ -209,7 +210,7 @@ def policy_of(fight: Fight[Any], f: Fighter) -> str:
     return f.policy or "default"
 
 
-def choose(fight: Fight[Any], f: Fighter) -> Declaration | None:
+def choose(fight: Fight[Any], f: Fighter) -> Declaration | Order | None:
     """``f``'s declaration under ``--auto`` by its policy (None: nothing to do). ``Fight.declare`` asks it only
     for a combatant that can choose: not asleep or held, not routed or fleeing."""
     name = f.policy

@@ -86,8 +86,9 @@ class Asker(Protocol):
         to roll it."""
 
 
-#: ``--auto``: the declaration of a combatant whose plan is used up (``policy.py``).
-Policy = Callable[["Fight[Any]", Fighter], "Declaration | None"]
+#: ``--auto``: the declaration of a combatant whose plan is used up (``policy.py``), or its view (``order_of``):
+#: a policy that hands out the same declarations fight after fight may keep their views.
+Policy = Callable[["Fight[Any]", Fighter], "Declaration | Order | None"]
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,7 @@ class Fight(Generic[S]):
             consumed = True
         elif self.auto:
             chosen = self.policy(self, f)
-            decl = order_of(chosen) if chosen is not None else None
+            decl = chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)
         elif self.asker is not None and not self.over:  # nobody is asked once one side alone stands
             decl = order_of(self.asker.declaration(self, f, tick, at, known))
             consumed = True  # an answer is the plan's next entry, as if the file had given it
