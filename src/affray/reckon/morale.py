@@ -25,9 +25,6 @@ def morale_due(fight: Fight[Any], side: str, *, anyone: bool = False) -> tuple[l
     """G-07: who of ``side`` would check (neither PCs nor the routed) and the triggers due: its first casualty
     (``anyone``: the first of any side) and half of it down, each once."""
     state = fight.state
-    members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
-    if not members:
-        return [], ()
     total = len(state.sides[side])
     lost = total - state.active_left[side]
     triggers = []
@@ -35,6 +32,11 @@ def morale_due(fight: Fight[Any], side: str, *, anyone: bool = False) -> tuple[l
         triggers.append("first casualty")
     if 2 * lost >= total and (side, "half down") not in state.morale_done:
         triggers.append("half down")
+    if not triggers:  # the usual case, found without a pass over the side (phase-count asks after every moment)
+        return [], ()
+    members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
+    if not members:
+        return [], ()
     return members, tuple(triggers)
 
 
