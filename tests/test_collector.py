@@ -22,8 +22,8 @@ sides:
     combatants:
       - {name: Fighter, count: 3, class: fighter, level: 2, thac0: 19, hp: 12, ac: 5,
          weapons: [{name: long sword, sf: 5, damage: 1d8}, {name: short bow, kind: missile, sf: 7, damage: 1d6}]}
-      - {name: Mage, class: magic-user, level: 3, thac0: 20, hp: 7, ac: 9, weapons: [{name: dagger, sf: 2, damage: 1d4}],
-         spells: [{name: magic missile, level: 1, damage: 1d4+1}]}
+      - {name: Mage, class: magic-user, level: 3, thac0: 20, hp: 7, ac: 9,
+         weapons: [{name: dagger, sf: 2, damage: 1d4}], spells: [{name: magic missile, level: 1, damage: 1d4+1}]}
   orcs:
     combatants:
       - {name: Orc, count: 5, hd: 1, thac0: 19, hp: 5, ac: 6, weapons: [{name: axe, sf: 7, damage: 1d8}]}
