@@ -155,7 +155,7 @@ class _Made:
              weapon: Arms | None = None, spell: Spell | None = None, index: int = 0, feet: int = 0,
              mode: str | None = None, tags: frozenset[str] = frozenset(), note: str = "") -> Step:
         stage = self.stage
-        s = Step((phase, stage if stage is not None else st, self.rank), self.f, kind, f"phase {phase}",
+        s = Step((phase, stage if stage is not None else st, self.rank), self.f, kind, _at(phase),
                  (text if stage == FREE else f"{text}; {STAGE_NAME[st]} (PC-06)") if self.explain else "",
                  decl=self.decl, target=target, weapon=weapon, spell=spell, index=index, feet=feet, mode=mode,
                  tags=tags, note=note)
@@ -294,7 +294,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         for _ in range(len(f.plan) + 2):
             if self._abort_ahead(fight, f, phase):
                 return  # idle until the phase of its abort (PC-09)
-            decl = fight.declare(f, tick, f"phase {phase}")
+            decl = fight.declare(f, tick, _at(phase))
             if decl is None:
                 return
             if self._place(fight, f, decl, phase, tick, free=free):
@@ -488,7 +488,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     def after(self, fight: Fight[_Battle], tick: Tick) -> None:
         b = fight.memo
         phase = tick[0]
-        at = f"phase {phase}"
+        at = _at(phase)
         for attacker, target in b.forced:
             if target.active:
                 fight.emit(Move, tick, at, target.name, why=f"{attacker.name}'s called shot forces "
@@ -520,7 +520,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         phase = tick[0]
         b.done[f.name] = n = b.done.get(f.name, 0) + 1
         if self.opt.fatigue:
-            fight.record(Fatigue(tick, f"phase {phase}", fight.round_at(tick), f.name,
+            fight.record(Fatigue(tick, _at(phase), fight.round_at(tick), f.name,
                                  why="fatigue is marked each time an action completes, not at the end of a round "
                                  "(PC-11)",
                                  detail=f"{f.name} completes an action: fatigue {n}" if fight.explain else None,
@@ -691,6 +691,20 @@ def _end_action_at(fight: Fight[_Battle], step: Step) -> None:
             s.cancelled = True
         del act.steps[k + 1:]
         _ending(b, step.tick, step.actor)
+
+
+#: "phase N", a moment's words, made once a phase: an action's steps, its declaration and its completion each
+#: name their phase (a string made a step was 2-4% of a fight)
+_PHASE_AT: dict[int, str] = {}
+
+
+def _at(phase: int) -> str:
+    text = _PHASE_AT.get(phase)
+    if text is None:
+        if len(_PHASE_AT) >= 4096:  # bounded whatever the fights a process plays
+            _PHASE_AT.clear()
+        text = _PHASE_AT[phase] = f"phase {phase}"
+    return text
 
 
 def _ending(b: _Battle, tick: Tick, f: Fighter) -> None:
