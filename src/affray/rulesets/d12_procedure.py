@@ -75,7 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -100,9 +100,6 @@ if TYPE_CHECKING:
     from affray.io.load import Loaded
 
 __all__ = ["D12Procedure"]
-
-#: The standard move of each MV, load, race and scale, with its words (``D12Procedure.rate``).
-_RATES: Final[dict[tuple[int, int | None, str, str], tuple[int, str]]] = {}
 
 
 @mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
@@ -229,31 +226,21 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
 
     # -- movement --------------------------------------------------------------------------------------
     def rate(self, f: Fighter) -> tuple[int, str]:
-        """D12-15: the standard move in feet a round, and how it was found (worked out once per MV, load, race
-        and scale: asked for every action; kept on the fighter, ``Fighter.memo``, for the rest of the fight)."""
+        """D12-15: the standard move in feet a round, and how it was found (asked for every action: worked out once
+        a fight and kept on the fighter, ``Fighter.memo``)."""
         if f.memo is not None:
             return cast(tuple[int, str], f.memo)
         f.memo = out = self._rate(f)
         return out
 
     def _rate(self, f: Fighter) -> tuple[int, str]:
-        race = f.spec.race if f.load is not None else ""
-        key = (f.mv, f.load, race, self.opt.move_scale)
-        known = _RATES.get(key)
-        if known is not None:
-            return known
         inches, how = f.mv, f"MV {f.mv}\""
         if f.load is not None:
-            inches, how = rate_by_load(f.load, race)
+            inches, how = rate_by_load(f.load, f.spec.race)
         if self.opt.move_scale == "inches":
-            out = inches * 10, f"{how} = {inches * 10} ft"
-        else:
-            sq = move_squares(inches)
-            out = sq * 5, f"{how} = {sq} squares = {sq * 5} ft (D12-15)"
-        if len(_RATES) >= 1024:  # bounded whatever the files a process reads
-            _RATES.clear()
-        _RATES[key] = out
-        return out
+            return inches * 10, f"{how} = {inches * 10} ft"
+        sq = move_squares(inches)
+        return sq * 5, f"{how} = {sq} squares = {sq * 5} ft (D12-15)"
 
     # -- the round -------------------------------------------------------------------------------------
     def begin(self, fight: Fight[D12Memo], rnd: int) -> None:
