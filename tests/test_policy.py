@@ -133,10 +133,10 @@ def test_archer_shoots_a_missile_weapon_it_carries_even_when_not_first() -> None
     decl = choose(fight, ash)
     assert decl is not None and (decl.missile, decl.weapon) == ("Orc 1", "bow")
     # an enemy already in melee is passed over for one that is not (a shot into melee may strike anyone, MJ-16)
-    fight.state.fighters["Orc 1"].engaged.add("someone")
+    fight.state.fighters["Orc 1"].engaged = {"someone"}
     assert choose(fight, ash).missile == "Orc 2"  # type: ignore[union-attr]
     # engaged itself: the default, a melee with its first melee weapon
-    ash.engaged.add("Orc 2")
+    ash.engaged = {"Orc 2"}
     decl = choose(fight, ash)
     assert decl is not None and (decl.melee, decl.weapon) == ("Orc 2", "sword")
 
@@ -145,7 +145,7 @@ def test_cautious_withdraws_at_half_and_flees_at_a_quarter() -> None:
     """10 hp: 5 or less (half) and engaged withdraws 10 ft; 2 or less (a quarter: 2.5) flees its full move."""
     fight = fight_of(ARCHERS.replace("policy: archer", "policy: cautious"))
     ash = fight.state.fighters["Ash"]
-    ash.engaged.add("Orc 1")
+    ash.engaged = {"Orc 1"}
     ash.hp = 6
     assert choose(fight, ash).melee == "Orc 1"  # type: ignore[union-attr]
     ash.hp = 5

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -39,8 +39,8 @@ from affray.model.derive import attacks_per_round, hd_value, save_vs_spell, thac
 from affray.model.encounter import Combatant, Encounter, Spell, Weapon, expand
 from affray.model.order import Order, order_of
 
-__all__ = ["NEXT_STRIKE", "UNARMED", "FightState", "Fighter", "FinalState", "Held", "Memorized", "PoolFactory",
-           "SpellPool"]
+__all__ = ["NEXT_STRIKE", "NOBODY", "NO_CONDITIONS", "UNARMED", "FightState", "Fighter", "FinalState", "Held",
+           "Memorized", "PoolFactory", "SpellPool"]
 
 #: Conditions that end with the bearer's next attack (C2X-04 severe and critical misses).
 NEXT_STRIKE = ("slowed", "off-balance")
@@ -60,6 +60,12 @@ class Held(NamedTuple):
     by: str | None = None
     rule: str = "G-09"
 
+
+#: Nobody engaged and no condition held: what every fighter has until ``FightState.apply`` gives it its own set or
+#: dict (most fighters hold none most of the time, and an empty set and dict of their own were two more cache lines
+#: read at every action: in a large fight, misses)
+NOBODY: frozenset[str] = frozenset()
+NO_CONDITIONS: Mapping[str, Held] = MappingProxyType({})
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
 UNARMED = arms_of(Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"}))
@@ -195,12 +201,12 @@ class Fighter:
         self.fled = False
         self.routed = False
         self.subdual = 0
-        self.engaged: set[str] = set()
+        self.engaged: Set[str] = NOBODY  # read-only: FightState.apply gives it its own set
         self.casting: str | None = None
         self.aoo_round = -1
         #: Timed conditions (C2X-03/04: dazed, stunned, prone, slowed...) by name. A condition holds at ticks
         #: from its ``since`` to before its ``until``; "next strike" ones also end with the next attack.
-        self.conditions: dict[str, Held] = {}
+        self.conditions: Mapping[str, Held] = NO_CONDITIONS  # read-only too
 
     def weapon(self, name: str | None, missile: bool = False) -> Arms:
         """The named weapon, else the first of the right kind, else the first."""
@@ -261,6 +267,24 @@ def _roster(encounter: Encounter, attack_scheme: str | None) -> Roster:
         del _ROSTERS[next(iter(_ROSTERS))]
     _ROSTERS[key] = (encounter, roster)
     return roster
+
+
+def _engage(f: Fighter, name: str) -> None:
+    """``f`` is in melee with ``name``: the first foe gives it a set of its own."""
+    engaged = f.engaged
+    if isinstance(engaged, set):
+        engaged.add(name)
+    else:
+        f.engaged = {name}
+
+
+def _lift(f: Fighter, condition: str) -> None:
+    """``f`` no longer holds ``condition``; its last one leaves it the shared empty mapping."""
+    held = f.conditions
+    if condition in held and isinstance(held, dict):
+        del held[condition]
+        if not held:
+            f.conditions = NO_CONDITIONS
 
 
 class FightState:
@@ -339,13 +363,15 @@ class FightState:
         elif isinstance(e, Condition):  # G-09
             f = fs[e.target]  # type: ignore[index]
             if e.end is None:
-                f.conditions.pop(e.condition, None)
+                _lift(f, e.condition)
             else:
-                f.conditions[e.condition] = Held(tuple(e.since) if e.since is not None else e.tick, tuple(e.end),
+                held = f.conditions if isinstance(f.conditions, dict) else {}
+                f.conditions = held
+                held[e.condition] = Held(tuple(e.since) if e.since is not None else e.tick, tuple(e.end),
                                                  e.amount, e.attack, e.free_damage, e.until or "", e.actor,
                                                  e.rule or "G-09")
         elif isinstance(e, Expire) and e.condition is not None:  # a condition ends (G-08)
-            fs[e.target].conditions.pop(e.condition, None)  # type: ignore[index]
+            _lift(fs[e.target], e.condition)  # type: ignore[index]
         elif isinstance(e, Down):
             f = fs[e.actor]  # type: ignore[index]
             if f.active:
@@ -422,14 +448,14 @@ class FightState:
             if e.splinter:
                 self._splinter(target)
             if actor is not None and not isinstance(e, Missile) and target is not actor:
-                actor.engaged.add(target.name)
-                target.engaged.add(actor.name)
+                _engage(actor, target.name)
+                _engage(target, actor.name)
         if actor is not None:
             if e.opportunity:
                 actor.aoo_round = e.round if e.round is not None else e.tick[0]
             if actor.conditions:
                 for name in NEXT_STRIKE:  # C2X-04: these last only until the next attack
-                    actor.conditions.pop(name, None)
+                    _lift(actor, name)
 
     def _join(self, name: str, side: str, spec: Combatant, plan: tuple[Order, ...]) -> None:
         pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
@@ -472,8 +498,13 @@ class FightState:
 
     def _disengage(self, f: Fighter) -> None:
         for other in f.engaged:
-            self.fighters[other].engaged.discard(f.name)
-        f.engaged.clear()
+            g = self.fighters[other]
+            engaged = g.engaged
+            if isinstance(engaged, set):
+                engaged.discard(f.name)
+                if not engaged:
+                    g.engaged = NOBODY
+        f.engaged = NOBODY
 
     # -- reading ----------------------------------------------------------------------------------------
     def first_foe(self, side: str) -> Fighter | None:
