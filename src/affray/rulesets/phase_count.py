@@ -95,13 +95,14 @@ STAGE_NAME = {SPELLS: "spells complete first", SHOOTING: "shooting first",
 
 
 class _Action:
-    """A combatant's current action: its declaration and the steps it placed."""
+    """A combatant's current action: its declaration and the steps it placed (a tuple: one object, where a list is two,
+    kept for as long as the action lasts)."""
 
     __slots__ = ("decl", "ruined", "spell", "steps")
 
-    def __init__(self, decl: Order, steps: list[Step], spell: Spell | None = None, ruined: bool = False) -> None:
+    def __init__(self, decl: Order, steps: tuple[Step, ...], spell: Spell | None = None, ruined: bool = False) -> None:
         self.decl: Order = decl
-        self.steps: list[Step] = steps
+        self.steps: tuple[Step, ...] = steps
         self.spell: Spell | None = spell
         self.ruined: bool = ruined
 
@@ -502,7 +503,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     def _steps(self, fight: Fight[_Battle], f: Fighter, decl: Order, steps: list[Step]) -> list[Step]:
         for s in steps:
             fight.push(s)
-        _own(f).action = _Action(decl, steps)
+        _own(f).action = _Action(decl, tuple(steps))
         if steps:
             _ending(fight.memo, steps[-1].tick, f)
         return steps
@@ -710,12 +711,16 @@ class PhaseCountRules(Rule):
 def _end_action_at(fight: Fight[_Battle], step: Step) -> None:
     """The action ends with ``step``: its later steps are cancelled and the next is declared now."""
     act = _own(step.actor).action
-    if act is not None and step in act.steps:
-        k = act.steps.index(step)
-        for s in act.steps[k + 1:]:
-            s.cancelled = True
-        del act.steps[k + 1:]
-        _ending(fight.memo, step.tick, step.actor)
+    if act is None:
+        return
+    steps = act.steps
+    for k in range(len(steps)):
+        if steps[k] is step:
+            for s in steps[k + 1:]:
+                s.cancelled = True
+            act.steps = steps[:k + 1]
+            _ending(fight.memo, step.tick, step.actor)
+            return
 
 
 #: "phase N", a moment's words, made once a phase: an action's steps, its declaration and its completion each
