@@ -94,32 +94,30 @@ STAGE_NAME = {SPELLS: "spells complete first", SHOOTING: "shooting first",
               OTHER: "after melee"}
 
 
-class _Action:
-    """A combatant's current action: its declaration and the steps it placed (a tuple: one object, where a list is two,
-    kept for as long as the action lasts)."""
-
-    __slots__ = ("decl", "ruined", "spell", "steps")
-
-    def __init__(self, decl: Order, steps: tuple[Step, ...], spell: Spell | None = None, ruined: bool = False) -> None:
-        self.decl: Order = decl
-        self.steps: tuple[Step, ...] = steps
-        self.spell: Spell | None = spell
-        self.ruined: bool = ruined
-
-
 class _Own:
-    """What the ruleset keeps of one combatant in one fight (``Fighter.memo``, made by ``_own``): read at every
-    action, so kept with the fighter (a dict by name for each was a few cache lines more an action, the misses
-    that made a fight of 500 a side cost more than twice one of 250)."""
+    """What the ruleset keeps of one combatant in one fight (``Fighter.memo``, made by ``_own``), its current action
+    with it. Read at every action, so kept with the fighter and made once: a dict by name for each of these, and an
+    object and a list for each action, were so many cache lines more an action, the misses that made a fight of 500
+    a side cost more than twice one of 250."""
 
-    __slots__ = ("abort", "action", "done", "first", "swings")
+    __slots__ = ("abort", "decl", "done", "first", "ruined", "spell", "steps", "swings")
 
     def __init__(self) -> None:
-        self.action: _Action | None = None  # its current action
+        self.decl: Order | None = None  # its current action, None when it has none
+        self.steps: tuple[Step, ...] = ()  # the steps the action placed, in order
+        self.spell: Spell | None = None  # the spell the action casts
+        self.ruined = False  # ... and whether its caster was hurt while casting it (G-11)
         self.first = False  # its next die is its side's opening roll (PC-06)
         self.done = 0  # completed actions (fatigue, PC-11)
         self.swings = 0  # attack actions so far (3/2 attacks alternate)
         self.abort: int | None = None  # the phase of its pending abort (PC-09)
+
+    def act(self, decl: Order | None, steps: tuple[Step, ...] = ()) -> None:
+        """Its current action is now ``decl`` (None: none) with ``steps``."""
+        self.decl = decl
+        self.steps = steps
+        self.spell = None
+        self.ruined = False
 
 
 def _own(f: Fighter) -> _Own:
@@ -266,7 +264,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         if fight.period < 1 or not f.active or own.abort is not None or not fight.now:
             return  # before the opening everyone declares anyway
         tick = fight.now
-        if own.action is not None:
+        if own.decl is not None:
             self._abort_ahead(fight, f, tick[0])  # busy: declares when its action ends, or aborts it (PC-09)
         else:
             self._declare(fight, f, tick[0], tick)
@@ -314,7 +312,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     # -- declaring and placing actions -----------------------------------------------------------------
     def _declare(self, fight: Fight[_Battle], f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:
         """PC-02: ``f`` declares its next action at ``phase`` and places it; an impossible one is skipped."""
-        _own(f).action = None
+        _own(f).act(None)
         for _ in range(len(f.plan) + 2):
             if self._abort_ahead(fight, f, phase):
                 return  # idle until the phase of its abort (PC-09)
@@ -398,9 +396,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             fight.emit(CastStart, tick, f"phase {phase}", f.name, spell=spell.name, target=decl.at,
                        why=f"begins casting at phase {phase}; it completes at phase {at} and damage before "
                        f"then disrupts it (G-11)" if ex else "")
-            act = _own(f).action
-            assert act is not None  # placed by _schedule
-            act.spell = spell
+            _own(f).spell = spell
         return bool(steps)
 
     def _when(self, fight: Fight[_Battle], f: Fighter, decl: Order, phase: int,
@@ -503,7 +499,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     def _steps(self, fight: Fight[_Battle], f: Fighter, decl: Order, steps: list[Step]) -> list[Step]:
         for s in steps:
             fight.push(s)
-        _own(f).action = _Action(decl, tuple(steps))
+        _own(f).act(decl, tuple(steps))
         if steps:
             _ending(fight.memo, steps[-1].tick, f)
         return steps
@@ -522,7 +518,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         state = fight.state
         gone = state.gone
         while b.gone < len(gone):  # who fell or left since: its action is dropped
-            _own(gone[b.gone]).action = None  # its steps still come up, reported impossible (G-05)
+            _own(gone[b.gone]).act(None)  # its steps still come up, reported impossible (G-05)
             b.gone += 1
         self._morale(fight, tick)
         ending = b.ending.pop(tick, None)
@@ -532,16 +528,15 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             ending = sorted(set(ending), key=_file_order)
         for f in ending:
             own = _own(f)
-            act = own.action
-            if act is None or not f.active or act.steps[-1].tick != tick or act.steps[-1].cancelled:
+            decl = own.decl
+            if decl is None or not f.active or own.steps[-1].tick != tick or own.steps[-1].cancelled:
                 continue
-            self._complete(fight, f, act, tick)
+            self._complete(fight, f, own, decl, tick)
             if own.abort is None:
                 self._declare(fight, f, phase, tick)
 
-    def _complete(self, fight: Fight[_Battle], f: Fighter, act: _Action, tick: Tick) -> None:
+    def _complete(self, fight: Fight[_Battle], f: Fighter, own: _Own, decl: Order, tick: Tick) -> None:
         """PC-11 fatigue; PC-12 durations and delayed effects of a spell that took effect."""
-        own = _own(f)
         phase = tick[0]
         own.done = n = own.done + 1
         if self.opt.fatigue:
@@ -550,20 +545,20 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                                  "(PC-11)",
                                  detail=f"{f.name} completes an action: fatigue {n}" if fight.explain else None,
                                  actions=n, rolls=fight.rolls()))
-        spell = act.spell
-        if spell is None or act.ruined:
+        spell = own.spell
+        if spell is None or own.ruined:
             return
         rank = 0
         if spell.duration is not None:
             until = self.expiry(fight, tick, *parse_duration(spell.duration))
             fight.push(Step(until.tick, f, "expire", until.at, f"{spell.name} cast at phase {phase} + {spell.duration} "
-                            f"{until.why}", spell=spell, target=act.decl.at))
+                            f"{until.why}", spell=spell, target=decl.at))
         for k, text in enumerate(spell.damage_at):
             count, unit = parse_duration(text)
             when = phase + count * self._scale(unit)
             fight.push(Step((when, EXPIRY, rank), f, "effect", f"phase {when}", f"{spell.name} finished at phase "
-                            f"{phase} + {text} x {self._scale(unit)} = phase {when} (PC-12)", decl=act.decl,
-                            spell=spell, target=act.decl.at, index=k))
+                            f"{phase} + {text} x {self._scale(unit)} = phase {when} (PC-12)", decl=decl,
+                            spell=spell, target=decl.at, index=k))
 
     def _morale(self, fight: Fight[_Battle], tick: Tick) -> None:
         """PC-11: morale is rolled the moment it is due: a side's first casualty, then half of it down."""
@@ -583,11 +578,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     def _drop(self, fight: Fight[_Battle], f: Fighter, tick: Tick, reason: str) -> None:
         """Cancel ``f``'s pending action; a spell being cast is ruined (PC-09)."""
         own = _own(f)
-        act = own.action
-        if act is None:
+        steps = own.steps
+        if own.decl is None:
             return
-        own.action = None
-        for s in act.steps:
+        own.act(None)
+        for s in steps:
             if s.tick > tick:
                 s.cancelled = True
         if f.casting is not None:
@@ -610,11 +605,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             own.abort = None
             if not f.active or f.routed:
                 return  # a rout overrides the plan: the flight goes on
-            old = own.action
+            old = own.decl
             nxt = f.plan[f.plan_pos] if f.plan_pos < len(f.plan) else None
             fight.emit(Abort, step.tick, step.at, f.name, why=f"aborts at phase {phase}: declares a new action "
                        "and rolls for it from this phase (PC-09)",
-                       detail=f"drops: {_what(old.decl) if old else 'nothing'}" if fight.explain else None)
+                       detail=f"drops: {_what(old) if old is not None else 'nothing'}" if fight.explain else None)
             self._drop(fight, f, step.tick, "aborted")
             if nxt is None:
                 return
@@ -696,9 +691,9 @@ class PhaseCountRules(Rule):
         return out
 
     def interrupt(self, fight: Fight[_Battle], caster: Fighter, step: Step) -> str | None:
-        act = _own(caster).action
-        if act is not None:
-            act.ruined = True
+        own = _own(caster)
+        if own.decl is not None:
+            own.ruined = True
         return LOST if self.opt.interrupted_spell == "lost" else RUINED
 
     def redirect(self, fight: Fight[_Battle], step: Step, target: Fighter) -> tuple[Fighter | None, str] | None:
@@ -710,15 +705,13 @@ class PhaseCountRules(Rule):
 
 def _end_action_at(fight: Fight[_Battle], step: Step) -> None:
     """The action ends with ``step``: its later steps are cancelled and the next is declared now."""
-    act = _own(step.actor).action
-    if act is None:
-        return
-    steps = act.steps
+    own = _own(step.actor)
+    steps = own.steps
     for k in range(len(steps)):
         if steps[k] is step:
             for s in steps[k + 1:]:
                 s.cancelled = True
-            act.steps = steps[:k + 1]
+            own.steps = steps[:k + 1]
             _ending(fight.memo, step.tick, step.actor)
             return
 
