@@ -6,7 +6,9 @@ from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, NoReturn, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from affray.engine.events import (
     Cast,
@@ -61,11 +63,45 @@ class Held(NamedTuple):
     rule: str = "G-09"
 
 
+@mypyc_attr(native_class=False)  # a subclass of dict: a plain class in the compiled build
+class _Sealed(dict[str, Held]):
+    """An empty dict that cannot be filled (the compiled build's dict operations call these on a subclass too)."""
+
+    def __setitem__(self, *args: Any) -> NoReturn:
+        raise _sealed()
+
+    def __delitem__(self, *args: Any) -> NoReturn:
+        raise _sealed()
+
+    def __ior__(self, *args: Any) -> NoReturn:  # type: ignore[misc]
+        raise _sealed()
+
+    def clear(self) -> NoReturn:
+        raise _sealed()
+
+    def pop(self, *args: Any) -> NoReturn:
+        raise _sealed()
+
+    def popitem(self) -> NoReturn:
+        raise _sealed()
+
+    def setdefault(self, *args: Any) -> NoReturn:
+        raise _sealed()
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise _sealed()
+
+
+def _sealed() -> TypeError:
+    return TypeError("a fighter's conditions change only through FightState.apply")
+
+
 #: Nobody engaged and no condition held: what every fighter has until ``FightState.apply`` gives it its own set or
 #: dict (most fighters hold none most of the time, and an empty set and dict of their own were two more cache lines
-#: read at every action: in a large fight, misses)
+#: read at every action: in a large fight, misses). Both read-only; the conditions a dict all the same, so that
+#: their readers, many and on every attack, stay the compiled build's own dict operations.
 NOBODY: frozenset[str] = frozenset()
-NO_CONDITIONS: Mapping[str, Held] = MappingProxyType({})
+NO_CONDITIONS: dict[str, Held] = _Sealed()
 
 #: What a combatant with no weapon listed strikes with (G-02 natural attack).
 UNARMED = arms_of(Weapon.model_validate({"name": "unarmed", "sf": 1, "damage": "1d2"}))
@@ -206,7 +242,7 @@ class Fighter:
         self.aoo_round = -1
         #: Timed conditions (C2X-03/04: dazed, stunned, prone, slowed...) by name. A condition holds at ticks
         #: from its ``since`` to before its ``until``; "next strike" ones also end with the next attack.
-        self.conditions: Mapping[str, Held] = NO_CONDITIONS  # read-only too
+        self.conditions: dict[str, Held] = NO_CONDITIONS  # its own dict from its first condition
 
     def weapon(self, name: str | None, missile: bool = False) -> Arms:
         """The named weapon, else the first of the right kind, else the first."""
@@ -281,7 +317,7 @@ def _engage(f: Fighter, name: str) -> None:
 def _lift(f: Fighter, condition: str) -> None:
     """``f`` no longer holds ``condition``; its last one leaves it the shared empty mapping."""
     held = f.conditions
-    if condition in held and isinstance(held, dict):
+    if condition in held:  # so never the shared empty one
         del held[condition]
         if not held:
             f.conditions = NO_CONDITIONS
@@ -365,7 +401,7 @@ class FightState:
             if e.end is None:
                 _lift(f, e.condition)
             else:
-                held = f.conditions if isinstance(f.conditions, dict) else {}
+                held = f.conditions if f.conditions is not NO_CONDITIONS else {}
                 f.conditions = held
                 held[e.condition] = Held(tuple(e.since) if e.since is not None else e.tick, tuple(e.end),
                                                  e.amount, e.attack, e.free_damage, e.until or "", e.actor,
