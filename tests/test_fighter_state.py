@@ -1,5 +1,5 @@
 """A fighter's engagements and conditions: one shared empty set and one shared empty dict until the fold
-(``FightState.apply``) gives the fighter its own, and the shared ones back once it holds none (engine/state.py)."""
+(``FightState.apply``) gives the fighter its own (engine/state.py)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,10 @@ def test_engagements_and_conditions_are_the_shared_empties_until_a_fighter_has_i
     assert set(f["Orc 2"].conditions) == {"prone"}
     state.apply(Condition((2, 0), "", 1, target="Orc 2", condition="prone", end=None))  # lifted by hand
     assert f["Orc 2"].conditions is NO_CONDITIONS
-    # Orc 1 falls: nobody is engaged with it any more, and its foes hold the shared empty set again
+    # Orc 1 falls: nobody is engaged with it any more; who was keeps its own set, empty, for its next foe
     state.apply(Down(TICK, "", 1, actor="Orc 1"))
-    assert all(g.engaged is NOBODY for g in f.values())
+    assert all(not g.engaged for g in f.values())
+    assert f["Bea"].engaged is not NOBODY and f["Orc 2"].engaged is NOBODY
     assert not NOBODY and len(NO_CONDITIONS) == 0  # nothing of theirs leaked into the shared ones
 
 

@@ -74,6 +74,8 @@ def effect_of(name: str) -> Effect:
 
 def active(f: Fighter, tick: Tick) -> Iterator[tuple[str, int]]:
     """The conditions ``f`` holds at ``tick``, with their amounts."""
+    if not f.conditions:  # the shared empty one (FightState): its items are a generic iterator in the compiled build
+        return
     for name, c in f.conditions.items():
         if c.since <= tick < c.until:
             yield name, c.amount

@@ -96,10 +96,11 @@ def _sealed() -> TypeError:
     return TypeError("a fighter's conditions change only through FightState.apply")
 
 
-#: Nobody engaged and no condition held: what every fighter has until ``FightState.apply`` gives it its own set or
-#: dict (most fighters hold none most of the time, and an empty set and dict of their own were two more cache lines
-#: read at every action: in a large fight, misses). Both read-only; the conditions a dict all the same, so that
-#: their readers, many and on every attack, stay the compiled build's own dict operations.
+#: Nobody engaged and no condition held: what every fighter has until ``FightState.apply`` gives it its own set
+#: (at its first engagement, kept after) or dict (from a condition to its last one lifted). Most fighters hold none
+#: most of the time, and an empty set and dict of their own were two more cache lines read at every action: in a
+#: large fight, misses. Both read-only; the conditions a dict all the same, so that their readers, many and on
+#: every attack, stay the compiled build's own dict operations.
 NOBODY: frozenset[str] = frozenset()
 NO_CONDITIONS: dict[str, Held] = _Sealed()
 
@@ -306,7 +307,7 @@ def _roster(encounter: Encounter, attack_scheme: str | None) -> Roster:
 
 
 def _engage(f: Fighter, name: str) -> None:
-    """``f`` is in melee with ``name``: the first foe gives it a set of its own."""
+    """``f`` is in melee with ``name``: its first foe gives it a set of its own."""
     engaged = f.engaged
     if isinstance(engaged, set):
         engaged.add(name)
@@ -315,7 +316,7 @@ def _engage(f: Fighter, name: str) -> None:
 
 
 def _lift(f: Fighter, condition: str) -> None:
-    """``f`` no longer holds ``condition``; its last one leaves it the shared empty mapping."""
+    """``f`` no longer holds ``condition``; its last one leaves it the shared empty dict."""
     held = f.conditions
     if condition in held:  # so never the shared empty one
         del held[condition]
@@ -534,13 +535,11 @@ class FightState:
 
     def _disengage(self, f: Fighter) -> None:
         for other in f.engaged:
-            g = self.fighters[other]
-            engaged = g.engaged
+            engaged = self.fighters[other].engaged
             if isinstance(engaged, set):
                 engaged.discard(f.name)
-                if not engaged:
-                    g.engaged = NOBODY
-        f.engaged = NOBODY
+        if isinstance(f.engaged, set):
+            f.engaged.clear()  # kept for its next engagement (a set made and dropped each time cost more)
 
     # -- reading ----------------------------------------------------------------------------------------
     def first_foe(self, side: str) -> Fighter | None:

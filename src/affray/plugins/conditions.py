@@ -80,6 +80,8 @@ def _cite(rule: str, effect: Effect) -> str:
 
 def strike_penalty(f: Fighter, tick: Tick) -> tuple[int, str]:
     """SF added to ``f``'s next strike: a severe or critical miss (C2X-04), a misstep (C2X-03)."""
+    if not f.conditions:  # asked at every strike; most hold none
+        return 0, ""
     n, parts = 0, []
     for name, amount in active(f, tick):
         if name == "slowed" and amount:
