@@ -547,10 +547,11 @@ class FightState:
         again and a side's members never change sides, so the search goes on from where it last stopped: over a
         fight, each side passes each fighter once."""
         order = self.order
-        i = self._foe_at.get(side, 0)
+        i = start = self._foe_at.get(side, 0)
         while i < len(order) and (order[i].side == side or not order[i].active):
             i += 1
-        self._foe_at[side] = i
+        if i != start:  # most often the same foe as last time: no new int stored
+            self._foe_at[side] = i
         return order[i] if i < len(order) else None
 
     def standing_sides(self) -> list[str]:
