@@ -153,13 +153,18 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             self._initiative(fight, rnd)
         memo = fight.memo
         memo.sets = {}
-        books = [(f, book(fight, f)) for f in state.fighters.values()]
-        for f, b in books:
+        # P1-08: losers state their intentions first, then winners (who may take them into account)
+        order: list[tuple[Fighter, Book]] = []
+        winners: list[tuple[Fighter, Book]] = []
+        for f in state.fighters.values():  # one pass, no pair made for everyone (a phase's garbage, in a large fight)
+            b = book(fight, f)
             b.hit_last_phase = f.hp < b.hp_mark
             b.hp_mark = f.hp
-        # P1-08: losers state their intentions first, then winners (who may take them into account)
-        order = [(f, b) for f, b in books if f.active and b.track == "loser"]
-        order += [(f, b) for f, b in books if f.active and b.track == "winner"]
+            if f.active and b.track == "loser":
+                order.append((f, b))
+            elif f.active and b.track == "winner":
+                winners.append((f, b))
+        order += winners
         at = self.words.at(rnd, phase, "stating intentions")
         tick = (rnd, phase, 0, 0)
         declared: list[tuple[Fighter, Order]] = []
@@ -287,8 +292,9 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         for f in state.fighters.values():
             b = book(fight, f)
             b.attacks = 0
-            b.weapon_attacks = {}
-            b.forms = set()
+            if b.weapon_attacks:  # (filled together with forms) emptied, not made anew: a new dict and set for
+                b.weapon_attacks.clear()  # everyone each round were garbage whose freeing read cold memory
+                b.forms.clear()
 
     # -- declarations ------------------------------------------------------------------------------------
     def _declare(self, fight: Fight[Memo], f: Fighter, b: Book, tick: Tick, at: str, period: int,
