@@ -405,8 +405,7 @@ class FightState:
                 held = f.conditions if f.conditions is not NO_CONDITIONS else {}
                 f.conditions = held
                 held[e.condition] = Held(tuple(e.since) if e.since is not None else e.tick, tuple(e.end),
-                                                 e.amount, e.attack, e.free_damage, e.until or "", e.actor,
-                                                 e.rule or "G-09")
+                                         e.amount, e.attack, e.free_damage, e.until or "", e.actor, e.rule or "G-09")
         elif isinstance(e, Expire) and e.condition is not None:  # a condition ends (G-08)
             _lift(fs[e.target], e.condition)  # type: ignore[index]
         elif isinstance(e, Down):
