@@ -50,7 +50,8 @@ class Act:
         self.reach: int = reach
         self.closing: bool = False
         self.steps: list[tuple[int, Step]] = []
-        self.before: dict[str, str] = {}  # who it strikes before, and why (D12-06)
+        #: who it strikes before, and why (D12-06); None for most (a dict made for every act was garbage at once)
+        self.before: dict[str, str] | None = None
         self.sub: int = 0
         self.tie: str = ""
 
@@ -98,7 +99,7 @@ def close(acts: list[Act]) -> None:
     melee = {a.f.name: a for a in acts if a.kind == "melee"}
     for a in melee.values():
         b = melee.get(a.target or "")
-        if b is None or b.target != a.f.name or a.f.name in b.before or b.f.name in a.before:
+        if b is None or b.target != a.f.name or _strikes_before(b, a) or _strikes_before(a, b):
             continue
         first = second = None
         why = ""
@@ -113,6 +114,8 @@ def close(acts: list[Act]) -> None:
                    f"strikes first whatever the initiative (D12-06)")
         if first is None or second is None:
             continue
+        if first.before is None:
+            first.before = {}
         first.before[second.f.name] = why
         first.steps = [(1 if part == 2 else part, s) for part, s in first.steps]  # strikes before the rest
         if second.count is not None and (first.count is None or second.count < first.count):
@@ -122,9 +125,14 @@ def close(acts: list[Act]) -> None:
             first.tie = f"; before {second.f.name}: {why}"
 
 
+def _strikes_before(x: Act, y: Act) -> bool:
+    """Whether D12-06 has ``x`` strike before ``y``."""
+    return x.before is not None and y.f.name in x.before
+
+
 def compare(x: Act, y: Act, o: TieOptions) -> tuple[int, str]:
     """-1 if ``x`` goes before ``y`` at their common count, 1 if after, 0 if simultaneous; with the reason."""
-    if y.f.name in x.before or x.f.name in y.before or x.f.side == y.f.side:
+    if _strikes_before(x, y) or _strikes_before(y, x) or x.f.side == y.f.side:
         return 0, ""  # D12-06 orders the pair by part: the first strike lands between move and blow
     kinds = {x.kind, y.kind}
     if o.tie_attacks and x.kind in _ATTACKS and y.kind in _ATTACKS and x.attacks != y.attacks:
