@@ -8,29 +8,38 @@ applies them again at that moment when it replays (undo, resume).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
+from affray.dice.expr import parse_dice
 from affray.drive.questions import AnswerError, check_declaration
 from affray.engine.conditions import CONDITIONS, effect_of
-from affray.engine.events import Damage, Down, Event, Expire, Heal, Join, Leave, Replan, Tick
-from affray.engine.fight import FOREVER, Fight, describe_declaration
+from affray.engine.events import Damage, Declarer, Down, Event, Expire, Heal, Join, Leave, Note, Replan, Tick
+from affray.engine.fight import FOREVER, SAME, Fight, describe_declaration
 from affray.engine.step import Step, Until
 from affray.errors import AffrayError
 from affray.io.load import format_path, load_value, validation_problems
 from affray.limits import MAX_COMBATANTS, MAX_HP
-from affray.model.encounter import Combatant, Outcome
+from affray.model.encounter import DECLARE_MODES, Combatant, Outcome
+from affray.model.order import Order, order_of
+from affray.reckon.morale import MoraleOptions, losses, morale_score
 
-__all__ = ["COMMANDS", "CommandError", "FightCommand", "parse_fight_command", "suggest", "typed_outcome", "whole"]
+__all__ = ["AHEAD", "COMMANDS", "CommandError", "FightCommand", "ahead_text", "parse_fight_command", "suggest",
+           "typed_outcome", "whole"]
 
 #: The commands that change a fight, with how each is typed.
 COMMANDS = {
     "damage": "damage NAME N", "heal": "heal NAME N", "add": "add SIDE {...}", "remove": "remove NAME",
     "plan": "plan NAME [{...}]", "condition": "condition NAME C [N rounds]", "end": "end NAME [C]",
+    "declare": "declare SIDE|NAME ask|auto|repeat", "morale": "morale SIDE [TOTAL]", "note": "note TEXT",
 }
+#: The command that says declarations ahead (``Fight.ahead``), as a session journals a group's answer or a change
+#: typed before a combatant's turn: ``ahead {"who": [NAME, ...], "declare": ENTRY or "same"}`` (JSON).
+AHEAD = "ahead"
 
 FightCommand = Callable[[Fight[Any]], None]
 
@@ -59,6 +68,14 @@ def parse_fight_command(text: str, fight: Fight[Any]) -> FightCommand:
         return _condition(rest, fight)
     if verb == "end":
         return _end(rest, fight)
+    if verb == "declare":
+        return _declarer(rest, fight)
+    if verb == "morale":
+        return _morale(rest, fight)
+    if verb == "note":
+        return _note(rest)
+    if verb == AHEAD:
+        return _ahead(rest, fight)
     raise CommandError(f"unknown command {verb!r}")
 
 
@@ -259,6 +276,110 @@ def _end(rest: str, fight: Fight[Any]) -> FightCommand:
                 fight.ruleset.ready(fight, f)
 
     return end
+
+
+def _declarer(rest: str, fight: Fight[Any]) -> FightCommand:
+    """``declare SIDE|NAME ask|auto|repeat``: who answers their declarations from now on (CONTRACT "Who declares")."""
+    example = "declare kobolds repeat"
+    who, _, mode = rest.rpartition(" ")
+    mode = mode.lower()
+    if mode not in DECLARE_MODES or not who.strip():
+        raise CommandError(f"declare: say who (a side or a combatant) and ask, auto or repeat; e.g. {example}")
+    who = who.strip()
+    state = fight.state
+    side = {s.lower(): s for s in state.sides}.get(who.lower())
+    if side is not None:
+        members = tuple(f.name for f in state.sides[side])
+        who = side
+    else:
+        who = _fighter(who, fight, "declare")
+        members = (who,)
+    words = {"ask": "asked", "auto": "played by their policy", "repeat": "kept from one declaration to the next"}
+
+    def declarer(fight: Fight[Any]) -> None:
+        _emit(fight, Declarer, None, f"the referee: {who}'s declarations {words[mode]} ({mode})", who=who, mode=mode,
+              members=members)
+
+    return declarer
+
+
+def _morale(rest: str, fight: Fight[Any]) -> FightCommand:
+    """``morale SIDE [TOTAL]``: the side checks morale now, on the referee's word (G-07), with the ruleset's dice:
+    their total as rolled at the table, or rolled from the seed."""
+    state = fight.state
+    name, _, total = rest.strip().rpartition(" ")
+    if not name or not total.isdigit():
+        name, total = rest.strip(), ""
+    side = {s.lower(): s for s in state.sides}.get(name.lower())
+    if side is None:
+        raise CommandError(f"morale: no side named {name!r} (sides: {', '.join(state.sides)}); "
+                           f"e.g. morale {next(iter(state.sides))}")
+    members = [f for f in state.sides[side] if f.active and not f.pc and not f.routed]
+    if not members:
+        why = "player characters never check morale (G-07)" if any(f.pc for f in state.sides[side]) else \
+            "nobody of it is left to check (all down, fled or already routed)"
+        raise CommandError(f"morale: {side}: {why}")
+    opt = cast("MoraleOptions", fight.ruleset.opt)
+    dice = parse_dice(opt.morale_dice)
+    score = morale_score(fight, opt, side, members)
+    given = whole(total, dice.dice_max, dice.dice_min) if total else None
+    if total and given is None:
+        raise CommandError(f"morale: {total} cannot be rolled on {dice.text} ({dice.dice_min}-{dice.dice_max})")
+
+    def check(fight: Fight[Any]) -> None:
+        tick, at = _moment(fight)
+        fight.morale_check(side, members, score, tick, at, ("the referee",),
+                           f"the referee calls for a morale check of {side} ({losses(fight, side)}) (G-07)", dice,
+                           given)
+
+    return check
+
+
+def _note(rest: str) -> FightCommand:
+    """``note TEXT``: the referee's words kept in the log."""
+    text = rest.strip()
+    if not text:
+        raise CommandError("note: say what to keep, e.g. note the door is barred")
+
+    def note(fight: Fight[Any]) -> None:
+        _emit(fight, Note, None, text)
+
+    return note
+
+
+def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:
+    """Declarations said ahead (``AHEAD``): each named combatant takes ``declare`` (a plan entry, or "same": its
+    standing declaration) at its next declaration point."""
+    try:
+        data = json.loads(rest)
+    except ValueError:
+        data = None
+    who = data.get("who") if isinstance(data, dict) else None
+    entry = data.get("declare") if isinstance(data, dict) else None
+    if not isinstance(who, list) or not who or not all(isinstance(n, str) for n in who):
+        raise CommandError("ahead: give {\"who\": [NAME, ...], \"declare\": ENTRY or \"same\"}")
+    said: dict[str, Order | str] = {}
+    for name in who:
+        if name not in fight.state.fighters:
+            raise CommandError(f"ahead: no combatant named {name!r}")
+        f = fight.state.fighters[name]
+        if entry == SAME:
+            said[name] = SAME
+            continue
+        try:
+            said[name] = order_of(check_declaration(fight, f, entry))
+        except AnswerError as exc:
+            raise CommandError(f"{name}: {exc}") from None
+
+    def ahead(fight: Fight[Any]) -> None:
+        fight.ahead.update(said)
+
+    return ahead
+
+
+def ahead_text(names: list[str], entry: dict[str, Any] | str) -> str:
+    """The ``ahead`` command that says ``entry`` (a plan entry, or "same") ahead for ``names``."""
+    return f"{AHEAD} " + json.dumps({"who": names, "declare": entry}, ensure_ascii=False, sort_keys=True)
 
 
 def suggest(text: str, fight: Fight[Any], verbs: tuple[str, ...] = ()) -> tuple[str, list[str]]:

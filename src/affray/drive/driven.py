@@ -205,7 +205,11 @@ class Drive:
         except CommandError as exc:
             return str(exc)
         at, k = len(self.fight.events), self._k
-        cmd(self.fight)
+        self._busy = True  # a die a command rolls (a morale check's) is never asked: it runs outside the fight's turn
+        try:
+            cmd(self.fight)
+        finally:
+            self._busy = False
         self._record(Input("command", at, k, value=text.strip(), upto=len(self.fight.events)))
         return None
 
@@ -404,7 +408,7 @@ class Drive:
     def _die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
         key = self._key("die")
         side = self._side(actor)
-        asks = self._prefs.asks(purpose, side)
+        asks = self._prefs.asks(purpose, side) and not self._busy
         if asks:
             self._point(wants=True)
         if key in self._given:

@@ -32,6 +32,7 @@ __all__ = [
     "Condition",
     "Damage",
     "Declare",
+    "Declarer",
     "Delay",
     "Down",
     "Effect",
@@ -48,6 +49,7 @@ __all__ = [
     "Missile",
     "Morale",
     "Move",
+    "Note",
     "Replan",
     "Rolls",
     "SpellLost",
@@ -286,20 +288,23 @@ class CastStart(Event):
 
 
 class Cast(Event):
-    """A spell takes effect; ``effects``: the damage done to each target, ``splinter``: shields it broke."""
+    """A spell takes effect; ``effects``: the damage done to each target, ``splinter``: shields it broke,
+    ``healed``: the hit points each target regains."""
 
-    __slots__ = ("effects", "spell", "splinter", "target")
+    __slots__ = ("effects", "healed", "spell", "splinter", "target")
     kind: ClassVar[str] = "cast"
-    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "effects", "splinter")
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "effects", "splinter", "healed")
 
     def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
                  detail: str | None = None, rolls: Rolls = (), target: str | None = None, spell: str | None = None,
-                 effects: Mapping[str, int] = NO_MAP, splinter: tuple[str, ...] = ()) -> None:
+                 effects: Mapping[str, int] = NO_MAP, splinter: tuple[str, ...] = (),
+                 healed: Mapping[str, int] = NO_MAP) -> None:
         super().__init__(tick, at, round, actor, why, detail, rolls)
         self.target: Final = target
         self.spell: Final = spell
         self.effects: Final = effects
         self.splinter: Final = splinter
+        self.healed: Final = healed
 
 
 class SpellRuined(Event):
@@ -543,8 +548,32 @@ class Replan(Event):
 
 
 
+class Declarer(Event):
+    """The referee changes who declares for ``who`` (a side or a combatant; ``members``: the combatants it names
+    now): ``mode`` ask (a person), auto (its policy) or repeat (its last declaration stands while possible)."""
+
+    __slots__ = ("members", "mode", "who")
+    kind: ClassVar[str] = "declarer"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "who", "mode", "members")
+
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), who: str = "", mode: str = "ask",
+                 members: tuple[str, ...] = ()) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.who: Final = who
+        self.mode: Final = mode
+        self.members: Final = members
+
+
+class Note(Event):
+    """A note the referee keeps in the log (its words are the ``detail``); it changes nothing."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "note"
+
+
 #: Every event type, the subclasses (Missile, SpellLost, Wait, Surrender) included.
 EVENT_TYPES: tuple[type[Event], ...] = (
     Surprise, Initiative, Declare, Morale, Check, Move, Melee, Missile, Wound, CastStart, Cast, SpellRuined,
     SpellLost, Effect, Expire, Misc, Wait, Surrender, Delay, Impossible, Abort, Fatigue, Condition, Down, Damage,
-    Heal, Join, Leave, Replan)
+    Heal, Join, Leave, Replan, Declarer, Note)

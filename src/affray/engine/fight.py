@@ -29,10 +29,12 @@ from affray.engine.step import AttackMods, Step, Until
 from affray.model.encounter import Declaration, Encounter, Outcome
 from affray.model.order import Order, order_of
 
-__all__ = ["FOREVER", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
+__all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
 
 #: The end of a condition that lasts the whole fight (a weapon dropped, C2X-03).
 FOREVER: Tick = (1 << 30,)
+#: Said ahead for a combatant (``Fight.ahead``): its standing declaration, whatever it is then ("all: same").
+SAME = "same"
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
@@ -133,6 +135,10 @@ class Fight(Generic[S]):
         self.on_declare: Callable[[Fighter, Tick, str], None] | None = None
         #: Asked for a declaration that neither the plan nor ``--auto`` gives (None: nothing left to do).
         self.asker: Asker | None = None
+        #: Declarations said ahead by the referee, by combatant: each taken at its next declaration point once its
+        #: plan is used up, while still possible (a group's answer, a change typed before its turn; ``SAME``: its
+        #: standing declaration). An input like an answer: a driven fight records and gives them again.
+        self.ahead: dict[str, Order | str] = {}
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
@@ -256,14 +262,8 @@ class Fight(Generic[S]):
         elif f.plan_pos < len(f.plan):
             decl = f.plan[f.plan_pos]
             consumed = True
-        elif self.auto:
-            chosen = self.policy(self, f)
-            decl = chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)
-        elif self.asker is not None and not self.over:  # nobody is asked once one side alone stands
-            decl = order_of(self.asker.declaration(self, f, tick, at, known))
-            consumed = True  # an answer is the plan's next entry, as if the file had given it
         else:
-            decl = None
+            decl, consumed = self._unplanned(f, tick, at, known)
         if decl is None:
             if f.declared is not None:
                 self.record(Declare(tick, at, self.round_at(tick), f.name, detail="nothing left to do"
@@ -280,6 +280,75 @@ class Fight(Generic[S]):
         self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl.source, consumed=consumed,
                             continuing=continuing, remaining=remaining, rolls=self.rolls(), order=decl))
         return decl
+
+    def _unplanned(self, f: Fighter, tick: Tick, at: str,
+                   known: tuple[tuple[str, Declaration], ...]) -> tuple[Order | None, bool]:
+        """Who declares for ``f`` once its plan is used up (CONTRACT "Who declares"), and whether the declaration
+        counts as its plan's next entry: one said ahead for it (``ahead``: a group's answer, a change typed before
+        its turn came) while still possible; else by its mode: ``repeat``, its standing declaration while still
+        possible; ``auto`` (or ``--auto``), its policy; ``ask``, the asker (nobody is asked once one side alone
+        stands); without an asker, nothing."""
+        mode = f.declares
+        if self.ahead:
+            said = self.ahead.pop(f.name, None)
+            if said is not None:
+                decl = self.standing(f) if said == SAME else said if isinstance(said, Order) else None
+                if decl is not None and self.why_not(f, decl) is None:
+                    return decl, True
+        if mode == "repeat":
+            standing = self.standing(f)
+            if standing is not None:
+                return standing, True
+        if self.auto or mode == "auto":
+            chosen = self.policy(self, f)
+            return (chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)), False
+        if self.asker is not None and not self.over:
+            return order_of(self.asker.declaration(self, f, tick, at, known)), True
+        return None, False
+
+    def standing(self, f: Fighter) -> Order | None:
+        """``f``'s standing declaration: its last one (the plan's, or an answer), without what held for that one
+        declaration only (the referee's outcome and dice, an initiative roll; the distance closed and the charge,
+        once engaged with its target), while it is still possible (``why_not``); else None."""
+        if f.plan_pos == 0:
+            return None
+        last = f.plan[f.plan_pos - 1]
+        update: dict[str, Any] = {}
+        if last.outcomes:
+            update["outcome"] = None
+        if last.dice_given:
+            update["dice"] = None
+        if last.roll is not None:
+            update["roll"] = None
+        if (last.distance or last.charge) and last.target in f.engaged:
+            update["distance"] = 0
+            update["charge"] = False
+        decl = last.changed(**update) if update else last
+        return decl if self.why_not(f, decl) is None else None
+
+    def why_not(self, f: Fighter, decl: Order) -> str | None:
+        """Why ``decl`` can no longer be ``f``'s (its target is out of the fight, its spell cannot be paid for),
+        or None."""
+        state = self.state
+        target = decl.target
+        if target is not None:
+            t = state.fighters.get(target)
+            if t is None or not t.active:
+                return f"{target} is out of the fight"
+        if decl.cast is not None:
+            spell = f.spells.get(decl.cast)
+            if spell is None:
+                return f"{f.name} has no spell {decl.cast}"
+            cannot = f.can_cast(spell)
+            if cannot is not None:
+                return cannot
+            if decl.at is not None:
+                t = state.fighters.get(decl.at)
+                if t is not None and not t.active:
+                    return f"{decl.at} is out of the fight"
+                if t is None and decl.at in state.sides and state.active_left[decl.at] == 0:
+                    return f"no one of {decl.at} is left in the fight"
+        return None
 
     def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,
                       rule: str, why: str | None = None, detail: str | None = None, spell: str | None = None,
@@ -299,9 +368,11 @@ class Fight(Generic[S]):
             self.push(Step(until.tick, target, "end-condition", until.at, until.why, note=name))
 
     def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
-                     triggers: tuple[str, ...], why: str, dice: DiceExpr) -> bool:
-        """Roll ``dice`` against ``score``: above it fails (G-07)."""
-        given = self.encounter.rolls.morale.get(tick[0], {}).get(side)
+                     triggers: tuple[str, ...], why: str, dice: DiceExpr, given: int | None = None) -> bool:
+        """Roll ``dice`` against ``score`` (``given``: their total as rolled at the table, else the file's for this
+        round, else rolled): above it fails (G-07)."""
+        if given is None:
+            given = self.encounter.rolls.morale.get(tick[0], {}).get(side)
         roll = self.roller.dice(dice, "morale", side, given=given) + dice.bonus
         passed = roll <= score
         surrender = not passed and self.ruleset.opt.morale_failure == "surrender"
@@ -404,7 +475,9 @@ class Fight(Generic[S]):
     def _has_work(self) -> bool:
         if self._ticks:
             return True
-        return any(f.active and (f.plan_pos < len(f.plan) or f.remaining > 0 or f.routed)
+        return any(f.active and (f.plan_pos < len(f.plan) or f.remaining > 0 or f.routed or f.declares == "auto"
+                                 or f.name in self.ahead
+                                 or (f.declares == "repeat" and self.standing(f) is not None))
                    for f in self.state.fighters.values()) or self.ruleset.pending(self)
 
     def _deaths(self, tick: Tick, at: str) -> None:

@@ -343,8 +343,13 @@ class Engine(Fight[S]):
         if spell.effect is not None:
             affected, words = self._affected(step, spell, targets)
             detail = "; ".join(x for x in (detail, words) if x)
+        healed: dict[str, int] = {}
+        if spell.heal is not None and targets:
+            healed, words = self._heal(spell, a, targets)
+            detail = "; ".join(x for x in (detail, words) if x)
         self.emit(Cast, step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
-                  detail=(detail or None) if self.explain else None, effects=effects, splinter=tuple(splinter))
+                  detail=(detail or None) if self.explain else None, effects=effects, splinter=tuple(splinter),
+                  healed=healed)
         for name, dmg in effects.items():  # G-11: a spell's damage disrupts a caster too, if the rules say so
             struck = state.fighters[name]
             if dmg > 0 and name in casting and struck.casting == casting[name]:
@@ -353,6 +358,22 @@ class Engine(Fight[S]):
         for t in affected:
             self._condition(step, spell, t)
         self.rules.took_effect(self, step)
+
+    def _heal(self, spell: Spell, caster: Fighter, targets: list[Fighter]) -> tuple[dict[str, int], str]:
+        """The hit points a healing spell gives back to each target (its dice rolled for each), never above those it
+        started the fight with; the words for each."""
+        heal = spell.heal
+        assert heal is not None
+        healed: dict[str, int] = {}
+        words = []
+        for t in targets:
+            rolled = max(0, self.roller.dice(heal, "healing", caster.name) + heal.bonus)
+            amount = max(0, min(rolled, t.spec.hp - t.hp))
+            healed[t.name] = amount
+            if self.explain:
+                cap = f"; at most {amount} back to its full {t.spec.hp}" if amount < rolled else ""
+                words.append(f"{t.name} regains {amount} hp ({heal.text}: {rolled}{cap})")
+        return healed, f"{spell.name}: {', '.join(words)}" if words else ""
 
     def _affected(self, step: Step, spell: Spell, targets: list[Fighter]) -> tuple[list[Fighter], str]:
         """The targets a spell's effect takes (``max_hd``, a saving throw), and the words for each."""

@@ -16,6 +16,7 @@ from affray.engine.events import (
     Condition,
     Damage,
     Declare,
+    Declarer,
     Down,
     Effect,
     Event,
@@ -153,8 +154,8 @@ class Derived:
     """What a combatant's spec gives at the start of every fight (its THAC0, save, attacks per round, weapons,
     spells and shield): worked out once per encounter and attack scheme (``FightState``), not once per fight."""
 
-    __slots__ = ("attacks", "damage_bonus", "dex", "hd", "klass", "level", "load", "mounted", "mv", "policy", "save",
-                 "shield", "size", "spells", "thac0", "weapons")
+    __slots__ = ("attacks", "damage_bonus", "declare", "dex", "hd", "klass", "level", "load", "mounted", "mv", "policy",
+                 "save", "shield", "size", "spells", "thac0", "weapons")
 
     def __init__(self, spec: Combatant, attack_scheme: str | None) -> None:
         self.thac0: int = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
@@ -177,6 +178,7 @@ class Derived:
         self.size: str = spec.size
         self.mounted: bool = spec.mounted
         self.policy: str | None = spec.policy
+        self.declare: str | None = spec.declare
         self.klass: str = spec.klass
         self.hd: float | None = hd_value(spec.hd) if spec.hd is not None else None
         self.level: int | None = spec.level
@@ -190,10 +192,10 @@ class Fighter:
     (but ``memo``, its ruleset's own record)."""
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current",
-                 "damage_bonus", "declared", "dex", "down", "engaged", "fled", "hd", "hp", "index", "klass", "level",
-                 "load", "memo", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool", "remaining",
-                 "routed", "save", "shield", "side", "size", "spec", "spells", "subdual", "thac0", "unconscious",
-                 "weapons")
+                 "damage_bonus", "declared", "declares", "dex", "down", "engaged", "fled", "hd", "hp", "index", "klass",
+                 "level", "load", "memo", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool",
+                 "remaining", "routed", "save", "shield", "side", "size", "spec", "spells", "subdual", "thac0",
+                 "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Order, ...], attack_scheme: str | None, pool: SpellPool,
@@ -225,6 +227,9 @@ class Fighter:
         self.load = d.load
         #: Its ``policy`` under --auto, else its side's (``FightState`` sets the side's); None: the default.
         self.policy = d.policy
+        #: Who answers its declarations once its plan is used up: "ask", "auto" or "repeat" (CONTRACT "Who
+        #: declares"); its own, else its side's (``FightState`` sets it), else "ask".
+        self.declares: str = d.declare or "ask"
         self.plan = plan
         self.plan_pos = 0
         #: What the ruleset keeps of this fighter in this fight (a record of its own making; None until made).
@@ -333,9 +338,11 @@ class FightState:
         self.fighters: dict[str, Fighter] = {}
         self.sides: dict[str, list[Fighter]] = {s: [] for s in encounter.sides}
         self._side_policy = {s: side.policy for s, side in encounter.sides.items()}
+        self._side_declare: dict[str, str | None] = {s: side.declare for s, side in encounter.sides.items()}
         for i, (name, side, spec, pc, plan, derived) in enumerate(_roster(encounter, attack_scheme)):
             f = Fighter(name, side, i, spec, pc, plan, attack_scheme, pools(spec), derived)
             f.policy = f.policy or self._side_policy[side]
+            f.declares = derived.declare or self._side_declare[side] or "ask"
             self.fighters[name] = f
             self.sides[side].append(f)
         self._pc_sides = [s for s, side in encounter.sides.items() if side.pc]
@@ -431,6 +438,8 @@ class FightState:
                 self.hurt.add(fs[name])
             for name in e.splinter:
                 self._splinter(fs[name])
+            for name, amount in e.healed.items():
+                fs[name].hp += amount
         elif isinstance(e, Effect):  # a spell's delayed damage (heat metal, PC-12)
             for name, dmg in e.effects.items():
                 fs[name].hp -= dmg
@@ -464,6 +473,11 @@ class FightState:
         elif isinstance(e, Replan):  # the referee replaces a combatant's declarations still to come
             f = fs[e.actor]  # type: ignore[index]
             f.plan = f.plan[:f.plan_pos] + tuple(order_of(p) for p in e.plan)
+        elif isinstance(e, Declarer):  # the referee changes who declares for a side or a combatant
+            if e.who in self._side_declare:
+                self._side_declare[e.who] = e.mode
+            for name in e.members:
+                fs[name].declares = e.mode
         elif isinstance(e, Initiative):
             self.ranks = dict(e.ranks)
         elif isinstance(e, Surprise):
@@ -497,6 +511,7 @@ class FightState:
         pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
         f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme, self.pools(spec))
         f.policy = f.policy or self._side_policy[side]
+        f.declares = spec.declare or self._side_declare[side] or "ask"
         self.fighters[name] = f
         self.order.append(f)
         if f.hp <= 0:

@@ -39,12 +39,14 @@ from affray.limits import (
 __all__ = [
     "ACTION_KEYS",
     "CLASSES",
+    "DECLARE_MODES",
     "MOVE_MODES",
     "SIZES",
     "SPEED_CATEGORIES",
     "SPELL_CONDITIONS",
     "Combatant",
     "Declaration",
+    "DeclareMode",
     "Encounter",
     "Rolls",
     "Side",
@@ -173,6 +175,10 @@ def _casting_time(value: object) -> int:
 #: The auto-play policies a file may name (``affray.policy.POLICIES`` implements them, in this order). Named
 #: here, not imported, so that the model does not import the engine's side (policy.py imports the model).
 POLICY_NAMES = ("default", "caster", "archer", "cautious", "tactical")
+#: Who answers a combatant's declarations once its plan is used up (CONTRACT "Who declares"): a person is asked,
+#: its policy answers, or its last declaration stands while it is still possible.
+DECLARE_MODES = ("ask", "auto", "repeat")
+DeclareMode = Literal["ask", "auto", "repeat"]
 
 
 def _policy(value: object) -> str:
@@ -268,6 +274,8 @@ class Spell(_Frozen):
     components: str = "VSM"
     speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
     damage: Dice | None = Field(None, description="damage to each target when the spell takes effect")
+    heal: Dice | None = Field(None, description="hit points each target regains when the spell takes effect "
+                              "(cure light wounds: 1d8), never above the hit points it started the fight with")
     count: int = Field(1, ge=1, le=100, description="copies memorised")
     touch: bool = Field(False, description="delivered by a touch after casting (C2-10)")
     psionic: bool = Field(False, description="a psionic power: casting of CT 1 unless given (C2-15)")
@@ -330,6 +338,9 @@ class Combatant(_Frozen):
                              "Table 60 by class and level (a monster as a warrior of its HD)")
     policy: Annotated[str, BeforeValidator(_policy)] | None = Field(
         None, description="how --auto plays it once its plan is used up (affray.policy); default: its side's")
+    declare: DeclareMode | None = Field(
+        None, description="who answers its declarations once its plan is used up: ask (a person), auto (its "
+        "policy) or repeat (its last declaration while still possible); default: its side's, else ask")
 
     @field_validator("surprise_odds")
     @classmethod
@@ -521,6 +532,9 @@ class Side(_Frozen):
                                  "surprise range: -1 for heightened alert (D12-02)")
     policy: Annotated[str, BeforeValidator(_policy)] | None = Field(
         None, description="how --auto plays its combatants (affray.policy); default: default")
+    declare: DeclareMode | None = Field(
+        None, description="who answers its combatants' declarations once their plans are used up: ask, auto or "
+        "repeat (a combatant's own setting wins); default: ask")
 
 
 class Rolls(_Frozen):
