@@ -41,7 +41,8 @@ class Prepared:
         """A fight ready to ``run()``: its plug-ins chosen by the options; under ``auto`` each combatant plays its
         ``policy`` (``affray.policy.choose``)."""
         rules, pools = assemble(self.ruleset)
-        return Engine(self.loaded.encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
+        encounter = self.loaded.settled(self.seed, _morale_dice(self.ruleset)).encounter  # hit points rolled
+        return Engine(encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
                       max_rounds=max_rounds, explain=explain, keep=keep, pools=pools, provider=provider,
                       on_event=on_event, encounter_file=self.loaded.file)
 
@@ -55,6 +56,11 @@ class Prepared:
         prefs = dice if isinstance(dice, DicePrefs) else DicePrefs({"all": dice})
         return Drive(lambda: self.fight(auto=auto, max_rounds=max_rounds), dice=prefs, announce=announce,
                      inputs=inputs, events=events)
+
+
+def _morale_dice(ruleset: Ruleset[Any, Any]) -> str:
+    """The dice the ruleset rolls against a morale score (G-07): a catalogue monster's morale is set for them."""
+    return str(getattr(ruleset.opt, "morale_dice", "2d6"))
 
 
 def describe(cls: type[Ruleset[Any, Any]]) -> dict[str, Any]:
@@ -97,7 +103,7 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
         raise EncounterError([loaded.problem(("options",), str(exc))]) from None
     if seed is None:
         seed = loaded.encounter.seed if loaded.encounter.seed is not None else secrets.randbelow(2**31)
-    return Prepared(loaded, instance, seed)
+    return Prepared(loaded.settled(seed, _morale_dice(instance)), instance, seed)
 
 
 def run(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = None,
