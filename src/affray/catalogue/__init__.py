@@ -2,7 +2,8 @@
 
 The package's entries are data files (``data/weapons.json``, ``armour.json``, ``spells.json``, ``monsters.json``),
 each entry citing its source. A referee's own file (YAML or JSON: ``weapons:``, ``armour:``, ``spells:``,
-``monsters:``, each a mapping of name to entry in the same form) adds entries or replaces the package's. Names are
+``monsters:``, each a mapping of name to entry in the same form) adds entries or replaces the package's (``same_as``
+its own name: the entry it replaces, its own figures winning). Names are
 matched without regard to capitals, hyphens, apostrophes or repeated spaces (``Footmans-Mace`` finds the footman's
 mace). Instances are immutable.
 """
@@ -151,7 +152,13 @@ class Catalogue:
                 if not str(name).strip():
                     problems.append(problem(loc, "an entry's name cannot be blank"))
                     continue
-                raw[kind][key_of(str(name))] = _Raw(str(name).strip(), entry, file)
+                key = key_of(str(name))
+                below = raw[kind].get(key)
+                if below is not None and key_of(str(entry.get("same_as") or "")) == key:
+                    # ``orc: {same_as: orc, mv: 9}``: the entry it replaces, with its own figures winning
+                    own = {k: v for k, v in entry.items() if k != "same_as"}
+                    entry = {**below.data, **own}
+                raw[kind][key] = _Raw(str(name).strip(), entry, file)
         new = Catalogue(raw)
         for kind, entries in data.items():
             if kind in KINDS and isinstance(entries, dict):

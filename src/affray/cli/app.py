@@ -101,7 +101,8 @@ def examples(
 def catalogue(
     kind: Annotated[str | None, typer.Argument(metavar="[KIND]", help="weapons, armour, spells or monsters (or a "
                                                "name to search every kind)")] = None,
-    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="an entry's name, or part of one")] = None,
+    name: Annotated[list[str] | None, typer.Argument(metavar="[NAME]", help="an entry's name, or part of one "
+                                                     "(quotes optional: `magic missile`)")] = None,
     catalogue_file: _Catalogue = None,
     level: Annotated[str | None, typer.Option(help="a spell worked out for this caster level", metavar="N")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
@@ -109,7 +110,7 @@ def catalogue(
     """List the catalogue's weapons, armour, spells and monsters, search it, or show one entry as YAML to paste."""
     from affray.cli.catalogue import show_catalogue
 
-    _guard(lambda: show_catalogue(kind, name, extra=catalogue_file, as_json=as_json,
+    _guard(lambda: show_catalogue(kind, " ".join(name) if name else None, extra=catalogue_file, as_json=as_json,
                                   level=_whole("--level", level, 1, 40, "a caster level, 1 to 40")))
 
 

@@ -21,6 +21,11 @@ _FIRST_LEVEL = {"wizard": {1: 1, 2: 3, 3: 5, 4: 7, 5: 9, 6: 12, 7: 14, 8: 16, 9:
                 "priest": {1: 1, 2: 3, 3: 5, 4: 7, 5: 9, 6: 11, 7: 14}}
 
 
+#: A kind as it may be written on the command line.
+_KIND_WORDS = {"weapon": "weapons", "armor": "armour", "armours": "armour", "armors": "armour", "spell": "spells",
+               "monster": "monsters"}
+
+
 class CatalogueError(AffrayError):
     """An unknown kind or name, with the nearest ones."""
 
@@ -38,11 +43,10 @@ def show_catalogue(kind: str | None, name: str | None, *, extra: Path | None = N
                    as_json: bool = False) -> None:
     """``affray catalogue [KIND] [NAME] [--catalogue FILE] [--level N] [--json]``."""
     catalogue = _catalogue(extra)
+    kind = _KIND_WORDS.get(kind.lower(), kind) if kind is not None else None
     if kind is not None and kind not in KINDS:
-        if name is not None:
-            raise CatalogueError(f"unknown kind {kind!r}: the catalogue has {', '.join(KINDS)} (`affray catalogue "
-                                 "KIND NAME`), or give a name alone to search every kind")
-        name, kind = kind, None  # ``affray catalogue sleep``: a name alone is searched in every kind
+        # ``affray catalogue sleep``, ``affray catalogue magic missile``: a name alone is searched in every kind
+        name, kind = (kind if name is None else f"{kind} {name}"), None
     out = sys.stdout
     if kind is None and name is None:
         out.write(_summary(catalogue, as_json))

@@ -147,6 +147,8 @@ def _combatant(catalogue: Catalogue, named: Named, c: dict[str, Any], loc: Loc, 
             named.problems.append(((*loc, "monster"), "a monster's name from the catalogue (text)"))
         elif found is None:
             named.problems.append(((*loc, "monster"), _unknown(catalogue, "monsters", name)))
+            # the name's own problem is the one to read: not also the name and hit points it would have given
+            out = {"name": name.strip()[:1].upper() + name.strip()[1:] or "?", "hp": 1, **c}
         else:
             assert isinstance(found.entry, MonsterEntry)
             entry = found.entry
