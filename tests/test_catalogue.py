@@ -278,6 +278,9 @@ def test_armour_gives_ac_and_load() -> None:
     # chain mail AC 5, a shield 1 better, DEX 16 2 better (2e PH Table 2) = AC 2;
     # load 40 (chain) + 10 (medium shield) + 4 (long sword) + 2 (short bow) = 56 lb
     assert (brom.ac, brom.shield, brom.load) == (2, True, 56)
+    # no armour named: `ac` as written (10 when not); `armour: none` is AC 10 with the DEX adjustment
+    assert _members(_load(_fight(party=", dex: 16")))["Brom"].ac == 10
+    assert _members(_load(_fight(party=", armour: none, dex: 16")))["Brom"].ac == 8
 
 
 def test_an_area_of_one_cast_at_a_side_is_refused() -> None:
@@ -497,8 +500,15 @@ def test_the_newcomers_fight_is_short_and_runs_under_every_ruleset(tmp_path: Pat
 
 
 def test_the_newcomers_fight_is_in_the_docs() -> None:
-    text = (DOCS / "catalogue.md").read_text(encoding="utf-8")
-    assert "{monster: kobold, count: 11}" in text
+    def lines(text: str) -> list[str]:
+        return [line.split("  #")[0].rstrip() for line in text.splitlines()]
+
+    for page in (DOCS / "catalogue.md", DOCS.parent / "README.md"):
+        text = page.read_text(encoding="utf-8")
+        block = lines(NEWCOMER)
+        shown = lines(text)
+        start = shown.index(block[0])
+        assert shown[start:start + len(block)] == block, page
 
 
 # ------------------------------------------------------------------------------------ affray catalogue
