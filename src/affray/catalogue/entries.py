@@ -12,8 +12,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from affray.dice.expr import parse_dice
-from affray.limits import MAX_NAME, MAX_TEXT
-from affray.model.encounter import SIZES, Combatant, Spell, Weapon, parse_duration
+from affray.model.encounter import SIZES, Combatant, Name, Spell, Text, Weapon, parse_duration
 
 __all__ = ["KINDS", "ArmourEntry", "Entry", "MonsterEntry", "Scale", "SpellEntry", "WeaponEntry", "entry_model"]
 
@@ -21,22 +20,6 @@ __all__ = ["KINDS", "ArmourEntry", "Entry", "MonsterEntry", "Scale", "SpellEntry
 KINDS = ("weapons", "armour", "spells", "monsters")
 
 
-def _text(value: str) -> str:
-    if len(value) > MAX_TEXT:
-        raise ValueError(f"a text of {len(value)} characters: at most {MAX_TEXT} (limit)")
-    return value
-
-
-def _name(value: str) -> str:
-    if not value.strip():
-        raise ValueError("a name cannot be blank")
-    if len(value) > MAX_NAME:
-        raise ValueError(f"a name of {len(value)} characters: at most {MAX_NAME} (limit)")
-    return value
-
-
-Text = Annotated[str, AfterValidator(_text)]
-Name = Annotated[str, AfterValidator(_name)]
 
 
 class _Entry(BaseModel):

@@ -186,16 +186,24 @@ def _caster_level(c: dict[str, Any]) -> int | None:
         return None
 
 
+def _item(item: Any, key: str, loc: Loc) -> tuple[Any, dict[str, Any], Loc] | None:
+    """A named item of a list (``long sword``, or ``{weapon: long sword, ...fields}`` with ``key`` its name's
+    field): the name, the fields beside it and where the name is written; None for one written out."""
+    if isinstance(item, str):
+        return item, {}, loc
+    if isinstance(item, dict) and key in item:
+        return item[key], {k: v for k, v in item.items() if k != key}, (*loc, key)
+    return None
+
+
 # ------------------------------------------------------------------------------------------------ weapons
 
 def _weapon(catalogue: Catalogue, problems: Problems, w: Any, loc: Loc) -> Any:
     """A weapon item: a name, ``{weapon: NAME, ...fields}``, or written out (left as it is)."""
-    if isinstance(w, str):
-        name, over, at = w, {}, loc
-    elif isinstance(w, dict) and "weapon" in w:
-        name, over, at = w["weapon"], {k: v for k, v in w.items() if k != "weapon"}, (*loc, "weapon")
-    else:
+    item = _item(w, "weapon", loc)
+    if item is None:
         return w
+    name, over, at = item
     if not isinstance(name, str):
         problems.append((at, "a weapon's name from the catalogue (text)"))
         return {"name": str(name)}
@@ -244,12 +252,10 @@ def _spell(catalogue: Catalogue, problems: Problems, s: Any, loc: Loc, level: in
            caster: str | None = None) -> Any:
     """A spell item: a name, ``{spell: NAME, ...fields}``, or written out; a named one's damage and duration by
     its caster's level."""
-    if isinstance(s, str):
-        name, over, at = s, {}, loc
-    elif isinstance(s, dict) and "spell" in s:
-        name, over, at = s["spell"], {k: v for k, v in s.items() if k != "spell"}, (*loc, "spell")
-    else:
+    item = _item(s, "spell", loc)
+    if item is None:
         return s
+    name, over, at = item
     if not isinstance(name, str):
         problems.append((at, "a spell's name from the catalogue (text)"))
         return {"name": str(name)}
