@@ -172,14 +172,14 @@ class Catalogue:
 
     def check(self, kind: str, name: str) -> list[tuple[tuple[str | int, ...], str]]:
         """(field path within the entry, message) for each problem of the entry ``name`` of ``kind``."""
-        from affray.io.messages import entry_problems
+        from affray.io.messages import validation_problems
 
         try:
             found = self._resolve(kind, key_of(name))
         except _SameAsError as exc:
             return [(("same_as",), str(exc))]
         except ValidationError as exc:
-            return entry_problems(exc, self._raw[kind][key_of(name)].data)
+            return validation_problems(exc, self._raw[kind][key_of(name)].data)
         if isinstance(found.entry, MonsterEntry):
             return _monster_problems(self, found)
         return []

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from affray.model.encounter import ACTION_KEYS, Encounter
 
-__all__ = ["entry_problems", "validation_problems"]
+__all__ = ["validation_problems"]
 
 Loc = tuple[str | int, ...]
 
@@ -165,8 +165,3 @@ def validation_problems(exc: ValidationError, data: Any) -> list[tuple[Loc, str]
         if message not in out[loc]:
             out[loc].append(message)
     return [(loc, m) for loc, messages in out.items() for m in messages]
-
-
-def entry_problems(exc: ValidationError, data: Any) -> list[tuple[Loc, str]]:
-    """(path within the entry, message) for a catalogue entry that fails its model (``affray.catalogue``)."""
-    return validation_problems(exc, data)

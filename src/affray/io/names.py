@@ -418,9 +418,9 @@ def monster_figures(catalogue: Catalogue, found: Found, problems: Problems,
             Combatant.model_validate({"name": found.name, "hp": 1, **figures,
                                       **({"morale": entry.morale_2d6} if entry.morale_2d6 else {})})
         except ValidationError as exc:
-            from affray.io.messages import entry_problems
+            from affray.io.messages import validation_problems
 
-            own.extend(entry_problems(exc, figures))
+            own.extend(validation_problems(exc, figures))
     if at is None:
         problems.extend(own)
     else:
