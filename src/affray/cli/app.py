@@ -47,6 +47,8 @@ _Sets = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, re
 _Auto = Annotated[bool, typer.Option("--auto", help="default actions once plans run out")]
 _MaxRounds = Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")]
 _Db = Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")]
+_Catalogue = Annotated[Path | None, typer.Option("--catalogue", metavar="FILE", help="a catalogue file of your own: "
+                                                 "its entries add to or replace the package's (and the file's own)")]
 
 def _console() -> Console:
     """A console for the output (rich is imported only when something is printed)."""
@@ -96,8 +98,26 @@ def examples(
 
 
 @_app.command()
+def catalogue(
+    kind: Annotated[str | None, typer.Argument(metavar="[KIND]", help="weapons, armour, spells or monsters (or a "
+                                               "name to search every kind)")] = None,
+    name: Annotated[list[str] | None, typer.Argument(metavar="[NAME]", help="an entry's name, or part of one "
+                                                     "(quotes optional: `magic missile`)")] = None,
+    catalogue_file: _Catalogue = None,
+    level: Annotated[str | None, typer.Option(help="a spell worked out for this caster level", metavar="N")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+) -> None:
+    """List the catalogue's weapons, armour, spells and monsters, search it, or show one entry as YAML to paste."""
+    from affray.cli.catalogue import show_catalogue
+
+    _guard(lambda: show_catalogue(kind, " ".join(name) if name else None, extra=catalogue_file, as_json=as_json,
+                                  level=_whole("--level", level, 1, 40, "a caster level, 1 to 40")))
+
+
+@_app.command()
 def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
-          ruleset: Annotated[str | None, typer.Option(help="check under this ruleset too")] = None) -> None:
+          ruleset: Annotated[str | None, typer.Option(help="check under this ruleset too")] = None,
+          catalogue: _Catalogue = None) -> None:
     """Validate an encounter file: exit 0 with a summary, or exit 2 listing every problem."""
 
     def body() -> None:
@@ -105,7 +125,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
         from affray.io.checks import check as check_file
         from affray.io.load import load_encounter, sort_problems
 
-        loaded = load_encounter(file, strict=False)
+        loaded = load_encounter(file, strict=False, catalogue=catalogue)
         cls = ruleset_class(loaded, ruleset)
         problems = list(loaded.problems) + (list(check_file(cls, loaded)) if cls is not None else [])
         if problems:
@@ -128,12 +148,13 @@ def run(
     auto: _Auto = False,
     max_rounds: _MaxRounds = "50",
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
+    catalogue: _Catalogue = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
-        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue)
         result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
             from affray.io.timeline import timeline_json
@@ -157,6 +178,7 @@ def play(
     max_rounds: _MaxRounds = "50",
     db: _Db = Path("affray.db"),
     game: Annotated[str | None, typer.Option(help="the fight to resume (default: the latest)", metavar="ID")] = None,
+    catalogue: _Catalogue = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
@@ -171,7 +193,7 @@ def play(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue)
             store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
@@ -195,6 +217,7 @@ def drive(
     db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
     game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
                                              metavar="ID")] = None,
+    catalogue: _Catalogue = None,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
@@ -226,7 +249,7 @@ def drive(
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue)
         fight = prepared.drive(auto=auto, max_rounds=rounds)
         if dice == "ask":
             fight.set_dice("all", "ask")  # an input like any other: a resumed fight asks them too
@@ -256,6 +279,7 @@ def serve(
     host: Annotated[str, typer.Option(help="the address to listen on (another machine's players: 0.0.0.0)")] = (
         "127.0.0.1"),
     port: Annotated[str, typer.Option(help="the port to listen on (0: any free one)", metavar="N")] = "8000",
+    catalogue: _Catalogue = None,
 ) -> None:
     """Serve the fight as a web page: the referee's screen and one link per player character, live.
 
@@ -272,7 +296,7 @@ def serve(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds))
         else:
             _existing_store(db).close()
@@ -331,18 +355,20 @@ def log(
     _guard(body)
 
 
-def _prepare(file: Path, ruleset: str | None, seed: int | None,
-             sets: list[str] | None) -> tuple[Prepared, dict[str, Any], str]:
+def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
+             catalogue: Path | None = None) -> tuple[Prepared, dict[str, Any], str]:
     """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors. The
-    file's text is returned too (the console keeps it in its database)."""
+    file's text is returned too (the console keeps it in its database): for a file that names catalogue entries
+    or rolls hit points, the encounter as the fight starts it, standing alone (``Loaded.settled_text``)."""
     from affray.api import prepare
     from affray.io.load import load_text, read_text
 
     text = read_text(file)
-    loaded = load_text(text, str(file), strict=False)
+    loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
     try:
         options = _parse_sets(sets or [])
-        return prepare(loaded, ruleset=ruleset, seed=seed, options=options), options, text
+        prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
+        return prepared, options, prepared.loaded.settled_text() or text
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
         raise OptionError(f"{file}: {what}: {exc}") from None
