@@ -17,7 +17,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -32,7 +31,6 @@ from affray.catalogue.entries import (
     WeaponEntry,
     entry_model,
 )
-from affray.errors import EncounterError, Problem
 
 __all__ = ["KINDS", "ArmourEntry", "Catalogue", "Entry", "Found", "MonsterEntry", "Scale", "SpellEntry",
            "WeaponEntry", "key_of", "package_catalogue"]
@@ -69,8 +67,7 @@ class _Raw:
 
 
 class Catalogue:
-    """Entries by kind and name; ``find`` one, ``nearest`` to a name that is not there, ``with_file`` a referee's
-    own."""
+    """Entries by kind and name; ``find`` one, ``nearest`` to a name that is not there, ``added`` a referee's own."""
 
     def __init__(self, raw: Mapping[str, Mapping[str, _Raw]]) -> None:
         self._raw = {kind: dict(raw.get(kind, {})) for kind in KINDS}
@@ -117,72 +114,37 @@ class Catalogue:
     def count(self, kind: str) -> int:
         return len(self._raw[kind])
 
-    # -- a referee's file --------------------------------------------------------------------------------------
+    # -- a referee's entries -----------------------------------------------------------------------------------
 
-    def with_file(self, path: str | Path) -> Catalogue:
-        """This catalogue with the entries of the referee's file ``path`` added or replacing; EncounterError lists
-        every problem of the file (its line and field path)."""
-        from affray.io.read import format_path, line_of, parse_yaml, plain_data, read_text
-
-        file = str(path)
-        doc = parse_yaml(read_text(path), file)
-        data = plain_data(doc, file)
-
-        def problem(loc: tuple[str | int, ...], message: str) -> Problem:
-            return Problem(file, line_of(doc, loc), format_path(loc), message)
-
-        if not isinstance(data, dict) or not data:
-            raise EncounterError([Problem(file, 1, "", "a catalogue file is a mapping of weapons:, armour:, spells: "
-                                          "and monsters:, each a mapping of name to entry")])
-        problems: list[Problem] = []
+    def added(self, entries: Mapping[str, Mapping[str, dict[str, Any]]], origin: str) -> Catalogue:
+        """This catalogue with ``entries`` (by kind, then name; each one's figures) added, or replacing those of the
+        same name; an entry ``same_as`` its own name takes the one it replaces, its own figures winning. Entries are
+        checked as they are found (``check``): ``affray.io.catalogue_file`` reads a referee's file into this."""
         raw = {kind: dict(self._raw[kind]) for kind in KINDS}
-        for kind, entries in data.items():
-            if kind not in KINDS:
-                problems.append(problem((str(kind),), f"unknown kind {kind!r}: a catalogue file has "
-                                        f"{', '.join(KINDS)}"))
-                continue
-            if not isinstance(entries, dict):
-                problems.append(problem((kind,), f"`{kind}` is a mapping of name to entry"))
-                continue
-            for name, entry in entries.items():
-                loc: tuple[str | int, ...] = (kind, str(name))
-                if not isinstance(entry, dict):
-                    problems.append(problem(loc, "an entry is a mapping of its figures (and `source:`)"))
-                    continue
-                if not str(name).strip():
-                    problems.append(problem(loc, "an entry's name cannot be blank"))
-                    continue
-                key = key_of(str(name))
+        for kind, named in entries.items():
+            for name, entry in named.items():
+                key = key_of(name)
                 below = raw[kind].get(key)
                 if below is not None and key_of(str(entry.get("same_as") or "")) == key:
                     # ``orc: {same_as: orc, mv: 9}``: the entry it replaces, with its own figures winning
                     own = {k: v for k, v in entry.items() if k != "same_as"}
                     entry = {**below.data, **own}
-                raw[kind][key] = _Raw(str(name).strip(), entry, file)
-        new = Catalogue(raw)
-        for kind, entries in data.items():
-            if kind in KINDS and isinstance(entries, dict):
-                for name, entry in entries.items():
-                    if isinstance(entry, dict) and str(name).strip():
-                        problems.extend(problem((kind, str(name), *loc), message)
-                                        for loc, message in new.check(kind, str(name)))
-        if problems:
-            raise EncounterError(problems)
-        return new
+                raw[kind][key] = _Raw(name.strip(), entry, origin)
+        return Catalogue(raw)
 
-    def check(self, kind: str, name: str) -> list[tuple[tuple[str | int, ...], str]]:
-        """(field path within the entry, message) for each problem of the entry ``name`` of ``kind``."""
-        from affray.io.messages import validation_problems
-
+    def check(self, kind: str, name: str) -> Found | list[tuple[tuple[str | int, ...], ValidationError | str]]:
+        """The entry ``name`` of ``kind`` found, or its problems: (field path within the entry, what is wrong: a
+        ``same_as`` that leads nowhere, or its figures' validation error)."""
         try:
-            found = self._resolve(kind, key_of(name))
+            return self._resolve(kind, key_of(name))
         except _SameAsError as exc:
             return [(("same_as",), str(exc))]
         except ValidationError as exc:
-            return validation_problems(exc, self._raw[kind][key_of(name)].data)
-        if isinstance(found.entry, MonsterEntry):
-            return _monster_problems(self, found)
-        return []
+            return [((), exc)]
+
+    def raw(self, kind: str, name: str) -> dict[str, Any]:
+        """The entry's figures as written (before ``same_as`` is followed)."""
+        return self._raw[kind][key_of(name)].data
 
     # -- same_as ---------------------------------------------------------------------------------------------
 
@@ -210,16 +172,6 @@ class Catalogue:
 
 class _SameAsError(ValueError):
     pass
-
-
-def _monster_problems(catalogue: Catalogue, found: Found) -> list[tuple[tuple[str | int, ...], str]]:
-    """A monster's figures as a combatant of the encounter file: its weapons and spells found, its fields valid."""
-    from affray.io.names import monster_figures
-
-    assert isinstance(found.entry, MonsterEntry)
-    problems: list[tuple[tuple[str | int, ...], str]] = []
-    monster_figures(catalogue, found, problems)
-    return problems
 
 
 def _package_raw() -> dict[str, dict[str, _Raw]]:

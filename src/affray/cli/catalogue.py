@@ -11,6 +11,7 @@ from typing import Any
 from affray.catalogue import KINDS, Catalogue, Found, package_catalogue
 from affray.catalogue.entries import ArmourEntry, MonsterEntry, SpellEntry, WeaponEntry
 from affray.errors import AffrayError
+from affray.io.names import with_file
 
 __all__ = ["CatalogueError", "show_catalogue"]
 
@@ -36,7 +37,7 @@ def category(sf: int) -> str:
 
 
 def _catalogue(extra: Path | None) -> Catalogue:
-    return package_catalogue().with_file(extra) if extra is not None else package_catalogue()
+    return with_file(package_catalogue(), extra) if extra is not None else package_catalogue()
 
 
 def show_catalogue(kind: str | None, name: str | None, *, extra: Path | None = None, level: int | None = None,

@@ -16,14 +16,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from affray.catalogue import Catalogue, Found, MonsterEntry, SpellEntry, WeaponEntry, package_catalogue
+from affray.catalogue import KINDS, Catalogue, Found, MonsterEntry, SpellEntry, WeaponEntry, package_catalogue
 from affray.dice.expr import DiceExpr, parse_dice
+from affray.errors import EncounterError, Problem
 from affray.io.hitpoints import HpRoll, hd_dice
+from affray.io.messages import validation_problems
+from affray.io.read import format_path, line_of, parse_yaml, plain_data, read_text
 from affray.limits import MAX_DICE, MAX_DURATION
 from affray.model.derive import dex_defense_adjustment, hd_value
 from affray.model.encounter import Combatant, parse_duration
 
-__all__ = ["MoraleChoice", "Named", "monster_figures", "morale_2d10", "resolve_names", "uses_names"]
+__all__ = ["MoraleChoice", "Named", "entry_problems", "monster_figures", "morale_2d10", "resolve_names", "uses_names",
+           "with_file"]
 
 Loc = tuple[str | int, ...]
 Problems = list[tuple[Loc, str]]
@@ -99,11 +103,11 @@ def resolve_names(data: dict[str, Any], file: str, catalogue_file: str | Path | 
     named = Named(dict(data), used=True)
     if isinstance(own, str) and own.strip():
         base = Path(file).parent if file and not file.startswith("<") else Path()
-        catalogue = catalogue.with_file(base / own)
+        catalogue = with_file(catalogue, base / own)
     elif own is not None:
         named.problems.append((("catalogue",), "the referee's catalogue file: a path (relative to this file)"))
     if catalogue_file is not None:
-        catalogue = catalogue.with_file(catalogue_file)
+        catalogue = with_file(catalogue, catalogue_file)
     given_seed = data.get("seed")
     seed = given_seed if isinstance(given_seed, int) and not isinstance(given_seed, bool) else 0
     given = _dict(_dict(data.get("rolls")).get("hp"))
@@ -418,8 +422,6 @@ def monster_figures(catalogue: Catalogue, found: Found, problems: Problems,
             Combatant.model_validate({"name": found.name, "hp": 1, **figures,
                                       **({"morale": entry.morale_2d6} if entry.morale_2d6 else {})})
         except ValidationError as exc:
-            from affray.io.messages import validation_problems
-
             own.extend(validation_problems(exc, figures))
     if at is None:
         problems.extend(own)
@@ -440,3 +442,63 @@ def morale_2d10(score_2d6: int) -> int:
     """The 2d10 score (2-20) whose chance of passing is nearest that of ``score_2d6`` on 2d6; on a tie the lower."""
     want = _chance_2d(6, score_2d6)
     return min(range(2, 21), key=lambda s: (abs(_chance_2d(10, s) - want), s))
+
+
+# ------------------------------------------------------------------------------------ a referee's catalogue
+
+def with_file(catalogue: Catalogue, path: str | Path) -> Catalogue:
+    """``catalogue`` with the entries of the referee's file ``path`` added or replacing; EncounterError lists every
+    problem of the file (its line and field path)."""
+    file = str(path)
+    doc = parse_yaml(read_text(path), file)
+    data = plain_data(doc, file)
+
+    def problem(loc: tuple[str | int, ...], message: str) -> Problem:
+        return Problem(file, line_of(doc, loc), format_path(loc), message)
+
+    if not isinstance(data, dict) or not data:
+        raise EncounterError([Problem(file, 1, "", "a catalogue file is a mapping of weapons:, armour:, spells: "
+                                      "and monsters:, each a mapping of name to entry")])
+    problems: list[Problem] = []
+    entries: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind, named in data.items():
+        if kind not in KINDS:
+            problems.append(problem((str(kind),), f"unknown kind {kind!r}: a catalogue file has {', '.join(KINDS)}"))
+            continue
+        if not isinstance(named, dict):
+            problems.append(problem((kind,), f"`{kind}` is a mapping of name to entry"))
+            continue
+        for name, entry in named.items():
+            loc: tuple[str | int, ...] = (kind, str(name))
+            if not isinstance(entry, dict):
+                problems.append(problem(loc, "an entry is a mapping of its figures (and `source:`)"))
+            elif not str(name).strip():
+                problems.append(problem(loc, "an entry's name cannot be blank"))
+            else:
+                entries.setdefault(kind, {})[str(name)] = entry
+    new = catalogue.added(entries, file)
+    for kind, named in entries.items():
+        for name in named:
+            problems.extend(problem((kind, name, *loc), message) for loc, message in entry_problems(new, kind, name))
+    if problems:
+        raise EncounterError(problems)
+    return new
+
+
+def entry_problems(catalogue: Catalogue, kind: str, name: str) -> Problems:
+    """(field path within the entry, message) for each problem of the entry ``name`` of ``kind``: its ``same_as``,
+    its figures, and a monster's as a combatant of an encounter file (its weapons and spells found)."""
+    found = catalogue.check(kind, name)
+    if isinstance(found, list):
+        out: Problems = []
+        for loc, what in found:
+            if isinstance(what, ValidationError):
+                out.extend(validation_problems(what, catalogue.raw(kind, name)))
+            else:
+                out.append((loc, what))
+        return out
+    if isinstance(found.entry, MonsterEntry):
+        problems: Problems = []
+        monster_figures(catalogue, found, problems)
+        return problems
+    return []
