@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from affray.play.store import Store
+from affray.table.store import Store
 from web_helpers import PCS, table_file
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
