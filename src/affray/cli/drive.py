@@ -1,15 +1,23 @@
 """``affray drive``: the table's session as JSON lines, one object per line on stdout, one read per line from stdin.
 
-Written: ``{"event": {...}}`` (as an element of ``affray run --json``'s events), ``{"ask": {...}}`` (a declaration,
-with what it may choose and its ``suggestion``, or a die wanted), ``{"end": {"winner": ..., "combatants": {...}}}``,
-``{"error": TEXT, "id": N}`` (the line read was not a valid answer: the question stands and is sent again),
-``{"undone": {"events": N}}`` (after an undo or a back: the fight is back to its first N events) and ``{"done":
-TEXT}`` (what a command did). Read: ``{"id": N, "declare": ENTRY}`` (with ``"also": [NAME, ...]``: the same entry
-for those combatants' questions of this declaration point), ``{"id": N, "die": V}``, ``{"id": N, "roll": true}``,
-``{"id": N, "outcome": {...}}``, ``{"do": "undo", "n": K}``, ``{"do": "back"}`` (the last answer or command taken
-back), ``{"do": "command", "text": "damage Orc 1 3"}`` (a referee's command, as at the console), ``{"do":
-"declare", "who": SIDE or NAME, "mode": "ask"|"auto"|"repeat"}``, ``{"do": "dice", "who": WHO, "mode":
-"ask"|"roll"}``, ``{"do": "quit"}``. With a database every event and input is journalled as in ``affray play``.
+Written:
+
+- ``{"event": {...}}``: as an element of ``affray run --json``'s events;
+- ``{"ask": {...}}``: a declaration wanted (with what it may choose and its ``suggestion``), or a die;
+- ``{"end": {"winner": ..., "combatants": {...}}}``;
+- ``{"error": TEXT, "id": N}``: the line read was not a valid answer; the question stands and is sent again;
+- ``{"undone": {"events": N}}``: after an undo or a back, the fight is back to its first N events;
+- ``{"done": TEXT}``: what a ``do`` line did;
+- ``{"pause": {"why": ..., "at": ..., "events": N}}``: where the console would pause, once the caller asked to go
+  a step or a round at a time (``{"do": "say", "text": "round"}``).
+
+Read: ``{"id": N, "declare": ENTRY}`` (with ``"also": [NAME, ...]``: the same entry for those combatants'
+questions of this declaration point), ``{"id": N, "die": V}``, ``{"id": N, "roll": true}``, ``{"id": N,
+"outcome": {...}}``; ``{"do": "undo", "n": K}``, ``{"do": "back"}`` (the last answer or command taken back),
+``{"do": "say", "text": LINE}`` (a line as typed at the console: ``kobolds: melee Aldric``, ``round``...),
+``{"do": "command", "text": "damage Orc 1 3"}``, ``{"do": "declare", "who": SIDE or NAME, "mode":
+"ask"|"auto"|"repeat"}``, ``{"do": "dice", "who": WHO, "mode": "ask"|"roll"}``, ``{"do": "quit"}``. With a
+database every event and input is journalled as in ``affray play``.
 """
 
 from __future__ import annotations
@@ -35,8 +43,13 @@ def converse(session: Session, inp: TextIO, out: TextIO) -> None:
     """Run the conversation until the input ends or says quit."""
     while True:
         item = session.next()
-        if isinstance(item, Pause):  # nobody pauses a conversation: it runs from one question to the next
-            session.go("run")
+        if isinstance(item, Pause):
+            if item.why == "start" or session.mode == "run":  # a conversation runs from one question to the next,
+                session.go("run")  # unless its caller asked to go a step or a round at a time
+                continue
+            _write(out, _pause(session, item))
+            if not _read(session, item, inp, out):
+                return
             continue
         if isinstance(item, Shown):
             _write(out, {"event": plain_event(item.event, item.seq)})
@@ -73,7 +86,7 @@ def _read(session: Session, item: object, inp: TextIO, out: TextIO) -> bool:
         if do is not None:
             reply = _do(session, do, data)
             if reply is None:
-                _refuse(out, f"unknown do {do!r}: undo, back, command, declare, dice or quit", qid, item)
+                _refuse(out, f"unknown do {do!r}: undo, back, say, command, declare, dice or quit", qid, item)
                 continue
             for e in reply.events:
                 _write(out, {"event": plain_event(e.event, e.seq)})
@@ -83,15 +96,22 @@ def _read(session: Session, item: object, inp: TextIO, out: TextIO) -> bool:
             if do in ("undo", "back"):
                 _write(out, {"undone": {"events": len(session.fight.events)}})
                 return True
-            _write(out, {"done": reply.text})
-            if q is not None and session.pending is not q:  # a command that answered it (none does today)
+            if reply.text:
+                _write(out, {"done": reply.text})
+            if reply.go or (q is not None and session.pending is not q):  # it moved the fight on, or answered
                 return True
+            if isinstance(item, Pause):  # still paused: where, again
+                _write(out, _pause(session, item))
             _resend(out, item)
             continue
         error = _answer(session, q, data)
         if error is None:
             return True
         _refuse(out, error, qid, item)
+
+
+def _pause(session: Session, p: Pause) -> dict[str, Any]:
+    return {"pause": {"why": p.why, "at": session.fight.now_at, "events": len(session.fight.events)}}
 
 
 def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:
@@ -103,6 +123,10 @@ def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:
         return session.undo(n)
     if do == "back":
         return session.back()
+    if do == "say":  # a line as typed at the console: a group's declaration, NAME: ENTRY, round, a command...
+        text = data.get("text")
+        return session.say(text) if isinstance(text, str) else Reply("say takes text: a line as typed at the "
+                                                                      "console", ok=False)
     if do == "command":
         return session.command(str(data.get("text", "")))
     if do == "declare":

@@ -422,7 +422,7 @@ class Session:
         declaring = self.drive.declaring
         if declaring is not None and declaring[0].name in others and q is None:  # its turn is now: go on to it
             self.mode, self.left, self._paused = "step", 1, None
-            return Reply(f"{', '.join(others)}: {text}{note}", go=True)
+            return Reply(note.removeprefix("; "), go=True)  # its declare event says the rest
         return Reply(f"said ahead for {', '.join(others)}: {text} (taken at each one's next declaration "
                      f"point){note}")
 

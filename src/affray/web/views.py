@@ -89,6 +89,7 @@ class View:
     dice: dict[str, str] = field(default_factory=dict)
     sides: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    paused: str | None = None  # why the fight waits for the referee (a round's declarations come next...)
 
 
 def _state(f: Fighter) -> str:
@@ -166,7 +167,22 @@ def referee_view(table: Table, rev: int) -> View:
     return View("referee", rev, p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
                 p(fight.now_at), [line.plain for line in next_lines(fight, d.coming, d.declaring)], shown,
                 _timeline(fight, lambda seq, e: True), _ask(q, fight) if q is not None else None, None,
-                _over(table, None), notes, dict(d.dice.by), list(fight.state.sides), list(fight.state.fighters))
+                _over(table, None), notes, dict(d.dice.by), list(fight.state.sides), list(fight.state.fighters),
+                _paused(table) if q is None else None)
+
+
+def _paused(table: Table) -> str | None:
+    """Where the fight waits for the referee, in words (a new round's declarations come next: the moment to say
+    what changes)."""
+    pause = table.session.paused
+    declaring = table.session.drive.declaring
+    if pause is None or table.over:
+        return None
+    if pause.why == "round" and declaring is not None:
+        return p(f"{declaring[1]}: declarations come next (NAME: DECLARATION changes one; Round goes on)")
+    if pause.why == "provokes" and pause.step is not None:
+        return p(f"{pause.step.actor.name}'s move is about to resolve: it provokes (see the warning)")
+    return None
 
 
 def player_view(table: Table, pc: str, rev: int) -> View:
