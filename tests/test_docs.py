@@ -118,8 +118,8 @@ def test_file_format_documents_every_field(model: type[BaseModel]) -> None:
 def test_file_format_gives_required_fields_and_defaults() -> None:
     page = text(DOCS / "file-format.md")
     combatant = rows(section(page, "A combatant"))
-    for name in ("name", "hp"):
-        assert "| required |" in combatant[name]
+    assert "| required |" in combatant["name"]
+    assert "| required, but rolled from `hd` when not given |" in combatant["hp"]  # the catalogue's Hit Dice
     assert "| `10` |" in combatant["ac"] and "| `12` |" in combatant["mv"] and "| `medium` |" in combatant["size"]
     weapon = rows(section(page, "A weapon"))
     assert "| `1d2` |" in weapon["damage"] and "| `5` |" in weapon["reach"] and "| `melee` |" in weapon["kind"]

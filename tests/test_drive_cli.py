@@ -144,20 +144,21 @@ def test_a_bad_line_gets_an_error_and_the_question_again() -> None:
 
 
 def test_undo_takes_back_events_and_the_bot_answers_again() -> None:
-    """{"do": "undo", "n": 2} at a question goes back to the last point before the last two events, and the fight
-    goes on from there. Seed 7, round 3 (as this fight's own timeline shows): event 45 is the Captain's blow (a
-    step), 46 the orcs' morale at the end of round 2, both made before the next point (Brom coming to declare),
-    then 47 Brom's declaration and Sela's question. Two events back is 46, inside the Captain's step: the point
-    before it is where his blow was about to resolve, with 45 events made: {"undone": {"events": 45}}, and
-    events 45-47 come again, the same, before the same question."""
+    """{"do": "undo", "n": 5} at a question goes back to the last point before the last five events, and the fight
+    goes on from there. Seed 7, round 3 (as this fight's own timeline shows): event 41 is Mina's web taking effect
+    (a step) and 42-46 the five orcs held by it, made in the same step; 47 and 48 Brom's and Sela's blows, then 49
+    Brom's declaration and Sela's question. Five events back is 45, inside the web's step: the point before it is
+    where the web was about to take effect, with 41 events made: {"undone": {"events": 41}}, and events 41-49
+    come again, the same, before the same question."""
     bot = Bot(SKIRMISH, "--max-rounds", "3")
     ask = bot.until("ask")["ask"]
     seen = len(bot.events())
-    assert seen == 48 and [e["kind"] for e in bot.events()[45:]] == ["melee", "morale", "declare"]
-    bot.send({"do": "undo", "n": 2})
-    assert bot.read() == {"undone": {"events": 45}}
+    assert seen == 50 and [e["kind"] for e in bot.events()[41:]] == ["cast", *["condition"] * 5, "melee", "melee",
+                                                                      "declare"]
+    bot.send({"do": "undo", "n": 5})
+    assert bot.read() == {"undone": {"events": 41}}
     again = bot.next_stop()
-    assert bot.events()[seen:] == bot.events()[45:seen]  # the three events come again
+    assert bot.events()[seen:] == bot.events()[41:seen]  # the nine events come again
     assert again == {"ask": {**ask, "id": again["ask"]["id"]}}
     bot.send({"do": "quit"})
     assert bot.finish() == 0

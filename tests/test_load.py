@@ -321,8 +321,8 @@ def test_field_errors_and_plan_errors_reported_together() -> None:
     (TWO_SIDES + "colour: red\n", 4, "colour", "ruleset, options, seed, surprise, sides, rolls, plan"),
     ("sides:\n  a: {combatants: [{name: A, hp: 1}], flag: 1}\n  b: {combatants: [{name: B, hp: 1}]}\n",
      2, "sides.a.flag", "pc, morale, combatants"),
-    ("sides:\n  a: {combatants: [{name: A, hp: 1, armour: 3}]}\n  b: {combatants: [{name: B, hp: 1}]}\n",
-     2, "sides.a.combatants[0].armour", "name, count, class, level, hd, hp, ac, thac0"),
+    ("sides:\n  a: {combatants: [{name: A, hp: 1, armor_class: 3}]}\n  b: {combatants: [{name: B, hp: 1}]}\n",
+     2, "sides.a.combatants[0].armor_class", "name, count, class, level, hd, hp, ac, thac0"),
     ("sides:\n  a: {combatants: [{name: A, hp: 1, weapons: [{name: x, dmg: 1d4}]}]}\n"
      "  b: {combatants: [{name: B, hp: 1}]}\n",
      2, "sides.a.combatants[0].weapons[0].dmg", "name, sf, speed, damage"),

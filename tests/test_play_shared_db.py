@@ -137,7 +137,7 @@ def test_a_second_writer_waits_for_the_first_then_writes(tmp_path: Path) -> None
 # ------------------------------------------------------------------------------------- damaged databases
 
 def two_fights(tmp_path: Path) -> Path:
-    """Fight 1 under combat2-phase1 (30 steps: 39 events), fight 2 under side-d6 (to the end); WAL folded in."""
+    """Fight 1 under combat2-phase1 (30 steps: 40 events), fight 2 under side-d6 (to the end); WAL folded in."""
     db = tmp_path / "fight.db"
     code, out = cli("play", SKIRMISH, "--ruleset", "combat2-phase1", "--auto", "--db", db, stdin="step 30\nquit\n")
     assert code == 0, out
@@ -177,7 +177,7 @@ def the_other_fight_is_open(db: Path, listed_damaged: bool = True) -> None:
     ("UPDATE journal SET at = 7 WHERE id = 3", "journal row 3 (event) cannot be used (journal out of order: event 7 "
                                                "after 2 events)"),
     ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'event', 3, '{}')",
-     "(event) cannot be used (journal out of order: event 3 after 39 events)"),
+     "(event) cannot be used (journal out of order: event 3 after 40 events)"),
     ("UPDATE journal SET payload = '[1, 2]' WHERE id = 1", "journal row 1 (event) cannot be used (not a journal row"),
     ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'answer', 0, '{\"key\": [\"die\", 0], \"k\": 0, "
      "\"value\": \"six\"}')", "(answer) cannot be used (a die's answer of 'six')"),

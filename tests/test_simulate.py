@@ -278,17 +278,17 @@ def test_a_hand_worked_fight_to_the_end(tmp_path: Path) -> None:
 
 
 def test_damage_is_counted_once_as_it_lands_under_every_ruleset(tmp_path: Path) -> None:
-    """The skirmish, its spells given damage (magic missile 1d4+1, web and fireball 3d6: fireball at a side hits
-    every orc standing, one ``cast`` event's effects), the party tactical, 60 fights a ruleset. Whatever the clock,
+    """The skirmish, its spells doing damage (magic missile 3d4+3 and fireball 5d6 at Mina's 5th level, web given
+    3d6: fireball and web at a side hit every orc standing, one ``cast`` event's effects), the party tactical, 60
+    fights a ruleset. Whatever the clock,
     each point of damage the party deals is counted once, when it lands: at the blow, or later with its ``wound``
     (speed-segments' missiles and spells land at the end of the segment, SEG-10), or with a spell's effects. The
     orcs never hurt each other, so what the party dealt is, fight by fight, exactly what the orcs lost. The
     party may be struck by its own archer's shots into a melee (side-d6, MJ-16): the orcs dealt at most what the
     party lost."""
-    text = SKIRMISH.read_text(encoding="utf-8").replace("components: VS}", "components: VS, damage: 1d4+1}")
-    text = text.replace("components: VSM}", "components: VSM, damage: 3d6}")
+    text = SKIRMISH.read_text(encoding="utf-8").replace("web, fireball]", "{spell: web, damage: 3d6}, fireball]")
     text = text.replace("  party:\n    pc: true", "  party:\n    policy: tactical\n    pc: true")
-    assert text.count("damage: 3d6") == 2 and "policy: tactical" in text
+    assert text.count("damage: 3d6") == 1 and "policy: tactical" in text
     path = write(tmp_path, text)
     for ruleset in ("combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure"):
         sim = simulate(path, rulesets=ruleset, fights=60, seed=1, workers=1, per_fight=True)

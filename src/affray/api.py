@@ -18,6 +18,7 @@ from affray.engine.ruleset import Ruleset
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
 from affray.io.checks import check
 from affray.io.load import Loaded, load_encounter, sort_problems
+from affray.model.encounter import Encounter
 from affray.plugins import assemble
 from affray.policy import choose
 from affray.rulesets import find_ruleset, ruleset_ids
@@ -36,12 +37,18 @@ class Prepared:
     ruleset: Ruleset[Any, Any]
     seed: int
 
+    @property
+    def encounter(self) -> Encounter:
+        """The encounter as this seed's fight starts it: hit points left to dice rolled from the seed (CONTRACT.md
+        "The catalogue"), catalogue monsters' morale set for the ruleset's dice; the file's own when it has none."""
+        return self.loaded.settled(self.seed, _morale_dice(self.ruleset)).encounter
+
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
               provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None) -> Engine[Any]:
         """A fight ready to ``run()``: its plug-ins chosen by the options; under ``auto`` each combatant plays its
         ``policy`` (``affray.policy.choose``)."""
         rules, pools = assemble(self.ruleset)
-        return Engine(self.loaded.encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
+        return Engine(self.encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
                       max_rounds=max_rounds, explain=explain, keep=keep, pools=pools, provider=provider,
                       on_event=on_event, encounter_file=self.loaded.file)
 
@@ -55,6 +62,11 @@ class Prepared:
         prefs = dice if isinstance(dice, DicePrefs) else DicePrefs({"all": dice})
         return Drive(lambda: self.fight(auto=auto, max_rounds=max_rounds), dice=prefs, announce=announce,
                      inputs=inputs, events=events)
+
+
+def _morale_dice(ruleset: Ruleset[Any, Any]) -> str:
+    """The dice the ruleset rolls against a morale score (G-07): a catalogue monster's morale is set for them."""
+    return str(getattr(ruleset.opt, "morale_dice", "2d6"))
 
 
 def describe(cls: type[Ruleset[Any, Any]]) -> dict[str, Any]:
@@ -97,7 +109,7 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
         raise EncounterError([loaded.problem(("options",), str(exc))]) from None
     if seed is None:
         seed = loaded.encounter.seed if loaded.encounter.seed is not None else secrets.randbelow(2**31)
-    return Prepared(loaded, instance, seed)
+    return Prepared(loaded.settled(seed, _morale_dice(instance)), instance, seed)
 
 
 def run(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = None,

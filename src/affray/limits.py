@@ -8,6 +8,7 @@ the table needs.
 from __future__ import annotations
 
 __all__ = [
+    "MAX_AREA",
     "MAX_ATTACKS",
     "MAX_COMBATANTS",
     "MAX_COMMAND_CHARS",
@@ -56,6 +57,8 @@ MAX_DICE_TEXT = 40
 MAX_MODIFIER = 1000
 #: Hit points of a combatant; damage or healing in one outcome, die total or console command.
 MAX_HP = 10_000
+#: Targets a spell's ``area`` may name.
+MAX_AREA = 100
 #: Hit Dice of a monster.
 MAX_HD = 100
 #: Feet of a move, a distance to close or a reach.

@@ -50,6 +50,8 @@ _Db = Annotated[Path, typer.Option(help="the SQLite database the fight is saved 
 _Declare = Annotated[list[str] | None, typer.Option(
     "--declare", help="WHO=ask|auto|repeat: who answers WHO's declarations (a side, or a combatant as the file "
     "names it), repeatable", metavar="WHO=MODE")]
+_Catalogue = Annotated[Path | None, typer.Option("--catalogue", metavar="FILE", help="a catalogue file of your own: "
+                                                 "its entries add to or replace the package's (and the file's own)")]
 
 def _console() -> Console:
     """A console for the output (rich is imported only when something is printed)."""
@@ -99,8 +101,26 @@ def examples(
 
 
 @_app.command()
+def catalogue(
+    kind: Annotated[str | None, typer.Argument(metavar="[KIND]", help="weapons, armour, spells or monsters (or a "
+                                               "name to search every kind)")] = None,
+    name: Annotated[list[str] | None, typer.Argument(metavar="[NAME]", help="an entry's name, or part of one "
+                                                     "(quotes optional: `magic missile`)")] = None,
+    catalogue_file: _Catalogue = None,
+    level: Annotated[str | None, typer.Option(help="a spell worked out for this caster level", metavar="N")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+) -> None:
+    """List the catalogue's weapons, armour, spells and monsters, search it, or show one entry as YAML to paste."""
+    from affray.cli.catalogue import show_catalogue
+
+    _guard(lambda: show_catalogue(kind, " ".join(name) if name else None, extra=catalogue_file, as_json=as_json,
+                                  level=_whole("--level", level, 1, 40, "a caster level, 1 to 40")))
+
+
+@_app.command()
 def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
-          ruleset: Annotated[str | None, typer.Option(help="check under this ruleset too")] = None) -> None:
+          ruleset: Annotated[str | None, typer.Option(help="check under this ruleset too")] = None,
+          catalogue: _Catalogue = None) -> None:
     """Validate an encounter file: exit 0 with a summary, or exit 2 listing every problem."""
 
     def body() -> None:
@@ -108,7 +128,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
         from affray.io.checks import check as check_file
         from affray.io.load import load_encounter, sort_problems
 
-        loaded = load_encounter(file, strict=False)
+        loaded = load_encounter(file, strict=False, catalogue=catalogue)
         cls = ruleset_class(loaded, ruleset)
         problems = list(loaded.problems) + (list(check_file(cls, loaded)) if cls is not None else [])
         if problems:
@@ -132,12 +152,13 @@ def run(
     max_rounds: _MaxRounds = "50",
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
     declare: _Declare = None,
+    catalogue: _Catalogue = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
-        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, declare)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
         result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
             from affray.io.timeline import timeline_json
@@ -164,6 +185,7 @@ def play(
     declare: _Declare = None,
     dice: Annotated[str | None, typer.Option(help="ask: every die is asked (the default at a terminal); roll: "
                                              "rolled from the seed (the default from a pipe)")] = None,
+    catalogue: _Catalogue = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
@@ -180,7 +202,7 @@ def play(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, declare)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
             store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
@@ -205,6 +227,7 @@ def drive(
     game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
                                              metavar="ID")] = None,
     declare: _Declare = None,
+    catalogue: _Catalogue = None,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
@@ -229,7 +252,7 @@ def drive(
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text = _prepare(file, ruleset, seed_n, set_, declare)
+        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
         if db is None:
             session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
             if dice == "ask":
@@ -263,6 +286,7 @@ def serve(
         "127.0.0.1"),
     port: Annotated[str, typer.Option(help="the port to listen on (0: any free one)", metavar="N")] = "8000",
     declare: _Declare = None,
+    catalogue: _Catalogue = None,
 ) -> None:
     """Serve the fight as a web page: the referee's screen and one link per player character, live.
 
@@ -279,7 +303,7 @@ def serve(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, declare)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds))
         else:
             _existing_store(db).close()
@@ -339,10 +363,11 @@ def log(
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
-             declare: list[str] | None = None) -> tuple[Prepared, dict[str, Any], str]:
+             catalogue: Path | None = None, declare: list[str] | None = None) -> tuple[Prepared, dict[str, Any], str]:
     """Load ``file`` and settle its ruleset, options (``--set``), seed and who declares (``--declare``, written
     into the file's text); bad ones are the file's errors. The text is returned too (the console keeps it in
-    its database)."""
+    its database): for a file that names catalogue entries or rolls hit points, the encounter as the fight
+    starts it, standing alone (``Loaded.settled_text``)."""
     from affray.api import prepare
     from affray.io.load import load_text, read_text
     from affray.io.rewrite import with_declare
@@ -350,10 +375,11 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
     text = read_text(file)
     if declare:
         text = with_declare(text, str(file), declare)
-    loaded = load_text(text, str(file), strict=False)
+    loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
     try:
         options = _parse_sets(sets or [])
-        return prepare(loaded, ruleset=ruleset, seed=seed, options=options), options, text
+        prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
+        return prepared, options, prepared.loaded.settled_text() or text
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
         raise OptionError(f"{file}: {what}: {exc}") from None

@@ -7,9 +7,9 @@ words (``io.messages``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -18,7 +18,11 @@ from affray.io.messages import validation_problems
 from affray.io.read import format_path, line_of, load_value, parse_yaml, plain_data, read_text
 from affray.io.references import cross_references
 from affray.limits import MAX_COMBATANTS
-from affray.model.encounter import Encounter, expand
+from affray.model.encounter import Combatant, Encounter, expand
+
+if TYPE_CHECKING:
+    from affray.io.hitpoints import HpRoll
+    from affray.io.names import MoraleChoice
 
 __all__ = ["Loaded", "expand", "format_path", "load_encounter", "load_text", "load_value", "read_text",
            "sort_problems", "validation_problems"]
@@ -28,15 +32,110 @@ Loc = tuple[str | int, ...]
 
 @dataclass(frozen=True)
 class Loaded:
-    """A valid encounter and what is needed to point back into its file."""
+    """A valid encounter and what is needed to point back into its file.
+
+    A file that names catalogue entries or rolls hit points also keeps its data with the names' figures written in
+    (``data``), the hit points to roll when the fight starts (``hp_rolls``, rolled for now from ``seed``) and the
+    catalogue monsters' morale to set for the ruleset's dice (``morale``): ``settled`` makes the encounter a
+    fight starts from."""
 
     encounter: Encounter
     file: str
     doc: Any  # the ruamel tree, for line numbers of later (ruleset) checks
     problems: tuple[Problem, ...] = ()  # cross-reference problems, kept when loaded with strict=False
+    data: dict[str, Any] | None = None  # the file's data with names resolved (None: the file names nothing)
+    hp_rolls: tuple[HpRoll, ...] = ()
+    morale: tuple[MoraleChoice, ...] = ()
+    seed: int | None = None  # the seed ``hp_rolls`` were last rolled from
+    morale_dice: str = "2d6"  # the dice ``morale`` is set for
+    _settled: dict[tuple[int, str], Loaded] = field(default_factory=dict, compare=False, repr=False)
 
     def problem(self, loc: Loc, message: str) -> Problem:
         return Problem(self.file, line_of(self.doc, loc), format_path(loc), message)
+
+    def settled(self, seed: int, morale_dice: str) -> Loaded:
+        """This encounter as a fight under ``seed`` starts it: hit points rolled from that seed (``rolls.hp``
+        given ones as given) and each catalogue monster's morale for ``morale_dice`` (2d6 as the catalogue gives
+        it, 2d10 the score of the same chance). Itself when there is nothing to settle."""
+        if not self.hp_rolls and not self.morale:
+            return self
+        if (self.seed is None or seed == self.seed or not self.hp_rolls) and morale_dice == self.morale_dice:
+            return self
+        key = (seed, morale_dice)
+        hit = self._settled.get(key)
+        if hit is None:
+            if len(self._settled) >= 8:  # a simulation settles one seed after another: keep the last few
+                self._settled.clear()
+            hit = self._settled[key] = self._settle(seed, morale_dice)
+        return hit
+
+    def _settle(self, seed: int, morale_dice: str) -> Loaded:
+        from affray.io.names import morale_2d10
+
+        changes: dict[tuple[str, int], dict[str, Any]] = {}
+        for roll in self.hp_rolls:
+            values = roll.values(seed)
+            changes.setdefault((roll.side, roll.index), {}).update(
+                {"hp": values[0], "hp_each": tuple(values) if len(values) > 1 else None})
+        for m in self.morale:
+            score = morale_2d10(m.score_2d6) if morale_dice == "2d10" else m.score_2d6
+            changes.setdefault((m.side, m.index), {})["morale"] = score
+        sides = dict(self.encounter.sides)
+        data = dict(self.data or {})
+        data_sides = dict(data.get("sides") or {})
+        for (side, index), update in changes.items():
+            s = sides[side]
+            combatants = list(s.combatants)
+            combatants[index] = _updated(combatants[index], update)
+            sides[side] = s.model_copy(update={"combatants": tuple(combatants)})
+            raw_side = dict(data_sides[side])
+            raw = list(raw_side["combatants"])
+            written = {k: v for k, v in update.items() if k != "hp_each"}
+            if update.get("hp_each") is not None:
+                written["hp"] = list(update["hp_each"])
+            raw[index] = {**raw[index], **written}
+            data_sides[side] = {**raw_side, "combatants": raw}
+        data["sides"] = data_sides
+        encounter = self.encounter.model_copy(update={"sides": sides})
+        return Loaded(encounter, self.file, self.doc, self.problems, data, self.hp_rolls, self.morale, seed,
+                      morale_dice)
+
+    def settled_text(self) -> str | None:
+        """The settled encounter as a file that stands alone (every name's figures written in, hit points and
+        morale as settled), or None for a file that names nothing: what a saved fight keeps, so that it opens
+        whatever becomes of the catalogue, its file or the recipe of rolled hit points."""
+        if self.data is None:
+            return None
+        import io
+
+        from ruamel.yaml import YAML
+
+        data = {k: v for k, v in self.data.items() if k != "catalogue"}
+        data["sides"] = {side: {**s, "combatants": [{k: v for k, v in c.items() if k not in ("monster", "armour")}
+                                                    if isinstance(c, dict) else c for c in s["combatants"]]}
+                         if isinstance(s, dict) and isinstance(s.get("combatants"), list) else s
+                         for side, s in (data.get("sides") or {}).items()}
+        rolls = dict(data.get("rolls") or {})
+        rolls.pop("hp", None)
+        if rolls:
+            data["rolls"] = rolls
+        else:
+            data.pop("rolls", None)
+        out = io.StringIO()
+        out.write(f"# {self.file}, its catalogue names written out and its hit points rolled (seed {self.seed})\n")
+        yaml = YAML(typ="safe", pure=True)
+        yaml.default_flow_style = None
+        yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]
+        yaml.width = 120
+        yaml.dump(data, out)
+        return out.getvalue()
+
+
+def _updated(c: Combatant, update: dict[str, Any]) -> Combatant:
+    """``c`` with ``update``'s fields, its worked-out members made afresh."""
+    copy = c.model_copy(update=update)
+    copy.__dict__.pop("members", None)
+    return copy
 
 
 def _combatants(data: dict[str, Any]) -> int:
@@ -50,12 +149,14 @@ def _combatants(data: dict[str, Any]) -> int:
     return total
 
 
-def load_text(text: str, file: str = "<encounter>", *, strict: bool = True) -> Loaded:
+def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
+              catalogue: str | Path | None = None) -> Loaded:
     """Parse and validate an encounter given as YAML or JSON text; EncounterError lists every problem.
 
     With ``strict=False`` a file whose fields are valid but whose references are not (an unknown
     target, say) is returned with those problems in ``problems``, so that a ruleset's checks can be
-    reported together with them.
+    reported together with them. ``catalogue``: the referee's catalogue file given on the command line
+    (``--catalogue``), over the file's own ``catalogue:``.
     """
     doc = parse_yaml(text, file)
     if not isinstance(doc, dict):
@@ -66,18 +167,31 @@ def load_text(text: str, file: str = "<encounter>", *, strict: bool = True) -> L
     if n > MAX_COMBATANTS:
         raise EncounterError([Problem(file, line_of(doc, ("sides",)), "sides", f"{n:,} combatants (count "
                                       f"expanded): at most {MAX_COMBATANTS} (limit)")])
-    problems: list[Problem] = []
+    from affray.io.names import resolve_names
+
+    named = resolve_names(data, file, catalogue)
+    data = named.data
+    named_at = [loc for loc, _m in named.problems]
+
+    def beside(loc: Loc) -> bool:
+        """A problem at or under a name already reported unknown (its figures could not be written in)."""
+        return any(loc[:len(at)] == at for at in named_at)
+
+    problems = [Problem(file, line_of(doc, loc), format_path(loc), message) for loc, message in named.problems]
     encounter: Encounter | None = None
     try:
         encounter = Encounter.model_validate(data)
     except ValidationError as exc:
-        problems = [Problem(file, line_of(doc, loc), format_path(loc), message)
-                    for loc, message in validation_problems(exc, data)]
+        problems += [Problem(file, line_of(doc, loc), format_path(loc), message)
+                     for loc, message in validation_problems(exc, data) if not beside(loc)]
     references = [Problem(file, line_of(doc, loc), format_path(loc), message)
-                  for loc, message in cross_references(data)]
-    if encounter is None or (references and strict):
+                  for loc, message in cross_references(data) if not beside(loc)]
+    if encounter is None or named.problems or (references and strict):
         raise EncounterError(sort_problems(_dedupe(problems + references)))
-    return Loaded(encounter, file, doc, tuple(references))
+    if not named.used:
+        return Loaded(encounter, file, doc, tuple(references))
+    seed = encounter.seed if encounter.seed is not None else 0
+    return Loaded(encounter, file, doc, tuple(references), data, tuple(named.hp), tuple(named.morale), seed)
 
 
 def sort_problems(problems: list[Problem]) -> list[Problem]:
@@ -85,9 +199,9 @@ def sort_problems(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line if p.line is not None else 0)
 
 
-def load_encounter(path: str | Path, *, strict: bool = True) -> Loaded:
+def load_encounter(path: str | Path, *, strict: bool = True, catalogue: str | Path | None = None) -> Loaded:
     """Read an encounter file (YAML or JSON); raise EncounterError listing every problem."""
-    return load_text(read_text(path), str(path), strict=strict)
+    return load_text(read_text(path), str(path), strict=strict, catalogue=catalogue)
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:

@@ -110,5 +110,10 @@ def _declaration(loc: Loc, c: dict[str, Any], d: dict[str, Any], specs: dict[str
         if isinstance(d.get("at"), str) and d["at"] not in specs and d["at"] not in sides:
             yield (*loc, "at"), (f"no combatant or side named {d['at']!r} (sides: {', '.join(map(str, sides))}; "
                                  f"combatants: {names})")
+        spell = next((s for s in _list(c.get("spells")) if isinstance(s, dict) and s.get("name") == d["cast"]), None)
+        if (spell is not None and spell.get("area") == 1 and isinstance(d.get("at"), str) and d["at"] in sides
+                and d["at"] not in specs):
+            yield (*loc, "at"), (f"{d['cast']} takes one target (its area is 1): name a combatant of {d['at']}, "
+                                 "not the side")
     if action != "melee" and d.get("charge"):
         yield (*loc, "charge"), "charge: true goes with a melee declaration"

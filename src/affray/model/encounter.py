@@ -24,6 +24,7 @@ from pydantic import (
 
 from affray.dice.expr import DiceExpr, parse_dice
 from affray.limits import (
+    MAX_AREA,
     MAX_ATTACKS,
     MAX_DURATION,
     MAX_FEET,
@@ -283,6 +284,9 @@ class Spell(_Frozen):
     damage_at: tuple[Duration, ...] = Field((), max_length=100, description="the damage falls later, once at "
                                             "each of these times after the casting (heat metal, PC-12), not at once")
     effect: SpellEffect | None = Field(None, description="a condition set on each target (G-09)")
+    area: Annotated[int, Field(ge=1, le=MAX_AREA)] | Literal["side"] | None = Field(
+        None, description="how many it takes: a number of targets, or `side` (every standing member of the side "
+        "named); a spell of one target cast at a side is refused")
 
     @field_validator("components")
     @classmethod
@@ -341,6 +345,10 @@ class Combatant(_Frozen):
     declare: DeclareMode | None = Field(
         None, description="who answers its declarations once its plan is used up: ask (a person), auto (its "
         "policy) or repeat (its last declaration while still possible); default: its side's, else ask")
+    hp_each: tuple[Annotated[int, Field(ge=1, le=MAX_HP)], ...] | None = Field(
+        None, description="hit points of each of `count`, in order (written `hp: [5, 7, 3]`); `hp` is the first's")
+    monster: Name | None = Field(None, description="the catalogue monster whose figures it takes")
+    armour: Name | tuple[Name, ...] | None = Field(None, description="the catalogue armour (and shield) it wears")
 
     @field_validator("surprise_odds")
     @classmethod
@@ -349,6 +357,28 @@ class Combatant(_Frozen):
         if v is not None and (m is None or int(m.group(1)) < 1):
             raise ValueError(f"surprise_odds {v!r}: write the monster's listed odds as 1/N (e.g. 1/8, 1/10)")
         return v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hp_list(cls, data: Any) -> Any:
+        """``hp: [5, 7, 3]``: each of ``count``'s own hit points (``hp_each``), ``hp`` the first's."""
+        if isinstance(data, dict) and isinstance(data.get("hp"), list):
+            values = data["hp"]
+            for i, v in enumerate(values):
+                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_HP:
+                    raise ValueError(f"hp[{i}] is {v!r}: each of the list is a whole number of hit points, 1 to "
+                                     f"{MAX_HP}")
+            if not values:
+                raise ValueError("hp: an empty list; give a number, or one number for each of `count`")
+            data = {**data, "hp": values[0], "hp_each": values}
+        return data
+
+    @model_validator(mode="after")
+    def _hp_each_count(self) -> Combatant:
+        if self.hp_each is not None and len(self.hp_each) != self.count:
+            raise ValueError(f"hp gives {len(self.hp_each)} values for count: {self.count}; give one for each, or "
+                             "one number for all")
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -394,6 +424,18 @@ class Combatant(_Frozen):
             return next((w for w in self.weapons if w.name == name), None)
         return next((w for w in self.weapons if (w.kind != "melee") == missile),
                     self.weapons[0] if self.weapons else None)
+
+    @cached_property
+    def members(self) -> tuple[Combatant, ...]:
+        """Each of ``count`` as its own combatant, with its own hit points (``hp_each``); () without them."""
+        if self.hp_each is None:
+            return ()
+        out = []
+        for hp in self.hp_each:
+            member = self.model_copy(update={"hp": hp, "hp_each": None})
+            member.__dict__.pop("members", None)
+            out.append(member)
+        return tuple(out)
 
     @cached_property
     def klass(self) -> str:
@@ -544,6 +586,8 @@ class Rolls(_Frozen):
     initiative: dict[int, dict[str, int]] = Field(default_factory=dict)
     morale: dict[int, dict[str, int]] = Field(default_factory=dict, description="by round: the morale "
                                               "dice's total per side")
+    hp: dict[str, int] = Field(default_factory=dict, description="hit points rolled at the table, by combatant, "
+                               "for those whose hp is dice or left to their Hit Dice")
 
 
 class Encounter(_Frozen):
@@ -554,6 +598,8 @@ class Encounter(_Frozen):
     sides: dict[str, Side] = Field(min_length=2)
     rolls: Rolls = Field(default_factory=Rolls)
     plan: dict[str, tuple[Declaration, ...]] = Field(default_factory=dict)
+    catalogue: Text | None = Field(None, description="the referee's own catalogue file, relative to this one: its "
+                                   "entries add to or replace the package's")
 
     @field_validator("sides")
     @classmethod
@@ -569,7 +615,8 @@ def expand(encounter: Encounter) -> Iterator[tuple[str, str, Combatant, tuple[st
         for i, c in enumerate(s.combatants):
             loc: tuple[str | int, ...] = ("sides", side, "combatants", i)
             if c.count == 1:
-                yield c.name, side, c, loc
+                yield c.name, side, c.members[0] if c.hp_each is not None else c, loc
             else:
+                members = c.members
                 for k in range(1, c.count + 1):
-                    yield f"{c.name} {k}", side, c, loc
+                    yield f"{c.name} {k}", side, members[k - 1] if members else c, loc
