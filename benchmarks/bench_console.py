@@ -22,8 +22,9 @@ from pathlib import Path
 from rich.console import Console
 
 from affray import load_encounter, prepare
-from affray.play import Session, Store
+from affray.play import RefereeConsole
 from affray.rulesets import RULESETS
+from affray.table import Store
 
 HERE = Path(__file__).resolve().parent
 
@@ -65,7 +66,7 @@ def bench(file: Path, ruleset: str, steps: int) -> _Stepper:
         stepper = _Stepper(steps)
         console = Console(file=io.StringIO(), width=120)
         with store.writer(game.id):
-            Session(store, game, stepper, console, show_status_at_prompt=True).play()
+            RefereeConsole(store, game, stepper, console, show_status_at_prompt=True).play()
         store.close()
     return stepper
 

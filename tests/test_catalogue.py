@@ -170,7 +170,8 @@ def test_spells_match_the_players_handbook() -> None:
     assert (priest.figures()["level"], priest.figures()["ct"], priest.duration_by_level) == (2, 5, "2 rounds")
     assert (wizard.figures()["level"], wizard.figures()["ct"]) == (3, 3)
     cure = _spell("cure light wounds")
-    assert cure.pending.get("heal") == "1d8" and "damage" not in cure.figures()  # healing: ready, not applied
+    # cure light wounds, priest 1, CT 5, heals 1d8 (applied: the spell's `heal`, capped at the starting hit points)
+    assert cure.figures()["heal"] == "1d8" and "damage" not in cure.figures() and "heal" not in cure.pending
 
 
 def test_monsters_match_old_school_essentials() -> None:

@@ -227,7 +227,7 @@ def test_commands_page_has_every_command() -> None:
 
 
 def test_console_commands_of_conditions_are_documented_where_the_console_help_says() -> None:
-    from affray.play.session import HELP
+    from affray.play.console import HELP
 
     page = text(DOCS / "commands.md")
     for line in HELP.splitlines()[1:]:

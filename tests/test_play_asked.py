@@ -28,7 +28,7 @@ from affray.rulesets import RULESETS
 AFFRAY = str(Path(sys.executable).parent / "affray")
 FIRST = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "first_fight.yaml"
 ENV = dict(os.environ, NO_COLOR="1", PROMPT_TOOLKIT_NO_CPR="1", TERM="dumb")
-DECLARE = r"([A-Z][\w ]*?) \((\w+)\) declares,? [^\r\n]*? \[\? for choices\]: "
+DECLARE = r"([A-Z][\w ]*?) \((\w+)\) declares,? [^\r\n]*? \[(?:Enter: [^\]\r\n]*; )?\? for choices\]: "
 PAUSE = r"\n\d+> "
 
 
@@ -132,7 +132,8 @@ def test_a_bad_answer_is_explained_and_asked_again(tmp_path: Path) -> None:
     spell he has not are refused with what would be right, and the prompt stands."""
     out = " ".join(affray("play", unplanned(tmp_path), "--db", tmp_path / "f.db",
                           stdin="step\nstep\nmelee Orc 9\ncast fireball\nmelee goblin CHIEF\nquit\n").split())
-    prompt = "Brom (party) declares, round 1, step 2 (declarations) [? for choices]:"
+    prompt = ("Brom (party) declares, round 1, step 2 (declarations) [Enter: melee Goblin 1 with long sword; ? for "
+              "choices]:")  # Enter: what his policy would declare (the first standing goblin)
     assert (f"{prompt} melee Orc 9 melee Orc 9: melee: no combatant named 'Orc 9' (Goblin 1, Goblin 2, Goblin 3, "
             "Goblin 4, Goblin chief, Mina)") in out
     assert f"{prompt} cast fireball cast fireball: cast: no spell it knows named 'fireball' (none)" in out

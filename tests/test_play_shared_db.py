@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from affray.cli.app import app
-from affray.play import FightBusyError, Store
+from affray.table import FightBusyError, Store
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,11 +11,13 @@ from rich.console import Console
 from affray import load_encounter
 from affray.api import prepare
 from affray.drive import Coming, End
+from affray.drive.driven import Declaring
 from affray.engine.events import Melee
 from affray.io.load import load_text
-from affray.play import Session, Store
-from affray.play.view import next_lines
+from affray.play import RefereeConsole as Session
+from affray.render.status import next_lines
 from affray.rulesets import RULESETS
+from affray.table import Store
 
 SKIRMISH = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "skirmish.yaml"
 
@@ -134,8 +136,8 @@ def test_next_names_every_step_of_the_coming_moment(ruleset: str) -> None:
                       for line in next_lines(drive.fight, item.step, None) if line.plain.startswith("next: ")}
             resolved: set[str] = set()
             item = drive.pull()
-            while not isinstance(item, End) and ((isinstance(item, Coming) and item.step.tick == tick)
-                                                 or (not isinstance(item, Coming) and item.tick == tick)):
+            while not isinstance(item, (End, Declaring)) and ((isinstance(item, Coming) and item.step.tick == tick)
+                                                              or (not isinstance(item, Coming) and item.tick == tick)):
                 if (not isinstance(item, Coming) and item.kind in STEP_KINDS and item.actor
                         and not getattr(item, "opportunity", False)):  # a free blow is a step's consequence
                     resolved.add(item.actor)

@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.text import Text
 
 from affray import load_encounter, prepare
-from affray.cli.render import event_renderables, render_result, who
 from affray.engine.events import Event
+from affray.render.timeline import event_renderables, render_result, who
 
 FIRST = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "first_fight.yaml"
 SKIRMISH = FIRST.with_name("skirmish.yaml")
@@ -54,7 +54,7 @@ def test_the_why_is_wrapped_at_the_width_and_indented_under_the_event() -> None:
 def test_the_end_of_a_condition_reads_as_such_in_what_comes_next() -> None:
     """A condition's end is a step on the clock (G-08); the status says what ends, not the step's kind."""
     from affray.engine.step import Step
-    from affray.play.view import next_lines
+    from affray.render.status import next_lines
 
     fight = prepare(load_encounter(FIRST)).fight()
     goblin = fight.state.fighters["Goblin 1"]

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from affray.play.store import Store
+from affray.table.store import Store
 from web_helpers import PCS, table_file
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -50,16 +50,16 @@ def _affray(*args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
-def _serve(file: Path, db: Path) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    """``affray serve`` on a free port of 127.0.0.1 (stopped by the caller, and by ``timeout`` at the latest); the
-    links it prints, by who."""
+def _serve(file: Path, db: Path, *args: str, players: int = len(PCS)) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """``affray serve`` on a free port of 127.0.0.1 (stopped by the caller, and by ``timeout`` at the latest), with
+    ``args``; the links it prints, by who (the referee's and ``players`` more)."""
     proc = subprocess.Popen(["timeout", "-s", "INT", "600", sys.executable, "-m", "affray", "serve", str(file), "--db",
-                             str(db), "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             str(db), "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or ()] and None, daemon=True).start()
     links: dict[str, str] = {}
-    while len(links) < 1 + len(PCS):
+    while len(links) < 1 + players:
         try:
             line = lines.get(timeout=30)
         except queue.Empty:
@@ -159,9 +159,9 @@ def _play(browser: Browser, links: dict[str, str], ruleset: str) -> dict[int, di
                     by[pc].add("die")
         _settle(list(pages.values()), rev + 1)
     assert referee.locator(".over").count(), "the fight did not end"
-    assert "the fight is over: party wins" in (referee.locator(".over").text_content() or "")
+    assert "the fight is over: the party wins" in (referee.locator(".over").text_content() or "")
     for pc in PCS:
-        assert "the fight is over: party wins" in (pages[pc].locator(".over").text_content() or "")
+        assert "the fight is over: the party wins" in (pages[pc].locator(".over").text_content() or "")
         assert by[pc] == {"declare", "die"}, f"{pc}'s player did not both declare and roll"
     assert dialogs == [] and errors == []
     for page in pages.values():

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from affray.cli.app import app
-from affray.play.store import FightBusyError
+from affray.table.store import FightBusyError
 from affray.web.app import Served
 from affray.web.serve import Opening, open_served
 from web_helpers import PCS, TABLE, client, first_frame, form_key, live_server, opening, question, table_file

@@ -78,7 +78,8 @@ def test_commands_from_the_referee_forms(tmp_path: Path) -> None:
         assert ">55/50<" in s.page(s.ref) and ">55/50<" in s.page(s.tok["Sela"])  # an ally's hit points are known
         assert s.post(s.ref, op="command", say="damage Nobody 3") == "damage: no combatant named &#39;Nobody&#39; " \
             "(combatants: Brom, Sela, Ash, Orc 1, Orc 2, Orc 3)"
-        assert s.post(s.ref, op="command", say="frobnicate").startswith("frobnicate: not a command (step, run")
+        assert s.post(s.ref, op="command", say="frobnicate").startswith(
+            "unknown command &#39;frobnicate&#39; (step, run")
         assert s.post(s.ref, op="compose", verb="rm", name="Orc 2") == "rm: not a command"
         assert s.post(s.ref, op="compose", verb="dice", name="party", a="roll") == "dice for party: roll"
         assert served.table.journal.inputs[-1].value == ("party", "roll")

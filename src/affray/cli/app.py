@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     from typer.models import CommandInfo
 
     from affray.api import Prepared
-    from affray.play import Session, Store
-    from affray.play.session import Io
-    from affray.play.store import Game
+    from affray.play import RefereeConsole
+    from affray.play.console import Io
+    from affray.table import Game, Store
 
     app: typer.Typer  # the whole command line (module ``__getattr__``)
 
@@ -47,6 +47,9 @@ _Sets = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, re
 _Auto = Annotated[bool, typer.Option("--auto", help="default actions once plans run out")]
 _MaxRounds = Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")]
 _Db = Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")]
+_Declare = Annotated[list[str] | None, typer.Option(
+    "--declare", help="WHO=ask|auto|repeat: who answers WHO's declarations (a side, or a combatant as the file "
+    "names it), repeatable", metavar="WHO=MODE")]
 _Catalogue = Annotated[Path | None, typer.Option("--catalogue", metavar="FILE", help="a catalogue file of your own: "
                                                  "its entries add to or replace the package's (and the file's own)")]
 
@@ -148,20 +151,21 @@ def run(
     auto: _Auto = False,
     max_rounds: _MaxRounds = "50",
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
+    declare: _Declare = None,
     catalogue: _Catalogue = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
-        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
         result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
             from affray.io.timeline import timeline_json
 
             sys.stdout.write(timeline_json(result))
         else:
-            from affray.cli.render import render_result
+            from affray.render.timeline import render_result
 
             render_result(result, _console())
 
@@ -178,6 +182,9 @@ def play(
     max_rounds: _MaxRounds = "50",
     db: _Db = Path("affray.db"),
     game: Annotated[str | None, typer.Option(help="the fight to resume (default: the latest)", metavar="ID")] = None,
+    declare: _Declare = None,
+    dice: Annotated[str | None, typer.Option(help="ask: every die is asked (the default at a terminal); roll: "
+                                             "rolled from the seed (the default from a pipe)")] = None,
     catalogue: _Catalogue = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
@@ -185,22 +192,24 @@ def play(
     Piped commands (step, run, undo, quit...) are read from stdin; then nothing is asked."""
 
     def body() -> None:
-        from affray.play import Store
         from affray.play.terminal import io_for_stdin
+        from affray.table import Store
 
+        if dice not in (None, "roll", "ask"):
+            raise OptionError(f"--dice {dice!r}: roll or ask")
         seed_n, rounds = _numbers(seed, max_rounds)
         game_n = _game(game)
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
             store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
             store = Store(db)
             record = store.game(game_n)
         with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
-            _session(store, record, io_for_stdin()).play()
+            _session(store, record, io_for_stdin(), dice).play()
 
     _guard(body)
 
@@ -217,16 +226,15 @@ def drive(
     db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
     game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
                                              metavar="ID")] = None,
+    declare: _Declare = None,
     catalogue: _Catalogue = None,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
     def body() -> None:
         from affray.cli.drive import converse
-        from affray.drive import DriveError
-        from affray.play import Store
-        from affray.play.session import open_game
-        from affray.play.store import input_row
+        from affray.drive import DicePrefs
+        from affray.table import Recorder, Session, Store, open_drive, open_game
 
         if dice not in ("roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
@@ -239,29 +247,27 @@ def drive(
             record = store.game(game_n)
             with store.writer(record.id):  # one writer per fight
                 journal = store.journal(record.id)
-                prepared = open_game(store, record)
-                try:
-                    fight = prepared.drive(auto=record.auto, max_rounds=record.max_rounds, inputs=journal.inputs,
-                                           events=len(journal.events))
-                except DriveError as exc:
-                    raise OptionError(f"{db}: fight {record.id}: {exc}") from None
-                converse(fight, sys.stdin, sys.stdout, store, record)
+                drive = open_drive(store, record, open_game(record), journal, DicePrefs())
+                converse(Session(drive, Recorder(store, record, journal)), sys.stdin, sys.stdout)
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue)
-        fight = prepared.drive(auto=auto, max_rounds=rounds)
-        if dice == "ask":
-            fight.set_dice("all", "ask")  # an input like any other: a resumed fight asks them too
+        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
         if db is None:
-            converse(fight, sys.stdin, sys.stdout)
+            session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
+            if dice == "ask":
+                session.dice(["all", "ask"])
+            converse(session, sys.stdin, sys.stdout)
             return
         store = Store(db)
         record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         with store.writer(record.id):
-            for i in fight.inputs:
-                store.append(record.id, *input_row(i))
-            converse(fight, sys.stdin, sys.stdout, store, record)
+            journal = store.journal(record.id)
+            session = Session(open_drive(store, record, prepared, journal, DicePrefs()),
+                              Recorder(store, record, journal))
+            if dice == "ask":  # an input like any other: a resumed fight asks them too
+                session.dice(["all", "ask"])
+            converse(session, sys.stdin, sys.stdout)
 
     _guard(body)
 
@@ -279,6 +285,7 @@ def serve(
     host: Annotated[str, typer.Option(help="the address to listen on (another machine's players: 0.0.0.0)")] = (
         "127.0.0.1"),
     port: Annotated[str, typer.Option(help="the port to listen on (0: any free one)", metavar="N")] = "8000",
+    declare: _Declare = None,
     catalogue: _Catalogue = None,
 ) -> None:
     """Serve the fight as a web page: the referee's screen and one link per player character, live.
@@ -296,7 +303,7 @@ def serve(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds))
         else:
             _existing_store(db).close()
@@ -311,7 +318,7 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
     """List the fights saved in a database."""
 
     def body() -> None:
-        from affray.play import StoreError
+        from affray.table import StoreError
 
         store = _existing_store(db)
         damaged = 0
@@ -342,8 +349,8 @@ def log(
     """Print a saved fight's timeline as it stands."""
 
     def body() -> None:
-        from affray.cli.render import render_result
         from affray.io.timeline import timeline_json
+        from affray.render.timeline import render_result
 
         store = _existing_store(db)
         result = _session(store, store.game(_game(game)), None).rebuild()
@@ -356,14 +363,18 @@ def log(
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
-             catalogue: Path | None = None) -> tuple[Prepared, dict[str, Any], str]:
-    """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors. The
-    file's text is returned too (the console keeps it in its database): for a file that names catalogue entries
-    or rolls hit points, the encounter as the fight starts it, standing alone (``Loaded.settled_text``)."""
+             catalogue: Path | None = None, declare: list[str] | None = None) -> tuple[Prepared, dict[str, Any], str]:
+    """Load ``file`` and settle its ruleset, options (``--set``), seed and who declares (``--declare``, written
+    into the file's text); bad ones are the file's errors. The text is returned too (the console keeps it in
+    its database): for a file that names catalogue entries or rolls hit points, the encounter as the fight
+    starts it, standing alone (``Loaded.settled_text``)."""
     from affray.api import prepare
     from affray.io.load import load_text, read_text
+    from affray.io.rewrite import with_declare
 
     text = read_text(file)
+    if declare:
+        text = with_declare(text, str(file), declare)
     loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
     try:
         options = _parse_sets(sets or [])
@@ -374,19 +385,20 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
         raise OptionError(f"{file}: {what}: {exc}") from None
 
 
-def _session(store: Store, game: Game, io: Io | None) -> Session:
-    """The session of a stored fight; a stored encounter that no longer loads is the database's problem."""
-    from affray.play import Session, StoreError
+def _session(store: Store, game: Game, io: Io | None, dice: str | None = None) -> RefereeConsole:
+    """The console of a stored fight; a stored encounter that no longer loads is the database's problem."""
+    from affray.play import RefereeConsole
+    from affray.table import StoreError
 
     try:
-        return Session(store, game, io, _console())
+        return RefereeConsole(store, game, io, _console(), dice=dice)
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None
 
 
 def _existing_store(db: Path) -> Store:
-    from affray.play import Store, StoreError
+    from affray.table import Store, StoreError
 
     if not db.exists():
         raise StoreError(f"{db}: no such database (give --db PATH; `affray play FILE --db PATH` makes one)")

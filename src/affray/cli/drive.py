@@ -1,12 +1,23 @@
-"""``affray drive``: a driven fight as JSON lines, one object per line on stdout, one read per line from stdin.
+"""``affray drive``: the table's session as JSON lines, one object per line on stdout, one read per line from stdin.
 
-Written: ``{"event": {...}}`` (as an element of ``affray run --json``'s events), ``{"ask": {...}}`` (a
-declaration or a die wanted), ``{"end": {"winner": ..., "combatants": {...}}}``, ``{"error": TEXT, "id": N}``
-(the line read was not a valid answer: the question stands and is sent again) and ``{"undone": {"events":
-N}}`` (after an undo: the fight is back to its first N events). Read: ``{"id": N, "declare": ENTRY}``,
-``{"id": N, "die": V}``, ``{"id": N, "roll": true}``, ``{"id": N, "outcome": {...}}``, ``{"do": "undo", "n":
-K}``, ``{"do": "command", "text": "damage Orc 1 3"}`` (a referee's command, as at the console), ``{"do":
-"quit"}``. With a database every event and answer is journalled as in ``affray play``.
+Written:
+
+- ``{"event": {...}}``: as an element of ``affray run --json``'s events;
+- ``{"ask": {...}}``: a declaration wanted (with what it may choose and its ``suggestion``), or a die;
+- ``{"end": {"winner": ..., "combatants": {...}}}``;
+- ``{"error": TEXT, "id": N}``: the line read was not a valid answer; the question stands and is sent again;
+- ``{"undone": {"events": N}}``: after an undo or a back, the fight is back to its first N events;
+- ``{"done": TEXT}``: what a ``do`` line did;
+- ``{"pause": {"why": ..., "at": ..., "events": N}}``: where the console would pause, once the caller asked to go
+  a step or a round at a time (``{"do": "say", "text": "round"}``).
+
+Read: ``{"id": N, "declare": ENTRY}`` (with ``"also": [NAME, ...]``: the same entry for those combatants'
+questions of this declaration point), ``{"id": N, "die": V}``, ``{"id": N, "roll": true}``, ``{"id": N,
+"outcome": {...}}``; ``{"do": "undo", "n": K}``, ``{"do": "back"}`` (the last answer or command taken back),
+``{"do": "say", "text": LINE}`` (a line as typed at the console: ``kobolds: melee Aldric``, ``round``...),
+``{"do": "command", "text": "damage Orc 1 3"}``, ``{"do": "declare", "who": SIDE or NAME, "mode":
+"ask"|"auto"|"repeat"}``, ``{"do": "dice", "who": WHO, "mode": "ask"|"roll"}``, ``{"do": "quit"}``. With a
+database every event and input is journalled as in ``affray play``.
 """
 
 from __future__ import annotations
@@ -16,34 +27,11 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from affray.drive import ROLL, Coming, DeclareQuestion, DieQuestion, Drive, End, Input, Question
-from affray.io.timeline import event_dict
+from affray.drive import ROLL, DeclareQuestion, DieQuestion, End
 from affray.model.encounter import Outcome
-from affray.play.store import Game, Store, input_row
+from affray.table import Pause, Reply, Session, Shown, plain_event
 
 __all__ = ["converse"]
-
-
-class _Journal:
-    """Where a conversation's lines go when a database is given."""
-
-    def __init__(self, store: Store | None, game: Game | None, events: int) -> None:
-        self.store = store
-        self.game = game
-        self.events = events
-
-    def event(self, d: dict[str, Any]) -> None:
-        if self.store is not None and self.game is not None:
-            self.store.append(self.game.id, "event", self.events, d)
-        self.events += 1
-
-    def input(self, i: Input) -> None:
-        if self.store is not None and self.game is not None:
-            self.store.append(self.game.id, *input_row(i))
-
-    def row(self, kind: str, at: int) -> None:
-        if self.store is not None and self.game is not None:
-            self.store.append(self.game.id, kind, at, {})
 
 
 def _write(out: TextIO, obj: dict[str, Any]) -> None:
@@ -51,11 +39,115 @@ def _write(out: TextIO, obj: dict[str, Any]) -> None:
     out.flush()
 
 
-def _answer(drive: Drive, q: Question | None, data: dict[str, Any]) -> str | None:
+def converse(session: Session, inp: TextIO, out: TextIO) -> None:
+    """Run the conversation until the input ends or says quit."""
+    while True:
+        item = session.next()
+        if isinstance(item, Pause):
+            if item.why == "start" or session.mode == "run":  # a conversation runs from one question to the next,
+                session.go("run")  # unless its caller asked to go a step or a round at a time
+                continue
+            _write(out, _pause(session, item))
+            if not _read(session, item, inp, out):
+                return
+            continue
+        if isinstance(item, Shown):
+            _write(out, {"event": plain_event(item.event, item.seq)})
+            continue
+        if isinstance(item, End):
+            final = item.result.final
+            _write(out, {"end": {"winner": final.winner, "combatants": final.combatants}})
+        else:
+            _write(out, {"ask": item.to_json()})
+        if not _read(session, item, inp, out):
+            return
+
+
+def _read(session: Session, item: object, inp: TextIO, out: TextIO) -> bool:
+    """Read lines until the question is answered (or, at the end, an undo): False to stop."""
+    q = item if isinstance(item, (DeclareQuestion, DieQuestion)) else None
+    qid = q.id if q is not None else None
+    while True:
+        line = inp.readline()
+        if not line:
+            return False
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            _refuse(out, "each line is one JSON object", qid, item)
+            continue
+        do = data.get("do")
+        if do == "quit":
+            return False
+        if do is not None:
+            reply = _do(session, do, data)
+            if reply is None:
+                _refuse(out, f"unknown do {do!r}: undo, back, say, command, declare, dice or quit", qid, item)
+                continue
+            for e in reply.events:
+                _write(out, {"event": plain_event(e.event, e.seq)})
+            if not reply.ok:
+                _refuse(out, reply.text, qid, item)
+                continue
+            if do in ("undo", "back"):
+                _write(out, {"undone": {"events": len(session.fight.events)}})
+                return True
+            if reply.text:
+                _write(out, {"done": reply.text})
+            if reply.go or (q is not None and session.pending is not q):  # it moved the fight on, or answered
+                return True
+            if isinstance(item, Pause):  # still paused: where, again
+                _write(out, _pause(session, item))
+            _resend(out, item)
+            continue
+        error = _answer(session, q, data)
+        if error is None:
+            return True
+        _refuse(out, error, qid, item)
+
+
+def _pause(session: Session, p: Pause) -> dict[str, Any]:
+    return {"pause": {"why": p.why, "at": session.fight.now_at, "events": len(session.fight.events)}}
+
+
+def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:
+    """A ``do`` line carried out; None when it is none of them."""
+    if do == "undo":
+        n = data.get("n", 1)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            return Reply("undo takes n, a whole number of events of 1 or more", ok=False)
+        return session.undo(n)
+    if do == "back":
+        return session.back()
+    if do == "say":  # a line as typed at the console: a group's declaration, NAME: ENTRY, round, a command...
+        text = data.get("text")
+        return session.say(text) if isinstance(text, str) else Reply("say takes text: a line as typed at the "
+                                                                      "console", ok=False)
+    if do == "command":
+        return session.command(str(data.get("text", "")))
+    if do == "declare":
+        who, mode = data.get("who"), data.get("mode")
+        if not isinstance(who, str) or not isinstance(mode, str):
+            return Reply("declare takes who (a side or a combatant) and mode (ask, auto or repeat)", ok=False)
+        return session.command(f"declare {who} {mode}")
+    if do == "dice":
+        who, mode = data.get("who", "all"), data.get("mode")
+        if not isinstance(who, str) or not isinstance(mode, str):
+            return Reply("dice takes who (a side, a die's purpose or all) and mode (ask or roll)", ok=False)
+        return session.dice([who, mode])
+    return None
+
+
+def _answer(session: Session, q: DeclareQuestion | DieQuestion | None, data: dict[str, Any]) -> str | None:
     """Give the answer a line carries; None once accepted, else what is wrong."""
     if q is None:
         return "no question is waiting: send {\"do\": \"undo\", \"n\": K} or {\"do\": \"quit\"}"
-    if data.get("id") != q.id:
+    qid = data.get("id")
+    if isinstance(qid, bool) or qid != q.id:
         return f"the question waiting is {q.id}: answer it with \"id\": {q.id}"
     given = [k for k in ("declare", "die", "roll", "outcome") if k in data]
     if len(given) != 1:
@@ -75,86 +167,18 @@ def _answer(drive: Drive, q: Question | None, data: dict[str, Any]) -> str | Non
             value = Outcome.model_validate(value)
         except ValidationError:
             return "an outcome is {\"hit\": true, \"damage\": N} or {\"hit\": false}"
-    return drive.answer(value)
+    also = data.get("also", [])
+    if not isinstance(also, list) or not all(isinstance(n, str) for n in also):
+        return "also takes a list of names (combatants or sides)"
+    reply = session.answer(value, also)
+    return None if reply.ok else reply.text
 
 
-def converse(drive: Drive, inp: TextIO, out: TextIO, store: Store | None = None, game: Game | None = None) -> None:
-    """Run the conversation until the input ends or says quit."""
-    journal = _Journal(store, game, len(drive.fight.events))
-    drive.on_input = journal.input
-    while True:
-        item = drive.pull()
-        if isinstance(item, Coming):
-            continue  # steps are announced only to a console
-        if isinstance(item, (DeclareQuestion, DieQuestion, End)):
-            if isinstance(item, End):
-                if store is not None and game is not None and not store.journal(game.id).ended:
-                    journal.row("end", journal.events)
-                final = item.result.final
-                _write(out, {"end": {"winner": final.winner, "combatants": final.combatants}})
-            else:
-                _write(out, {"ask": item.to_json()})
-            if not _read(drive, item, inp, out, journal):
-                return
-            continue
-        d = json.loads(json.dumps(event_dict(item, journal.events), ensure_ascii=False))
-        journal.event(d)
-        _write(out, {"event": d})
-
-
-def _read(drive: Drive, item: object, inp: TextIO, out: TextIO, journal: _Journal) -> bool:
-    """Read lines until the question is answered (or, at the end, an undo): False to stop."""
-    q = item if isinstance(item, (DeclareQuestion, DieQuestion)) else None
-    while True:
-        line = inp.readline()
-        if not line:
-            return False
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            _write(out, {"error": "each line is one JSON object", "id": q.id if q else None})
-            _resend(out, item)
-            continue
-        do = data.get("do")
-        if do == "quit":
-            return False
-        if do == "undo":
-            n = data.get("n", 1)
-            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                _write(out, {"error": "undo takes n, a whole number of events of 1 or more", "id": q.id if q else None})
-                _resend(out, item)
-                continue
-            to = drive.undo(n)
-            journal.row("undo", to)
-            journal.events = to
-            _write(out, {"undone": {"events": to}})
-            return True
-        if do == "command":  # a referee's command (damage, heal, add, remove, plan): its events, then the question
-            error = drive.command(str(data.get("text", "")))
-            if error is not None:
-                _write(out, {"error": error, "id": q.id if q else None})
-            for e in drive.take_events():
-                d = json.loads(json.dumps(event_dict(e, journal.events), ensure_ascii=False))
-                journal.event(d)
-                _write(out, {"event": d})
-            _resend(out, item)
-            continue
-        if do is not None:
-            _write(out, {"error": f"unknown do {do!r}: undo, command or quit", "id": q.id if q else None})
-            _resend(out, item)
-            continue
-        error = _answer(drive, q, data)
-        if error is None:
-            return True
-        _write(out, {"error": error, "id": q.id if q else None})
-        _resend(out, item)
+def _refuse(out: TextIO, text: str, qid: int | None, item: object) -> None:
+    _write(out, {"error": text, "id": qid})
+    _resend(out, item)
 
 
 def _resend(out: TextIO, item: object) -> None:
     if isinstance(item, (DeclareQuestion, DieQuestion)):
         _write(out, {"ask": item.to_json()})
-

@@ -43,8 +43,9 @@ from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.errors import AffrayError
 from affray.model.encounter import Declaration, Outcome
+from affray.model.order import Order
 
-__all__ = ["Coming", "DicePrefs", "Drive", "DriveError", "End", "Input", "Item"]
+__all__ = ["Coming", "Declaring", "DicePrefs", "Drive", "DriveError", "End", "Input", "Item", "still_counts"]
 
 
 class DriveError(AffrayError):
@@ -59,13 +60,24 @@ class Coming:
 
 
 @dataclass(frozen=True)
+class Declaring:
+    """A combatant about to declare, before its plan, its mode or anyone is asked (announced to a caller that
+    may pause there: a round's first declaration point, where the referee says what changes)."""
+
+    fighter: Fighter
+    at: str
+
+
+@dataclass(frozen=True)
 class End:
     """The fight is over: no side but one stands, the round cap is reached, or nothing is left to do."""
 
     result: Result
 
 
-Item = Event | DeclareQuestion | DieQuestion | Coming | End
+Item = Event | DeclareQuestion | DieQuestion | Coming | Declaring | End
+#: What ``pull`` gives that is not an event.
+_NOT_EVENTS = (Coming, Declaring, End, DeclareQuestion, DieQuestion)
 
 
 @dataclass
@@ -97,6 +109,23 @@ class Input:
     key: tuple[str, int] | None = None
     value: Any = None
     upto: int = 0
+
+
+def suggestion(fight: Fight[Any], f: Fighter) -> Declaration | None:
+    """What a question offers on Enter: ``f``'s standing declaration while still possible, else what its policy
+    would declare (a policy reads the fight and rolls nothing)."""
+    standing = fight.standing(f)
+    if standing is not None:
+        return standing.source
+    chosen = fight.policy(fight, f)
+    return chosen.source if isinstance(chosen, Order) else chosen
+
+
+def still_counts(i: Input, to: int) -> bool:
+    """Whether input ``i`` still counts once the fight is taken back to ``to`` events: given before that point,
+    or a choice of dice made before the fight began (``--dice ask``, the players' own dice), which no undo takes
+    back."""
+    return i.at < to or (i.kind == "dice" and i.at == 0 and i.k == 0)
 
 
 class Drive:
@@ -171,9 +200,9 @@ class Drive:
 
     def take_events(self) -> list[Event]:
         """The events already made and not yet pulled (a command's own), in order."""
-        out = [x for x in self._queue if not isinstance(x, (Coming, End, DeclareQuestion, DieQuestion))]
+        out = [x for x in self._queue if not isinstance(x, _NOT_EVENTS)]
         if out:  # a command's events come before what was waiting at its point (a step announced, a question)
-            rest = [x for x in self._queue if isinstance(x, (Coming, End, DeclareQuestion, DieQuestion))]
+            rest = [x for x in self._queue if isinstance(x, _NOT_EVENTS)]
             self._queue = deque(rest)
         return out
 
@@ -198,7 +227,7 @@ class Drive:
         """A referee's command (``damage``, ``heal``, ``add``, ``remove``, ``plan``, ``condition``, ``end``) at
         the point the fight stands at: None once done (its events come from ``take_events``); else what is
         wrong."""
-        if any(not isinstance(x, (Coming, End, DeclareQuestion, DieQuestion)) for x in self._queue):
+        if any(not isinstance(x, _NOT_EVENTS) for x in self._queue):
             return "pull the events already made first: a command comes at a point, after them"
         try:
             cmd = parse_fight_command(text, self.fight)
@@ -231,9 +260,22 @@ class Drive:
         if cut:
             to = min(i.at for i in cut)
         to = max(m for m in self._stops if m <= to)
-        self.inputs = [i for i in self.inputs if i.at < to]
+        self.inputs = [i for i in self.inputs if still_counts(i, to)]
         self._start(to)
         return to
+
+    def back(self) -> tuple[Input, int, list[Input]] | None:
+        """Take back the last input, whatever it was (an answer, a command, a choice of dice): the fight is rebuilt
+        to the point it was given at, where its question is asked again. (The input taken back, the events left,
+        the other inputs given at that very point, which still count); None when nothing was given."""
+        undoable = [i for i in self.inputs if not still_counts(i, 0)]
+        if not undoable:
+            return None
+        last = undoable[-1]
+        self.inputs = [i for i in self.inputs if i is not last]
+        again = [i for i in self.inputs if i.at == last.at and not still_counts(i, last.at)]
+        self._start(last.at)
+        return last, last.at, again
 
     # -- the engine's side (inside the greenlet) ---------------------------------------------------------
     def _start(self, to: int) -> None:
@@ -320,7 +362,9 @@ class Drive:
 
     def _on_declare(self, f: Fighter, tick: Tick, at: str) -> None:
         self.coming, self.declaring, self._preset = None, (f, at), None
-        if self._point():
+        if self._point(wants=self.announce):
+            if self.announce:
+                self._queue.append(Declaring(f, at))
             self._switch()
 
     def _main(self) -> End:
@@ -377,8 +421,8 @@ class Drive:
         elif self._replaying_now():
             raise DriveError(f"rebuilding the fight: no recorded answer for the declaration of {f.name} at {at}")
         else:
-            answer = self._ask(DeclareQuestion(self._new_id(), f.name, f.side, at, tick, choices(fight, f), known),
-                               key)
+            answer = self._ask(DeclareQuestion(self._new_id(), f.name, f.side, at, tick, choices(fight, f), known,
+                                               suggestion(fight, f)), key)
         assert isinstance(answer, Declaration)
         return answer
 

@@ -23,7 +23,7 @@ from affray.io.read import format_path
 from affray.model.encounter import MOVE_MODES, Declaration, Outcome
 
 __all__ = ["ROLL", "AnswerError", "DeclareQuestion", "DieQuestion", "Question", "Roll", "check_declaration",
-           "check_die", "choices", "plain"]
+           "check_die", "choices", "fallen", "plain"]
 
 
 class AnswerError(AffrayError):
@@ -64,12 +64,17 @@ class DeclareQuestion:
     tick: Tick
     choices: Mapping[str, Any]
     known: tuple[tuple[str, Declaration], ...] = ()
+    #: What Enter accepts: its standing declaration while still possible, else what its policy would declare.
+    suggestion: Declaration | None = None
     what: str = field(default="declare", init=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "what": "declare", "actor": self.actor, "side": self.side, "at": self.at,
-                "choices": dict(self.choices),
-                "known": [{"actor": name, "declaration": plain(d)} for name, d in self.known]}
+        out = {"id": self.id, "what": "declare", "actor": self.actor, "side": self.side, "at": self.at,
+               "choices": dict(self.choices),
+               "known": [{"actor": name, "declaration": plain(d)} for name, d in self.known]}
+        if self.suggestion is not None:
+            out["suggestion"] = plain(self.suggestion)
+        return out
 
 
 @dataclass(frozen=True)
@@ -118,9 +123,15 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     out.update({"move": list(MOVE_MODES), "movement": f.spec.mv * 10, "misc": True, "wait": True, "none": True,
                 "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons],
                 "spells": [{"name": s.name, "level": s.level, "ct": s.ct} for s in f.spells.values()],
-                "enemies": enemies, "allies": allies,
+                "enemies": enemies, "allies": allies, "fallen": fallen(fight),
                 "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
     return out
+
+
+def fallen(fight: Fight[Any]) -> dict[str, str]:
+    """Who is out of the fight, and how (dead, unconscious, fled, gone): a name a referee may still type."""
+    return {g.name: ("unconscious" if g.unconscious else "dead") if g.down else "fled" if g.fled else "gone"
+            for g in fight.state.fighters.values() if not g.active}
 
 
 def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaration:
@@ -140,6 +151,9 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaratio
     if target is not None:
         if target not in state.fighters:
             raise AnswerError(f"no combatant named {target!r} (enemies: {', '.join(_enemies(fight, f)) or 'none'})")
+        if not state.fighters[target].active:
+            raise AnswerError(f"{target} is out of the fight ({fallen(fight)[target]}); enemies still standing: "
+                              f"{', '.join(_enemies(fight, f)) or 'none'}")
         if target == f.name:
             raise AnswerError(f"{f.name} cannot attack itself: name a foe")
     if decl.cast is not None and decl.cast not in f.spells:

@@ -91,6 +91,12 @@ class _Reader:
         known = ", ".join(names) or "none"
         if not said:
             raise AnswerError(f"{what}: name one ({known})")
+        if kind in ("foe", "target"):  # one out of the fight is named as such, not as nobody
+            out = {n.lower(): (n, how) for n, how in dict(self.c.get("fallen", {})).items()}
+            for j in range(len(self.words), self.i, -1):
+                hit = out.get(" ".join(self.words[self.i:j]).lower())
+                if hit is not None:
+                    raise AnswerError(f"{what}: {hit[0]} is out of the fight ({hit[1]}); still standing: {known}")
         raise AnswerError(f"{what}: no {_KIND_WORDS[kind]} named {said!r} ({known})")
 
     def _int(self, what: str) -> int:

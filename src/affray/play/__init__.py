@@ -1,6 +1,5 @@
-"""The referee's console (``affray play``): a fight run at the table, journalled to SQLite as it goes."""
+"""The referee's console (``affray play``): the table's session at a prompt, journalled to SQLite as it goes."""
 
-from affray.play.session import Session, open_game
-from affray.play.store import FightBusyError, Game, Journal, Store, StoreError
+from affray.play.console import RefereeConsole
 
-__all__ = ["FightBusyError", "Game", "Journal", "Session", "Store", "StoreError", "open_game"]
+__all__ = ["RefereeConsole"]

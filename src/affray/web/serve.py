@@ -11,7 +11,7 @@ from typing import TextIO
 import uvicorn
 
 from affray.errors import OptionError
-from affray.play.store import Store
+from affray.table.store import Store
 from affray.web.app import Served, make_app
 from affray.web.security import BodyLimit, Tokens
 from affray.web.table import Table
@@ -47,7 +47,7 @@ def open_served(opening: Opening) -> Served:
     except BaseException:
         pool.shutdown()
         raise
-    return Served(table, Tokens.make(table.pcs()), pool)
+    return Served(table, Tokens.make(table.session.pcs()), pool)
 
 
 def close_served(served: Served) -> None:

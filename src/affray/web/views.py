@@ -14,15 +14,16 @@ from typing import Any
 
 from rich.console import Console
 
-from affray.cli.render import event_line, why_line
 from affray.drive import DeclareQuestion, DieQuestion, Question
 from affray.engine.events import Event
 from affray.engine.fight import Fight, describe_declaration
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.play.view import morale_due, next_lines, status_table, warn_opportunity
 from affray.printable import printable as p
+from affray.render.status import morale_due, next_lines, status_table, warn_opportunity
+from affray.render.timeline import event_line, why_line
 from affray.rulesets import find_ruleset
+from affray.table import wins
 from affray.web.table import Table
 
 __all__ = ["Ask", "Line", "Row", "View", "player_view", "referee_view"]
@@ -88,6 +89,7 @@ class View:
     dice: dict[str, str] = field(default_factory=dict)
     sides: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    paused: str | None = None  # why the fight waits for the referee (a round's declarations come next...)
 
 
 def _state(f: Fighter) -> str:
@@ -146,7 +148,7 @@ def _ask(q: Question, fight: Fight[Any]) -> Ask:
 
 def referee_view(table: Table, rev: int) -> View:
     """Everything: what the console shows at a prompt, the whole timeline with each why, any question."""
-    d = table.drive
+    d = table.session.drive
     fight = d.fight
     rows = status_table(fight, d.coming)[1:]
     by_name = {f.name: f for f in fight.state.fighters.values()}
@@ -165,17 +167,32 @@ def referee_view(table: Table, rev: int) -> View:
     return View("referee", rev, p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
                 p(fight.now_at), [line.plain for line in next_lines(fight, d.coming, d.declaring)], shown,
                 _timeline(fight, lambda seq, e: True), _ask(q, fight) if q is not None else None, None,
-                _over(table, None), notes, dict(d.dice.by), list(fight.state.sides), list(fight.state.fighters))
+                _over(table, None), notes, dict(d.dice.by), list(fight.state.sides), list(fight.state.fighters),
+                _paused(table) if q is None else None)
+
+
+def _paused(table: Table) -> str | None:
+    """Where the fight waits for the referee, in words (a new round's declarations come next: the moment to say
+    what changes)."""
+    pause = table.session.paused
+    declaring = table.session.drive.declaring
+    if pause is None or table.over:
+        return None
+    if pause.why == "round" and declaring is not None:
+        return p(f"{declaring[1]}: declarations come next (NAME: DECLARATION changes one; Round goes on)")
+    if pause.why == "provokes" and pause.step is not None:
+        return p(f"{pause.step.actor.name}'s move is about to resolve: it provokes (see the warning)")
+    return None
 
 
 def player_view(table: Table, pc: str, rev: int) -> View:
     """What ``pc`` could know: its own and its allies' state, enemies as seen across the field (no hit points,
     no casting's end), the timeline as it saw it, its own side's coming steps, and its own questions."""
-    d = table.drive
+    d = table.session.drive
     fight = d.fight
     me = fight.state.fighters[pc]
     side = me.side
-    heard = table.heard.get(pc, set())
+    heard = table.session.heard.get(pc, set())
 
     def keep(seq: int, e: Event) -> bool | str | None:
         actor = fight.state.fighters.get(e.actor or "")
@@ -207,7 +224,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
     nxt = [p(f"{s.actor.name}: {s.kind}{f' {s.spell.name}' if s.spell else ''}"
              f"{f' -> {s.target}' if s.target else ''} at {s.at}") for s in steps if s.actor.side == side][:4]
     q = table.pending
-    ask = _ask(q, fight) if q is not None and table.entitled(pc, q) else None
+    ask = _ask(q, fight) if q is not None and table.session.entitled(pc, q) else None
     waiting = None if q is not None or table.over else "waiting for the referee to go on"
     if q is not None and ask is None:
         who = q.actor if isinstance(q, DeclareQuestion) else q.actor or ""
@@ -221,5 +238,5 @@ def _over(table: Table, side: str | None) -> str | None:
     """The fight's end as the viewer may see it (None: not over)."""
     if not table.over:
         return None
-    final = table.drive.fight.state.final()
-    return p(f"the fight is over: {final.winner} wins" if final.winner else "the fight is over: no winner")
+    final = table.session.fight.state.final()
+    return p(f"the fight is over: {wins(final.winner)}" if final.winner else "the fight is over: no winner")

@@ -7,16 +7,16 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from affray.cli.render import event_renderables
 from affray.drive.questions import DeclareQuestion
 from affray.engine.events import Event, SpellLost, SpellRuined
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.printable import printable as p
+from affray.render.timeline import event_renderables
 
-__all__ = ["event_text", "morale_due", "next_lines", "show_choices", "show_final", "show_status", "status_table",
-           "warn_opportunity"]
+__all__ = ["event_text", "morale_due", "next_lines", "provokers", "show_choices", "show_final", "show_status",
+           "status_table", "warn_opportunity"]
 
 _MOVES = ("move",)
 
@@ -103,17 +103,21 @@ def show_status(fight: Fight[Any], out: Console, coming: Step | None = None,
         out.print(Text(f"morale due: {p(side)} ({' and '.join(triggers)}, G-07)", style="cyan"))
 
 
-def warn_opportunity(fight: Fight[Any], step: Step, out: Console) -> bool:
-    """Warn when ``step`` is a move that gives foes a free attack (the ruleset's ``opportunity``); whether it is."""
+def provokers(fight: Fight[Any], step: Step) -> list[tuple[Fighter, str]]:
+    """The foes that ``step``, a move about to resolve, gives a free attack (the ruleset's ``opportunity``), each
+    with why."""
     if step.kind not in _MOVES or not step.actor.active or step.cancelled:
-        return False
-    warned = False
-    for attacker, _weapon, why in fight.rules.free_attacks(fight, step):
-        if attacker.active:
-            out.print(Text(p(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
-                             f"{attacker.name} ({why})"), style="bold yellow"))
-            warned = True
-    return warned
+        return []
+    return [(attacker, why) for attacker, _weapon, why in fight.rules.free_attacks(fight, step) if attacker.active]
+
+
+def warn_opportunity(fight: Fight[Any], step: Step, out: Console) -> bool:
+    """Warn when ``step`` is a move that gives foes a free attack; whether it is."""
+    found = provokers(fight, step)
+    for attacker, why in found:
+        out.print(Text(p(f"warning: {step.actor.name}'s move provokes an attack of opportunity from "
+                         f"{attacker.name} ({why})"), style="bold yellow"))
+    return bool(found)
 
 
 def morale_due(fight: Fight[Any]) -> dict[str, list[str]]:

@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from affray.drive import Input
+from affray.drive.driven import still_counts
 from affray.drive.questions import plain
 from affray.errors import AffrayError
 from affray.io.messages import validation_problems
@@ -129,7 +130,7 @@ class Journal:
     def truncate(self, to: int) -> None:
         """Back to the moment when ``to`` events had happened: later events and their inputs no longer count."""
         del self.events[to:]
-        self.inputs = [i for i in self.inputs if i.at < to]
+        self.inputs = [i for i in self.inputs if still_counts(i, to)]
         self.ended = False
 
 

@@ -1,4 +1,4 @@
-"""A driven fight's journal as it is written: shared by the console (``Session``) and the web page.
+"""A fight's journal as it is written, and a stored fight opened again from it.
 
 Every input the fight records and every event it makes is appended to the database as it happens (before
 anyone is shown it); ``end`` and ``undo`` are rows too. ``open_drive`` rebuilds a stored fight from its
@@ -8,20 +8,28 @@ journal and checks that the rebuilt events are the stored ones.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from affray.api import Prepared
+from affray.api import Prepared, prepare
 from affray.drive import DicePrefs, Drive, DriveError, Input
 from affray.engine.events import Event
+from affray.io.load import load_text
 from affray.io.timeline import event_dict
-from affray.play.store import Game, Journal, Store, StoreError, input_row
+from affray.table.store import Game, Journal, Store, StoreError, input_row
 
-__all__ = ["Recorder", "open_drive", "plain_event"]
+__all__ = ["Recorder", "open_drive", "open_game", "plain_event"]
 
 
 def plain_event(e: Event, seq: int) -> dict[str, Any]:
-    """An event as the journal (and ``affray run --json``) holds it."""
+    """An event as the journal (and ``affray run --json``, and ``affray drive``) holds it."""
     return json.loads(json.dumps(event_dict(e, seq), ensure_ascii=False))  # type: ignore[no-any-return]
+
+
+def open_game(game: Game) -> Prepared:
+    """The prepared encounter a game was started with (its text is in the database)."""
+    loaded = load_text(game.text, game.file, strict=False)
+    return prepare(loaded, ruleset=game.ruleset, seed=game.seed, options=game.options)
 
 
 class Recorder:
@@ -49,12 +57,17 @@ class Recorder:
         if not self.journal.ended:
             self._row("end", len(self.journal.events), {})
 
-    def undo(self, to: int) -> None:
+    def undo(self, to: int, again: Sequence[Input] = ()) -> None:
+        """Back to ``to`` events (the inputs given there and after no longer count), then ``again``: inputs given
+        at that very point that still count (``back`` takes back only the last of them)."""
         self._row("undo", to, {})
+        for i in again:
+            self.input(i)
 
 
 def open_drive(store: Store, game: Game, prepared: Prepared, journal: Journal, dice: DicePrefs) -> Drive:
-    """The stored fight rebuilt from its journal (announcing steps); StoreError when it no longer fits it."""
+    """The stored fight rebuilt from its journal (announcing steps and declaration points); StoreError when it no
+    longer fits it."""
     try:
         drive = prepared.drive(auto=game.auto, max_rounds=game.max_rounds, announce=True, dice=dice,
                                inputs=journal.inputs, events=len(journal.events))
