@@ -123,8 +123,9 @@ STEP_KINDS = ("melee", "missile", "move", "cast", "impossible")
 def test_next_names_every_step_of_the_coming_moment(ruleset: str) -> None:
     """Whenever a step is about to resolve, `next:` lists the steps of its moment; the combatants whose steps
     then resolve at that moment (an attack, a move, a spell, or a step found impossible; not a free attack on
-    one who moves away, which a step brings) are among those listed, none left out (issue 14: `next` once
-    named one step of several at the same moment)."""
+    one who moves away, which a step brings; not the refusal of a step of one already out of the fight, which
+    the status no longer lists, issue 25) are among those listed, none left out (issue 14: `next` once named one
+    step of several at the same moment)."""
 
     drive = prepare(load_encounter(SKIRMISH), ruleset=ruleset).drive(auto=True, announce=True)
     checked = 0
@@ -134,12 +135,14 @@ def test_next_names_every_step_of_the_coming_moment(ruleset: str) -> None:
             tick = item.step.tick
             listed = {line.plain.removeprefix("next: ").split(":")[0]
                       for line in next_lines(drive.fight, item.step, None) if line.plain.startswith("next: ")}
+            out = {f.name for f in drive.fight.state.fighters.values() if not f.active}
             resolved: set[str] = set()
             item = drive.pull()
             while not isinstance(item, (End, Declaring)) and ((isinstance(item, Coming) and item.step.tick == tick)
                                                               or (not isinstance(item, Coming) and item.tick == tick)):
                 if (not isinstance(item, Coming) and item.kind in STEP_KINDS and item.actor
-                        and not getattr(item, "opportunity", False)):  # a free blow is a step's consequence
+                        and not getattr(item, "opportunity", False)  # a free blow is a step's consequence
+                        and not (item.kind == "impossible" and item.actor in out)):
                     resolved.add(item.actor)
                 item = drive.pull()
             assert resolved <= listed, (tick, listed, resolved)
@@ -147,3 +150,39 @@ def test_next_names_every_step_of_the_coming_moment(ruleset: str) -> None:
             continue
         item = drive.pull()
     assert checked > 10
+
+
+STATUS = """
+ruleset: side-d6
+seed: 3
+surprise: none
+rolls: {initiative: {1: {party: 6, orcs: 1}}}
+sides:
+  party:
+    pc: true
+    combatants:
+      - {name: Brom, class: fighter, level: 3, hp: 30, ac: 4, weapons: [{name: long sword, sf: 5, damage: 1d8}]}
+  orcs:
+    combatants:
+      - {name: Orc, count: 2, hd: 1, hp: 6, ac: 6, weapons: [{name: axe, sf: 7, damage: 1d8}]}
+plan:
+  Brom: [{melee: Orc 2, outcome: {hit: true, damage: 20}}]
+  Orc 1: [{melee: Brom, distance: 20}]
+  Orc 2: [{melee: Brom, distance: 20}]
+"""
+
+
+def test_status_lists_only_what_can_still_happen() -> None:
+    """side-d6, the party first (d6 6 against 1: its steps 4-8 come first, MJ-04, MJ-05). Brom's blow fells Orc 2
+    (20 damage, the referee's outcome, against 6 hp) at the party's step 7; the orcs' blows (their step 7, after
+    closing 20 ft within the free third of their move, MJ-05) were placed before it. Once Orc 2 is down, what
+    comes next names Orc 1's blow and not the dead orc's (issue 25: the status listed a dead kobold's move as
+    coming next)."""
+    drive = prepare(load_text(STATUS)).drive(announce=True)
+    item = drive.pull()
+    while not (getattr(item, "kind", None) == "down" and item.actor == "Orc 2"):  # type: ignore[union-attr]
+        assert not isinstance(item, End)
+        item = drive.pull()
+    nxt = [line.plain for line in next_lines(drive.fight, None, None)]
+    assert nxt == ["next: Orc 1: melee -> Brom at round 1, orcs (2nd), step 7 (melee)"], nxt
+    assert not any("Orc 2" in line for line in nxt), nxt

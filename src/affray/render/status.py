@@ -16,7 +16,7 @@ from affray.printable import printable as p
 from affray.render.timeline import event_renderables
 
 __all__ = ["event_text", "morale_due", "next_lines", "provokers", "show_choices", "show_final", "show_status",
-           "status_table", "warn_opportunity"]
+           "status_table", "still_to_come", "warn_opportunity"]
 
 _MOVES = ("move",)
 
@@ -39,10 +39,28 @@ def _step_text(step: Step) -> str:
     return p(f"{step.actor.name}: {what}{target} at {step.at}")  # names from the file: no control characters
 
 
+def still_to_come(fight: Fight[Any], coming: Step | None = None) -> list[Step]:
+    """The steps placed that can still happen (``coming`` first): not a fallen or fled combatant's, nor a spell
+    already ruined (its caster no longer casting it, and no casting of it about to begin), nor the end of a
+    condition of one out of the fight; what the ruleset resolves itself, whoever it is of."""
+    steps = ([coming] if coming is not None else []) + fight.upcoming(None)
+    starting = {s.actor.name for s in steps if s.kind == "cast-start"}
+    own = fight.ruleset.own_kinds
+    out = []
+    for s in steps:
+        if s.kind in own or (s.kind == "end-condition" and s.actor.active):
+            out.append(s)
+        elif s.actor.active and (s.kind != "cast" or s.spell is None or s.actor.casting == s.spell.name
+                                 or s.actor.name in starting):
+            out.append(s)
+    return out
+
+
 def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter, str] | None) -> list[Text]:
     """What comes next, as the fight stands at a point: who declares, or every step of the coming moment
-    (``coming`` and those placed at the same tick); then the next two steps placed after it."""
-    placed = fight.upcoming(None)
+    (``coming`` and those placed at the same tick); then the next two steps placed after it. Only what can still
+    happen (``still_to_come``)."""
+    placed = still_to_come(fight)
     lines: list[Text] = []
     if declaring is not None:
         f, at = declaring
@@ -65,7 +83,7 @@ def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter,
 
 def status_table(fight: Fight[Any], coming: Step | None = None) -> list[tuple[str, ...]]:
     """Each combatant's row: hit points, state, casting, engagements, conditions with when they end."""
-    completes = {s.actor.name: s.at for s in ([coming] if coming else []) + fight.upcoming(None) if s.kind == "cast"}
+    completes = {s.actor.name: s.at for s in still_to_come(fight, coming) if s.kind == "cast"}
     rows: list[tuple[str, ...]] = [("combatant", "side", "hp", "state", "casting", "engaged with", "conditions")]
     for f in fight.state.fighters.values():
         standing = ("unconscious" if f.unconscious else "down") if f.down else "fled" if f.fled else (
@@ -95,8 +113,7 @@ def show_status(fight: Fight[Any], out: Console, coming: Step | None = None,
         # plain columns, one print: a rich Table costs more than the whole step at 40 combatants
         out.print(Text("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
                                  for r in rows)), soft_wrap=True)
-    upcoming = ([coming] if coming is not None else []) + fight.upcoming(None)
-    for s in upcoming:
+    for s in still_to_come(fight, coming):
         if s.kind == "delay" or s.kind in fight.ruleset.own_kinds:
             out.print(Text(f"pending: {_step_text(s)}", style="cyan"))
     for side, triggers in morale_due(fight).items():

@@ -20,7 +20,7 @@ from affray.engine.fight import Fight, describe_declaration
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.printable import printable as p
-from affray.render.status import morale_due, next_lines, status_table, warn_opportunity
+from affray.render.status import morale_due, next_lines, status_table, still_to_come, warn_opportunity
 from affray.render.timeline import event_line, why_line
 from affray.rulesets import find_ruleset
 from affray.table import wins
@@ -159,7 +159,7 @@ def referee_view(table: Table, rev: int) -> View:
     if d.coming is not None:
         warn_opportunity(fight, d.coming, sink)
     notes += [line for line in sink.file.getvalue().splitlines() if line.strip()]  # type: ignore[attr-defined]
-    for s in ([d.coming] if d.coming is not None else []) + fight.upcoming(None):
+    for s in still_to_come(fight, d.coming):
         if s.kind == "delay" or s.kind in fight.ruleset.own_kinds:
             notes.append(p(f"pending: {s.actor.name}: {s.kind} at {s.at}"))
     notes += [p(f"morale due: {side} ({' and '.join(t)}, G-07)") for side, t in morale_due(fight).items()]
@@ -206,7 +206,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
         # an enemy side's morale (actor None, its side named): passed or failed, not its roll against its score
         return actor is not None or getattr(e, "side", None) in (None, side)
 
-    completes = {s.actor.name: s.at for s in ([d.coming] if d.coming else []) + fight.upcoming(None)
+    completes = {s.actor.name: s.at for s in still_to_come(fight, d.coming)
                  if s.kind == "cast"}
     rows = []
     for f in fight.state.fighters.values():
@@ -220,7 +220,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
         else:
             rows.append(Row(p(f.name), p(f.side), None, _state(f), p(f.casting or ""), p(", ".join(sorted(f.engaged))),
                             p(", ".join(c for c, _ in held))))
-    steps: list[Step] = ([d.coming] if d.coming is not None else []) + fight.upcoming(None)
+    steps: list[Step] = still_to_come(fight, d.coming)
     nxt = [p(f"{s.actor.name}: {s.kind}{f' {s.spell.name}' if s.spell else ''}"
              f"{f' -> {s.target}' if s.target else ''} at {s.at}") for s in steps if s.actor.side == side][:4]
     q = table.pending
