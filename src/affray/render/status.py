@@ -46,14 +46,8 @@ def still_to_come(fight: Fight[Any], coming: Step | None = None) -> list[Step]:
     steps = ([coming] if coming is not None else []) + fight.upcoming(None)
     starting = {s.actor.name for s in steps if s.kind == "cast-start"}
     own = fight.ruleset.own_kinds
-    out = []
-    for s in steps:
-        if s.kind in own or (s.kind == "end-condition" and s.actor.active):
-            out.append(s)
-        elif s.actor.active and (s.kind != "cast" or s.spell is None or s.actor.casting == s.spell.name
-                                 or s.actor.name in starting):
-            out.append(s)
-    return out
+    return [s for s in steps if s.kind in own or (s.actor.active and (
+        s.kind != "cast" or s.spell is None or s.actor.casting == s.spell.name or s.actor.name in starting))]
 
 
 def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter, str] | None) -> list[Text]:
