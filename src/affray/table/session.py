@@ -496,15 +496,15 @@ class Session:
         last, to, again = taken
         if self.record is not None:
             self.record.undo(to, again)
-        self._back_to(to)
+        self._back_to(to, pause=False)  # on to its question, asked again
         what = {"answer": "the answer", "command": f"the command {last.value!r}", "dice": "the choice of dice"}
         return Reply(f"taken back: {what.get(last.kind, last.kind)} (back to {to} events)")
 
-    def _back_to(self, to: int) -> None:
+    def _back_to(self, to: int, *, pause: bool = True) -> None:
         self.heard = {pc: {s for s in seqs if s < to} for pc, seqs in self.heard.items()}
         self._events = to
-        self.mode, self.left = "step", 0
-        self._paused = Pause("start")
+        self.mode, self.left = "step", 1
+        self._paused = Pause("start") if pause else None
         self._ended = False
         q = self.drive.peek()
         if isinstance(q, DeclareQuestion):
