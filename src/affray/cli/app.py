@@ -47,6 +47,9 @@ _Sets = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, re
 _Auto = Annotated[bool, typer.Option("--auto", help="default actions once plans run out")]
 _MaxRounds = Annotated[str, typer.Option("--max-rounds", help="cap on rounds", metavar="N")]
 _Db = Annotated[Path, typer.Option(help="the SQLite database the fight is saved to as it goes")]
+_Policy = Annotated[list[str] | None, typer.Option("--policy", help="how --auto plays: NAME for every side or "
+                                                   "SIDE=NAME, repeatable; a built-in policy or module:function "
+                                                   "(docs/policies.md)")]
 
 def _console() -> Console:
     """A console for the output (rich is imported only when something is printed)."""
@@ -128,12 +131,13 @@ def run(
     auto: _Auto = False,
     max_rounds: _MaxRounds = "50",
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
+    policy: _Policy = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
-        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, policy)
         result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
             from affray.io.timeline import timeline_json
@@ -157,6 +161,7 @@ def play(
     max_rounds: _MaxRounds = "50",
     db: _Db = Path("affray.db"),
     game: Annotated[str | None, typer.Option(help="the fight to resume (default: the latest)", metavar="ID")] = None,
+    policy: _Policy = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
@@ -171,10 +176,12 @@ def play(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, policy)
             store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
+            if policy:
+                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = Store(db)
             record = store.game(game_n)
         with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
@@ -195,6 +202,7 @@ def drive(
     db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
     game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
                                              metavar="ID")] = None,
+    policy: _Policy = None,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
@@ -212,6 +220,8 @@ def drive(
         if file is None:
             if db is None:
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
+            if policy:
+                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = _existing_store(db)
             record = store.game(game_n)
             with store.writer(record.id):  # one writer per fight
@@ -226,7 +236,7 @@ def drive(
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text = _prepare(file, ruleset, seed_n, set_)
+        prepared, options, text = _prepare(file, ruleset, seed_n, set_, policy)
         fight = prepared.drive(auto=auto, max_rounds=rounds)
         if dice == "ask":
             fight.set_dice("all", "ask")  # an input like any other: a resumed fight asks them too
@@ -331,14 +341,19 @@ def log(
     _guard(body)
 
 
-def _prepare(file: Path, ruleset: str | None, seed: int | None,
-             sets: list[str] | None) -> tuple[Prepared, dict[str, Any], str]:
-    """Load ``file`` and settle its ruleset, options (``--set``) and seed; bad ones are the file's errors. The
-    file's text is returned too (the console keeps it in its database)."""
+def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
+             policies: list[str] | None = None) -> tuple[Prepared, dict[str, Any], str]:
+    """Load ``file`` and settle its ruleset, options (``--set``), policies (``--policy``, written into the text)
+    and seed; bad ones are the file's errors. The file's text is returned too (the console keeps it in its
+    database, so that a resumed fight plays the same policies)."""
     from affray.api import prepare
     from affray.io.load import load_text, read_text
 
     text = read_text(file)
+    if policies:
+        from affray.cli.sim import with_policies
+
+        text = with_policies(text, file, policies)
     loaded = load_text(text, str(file), strict=False)
     try:
         options = _parse_sets(sets or [])

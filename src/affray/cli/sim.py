@@ -39,7 +39,8 @@ SetOpt = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, o
 VaryOpt = Annotated[list[str] | None, typer.Option("--vary", help="FIELD=a..b (e.g. sides.party.combatants[0]"
                                                    ".level=1..5) or FIELD=v1,v2,...: a sweep; repeatable")]
 PolicyOpt = Annotated[list[str] | None, typer.Option("--policy", help="NAME for every side, or SIDE=NAME "
-                                                     "(SIDE=n1,n2,... sweeps it); see the README's policies")]
+                                                     "(SIDE=n1,n2,... sweeps it); NAME: a built-in policy or "
+                                                     "module:function (docs/policies.md)")]
 MaxRoundsOpt = Annotated[str, typer.Option("--max-rounds", metavar="N", help="a fight still on after this many "
                                            "rounds (cycles; 5-phase rounds in phase-count) is a draw")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="one JSON document on stdout")]
@@ -91,21 +92,28 @@ def _progress() -> Iterator[Callable[[int, int], None] | None]:
         yield advance
 
 
-def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
-    """``--policy`` as fixed fields (every side, or one) and sweep axes (a side given several)."""
-    from affray.io.load import load_encounter
+def policy_fields(file: Path | str, sides: list[str], items: list[str]) -> tuple[dict[str, Any], list[Any]]:
+    """``--policy`` as fixed fields of the file (every side, or one) and sweep axes (a side given several): each
+    item is NAME (every side), SIDE=NAME or SIDE=n1,n2,...; a NAME is a built-in policy or ``module:function``."""
     from affray.sim.sweep import Axis
+
+    from affray.model.encounter import POLICY_NAMES
+    from affray.policy import PolicyError, load_policy
 
     fields: dict[str, Any] = {}
     axes: list[Any] = []
-    if not items:
-        return fields, axes
-    sides = list(load_encounter(file, strict=False).encounter.sides)
     for item in items:
         side, sep, names = item.rpartition("=")
         values = [v.strip() for v in names.split(",")]
         if not all(values):
-            raise OptionError(f"{file}: --policy {item!r}: use NAME, SIDE=NAME or SIDE=n1,n2,...")
+            raise OptionError(f"{file}: --policy {item!r}: use NAME, SIDE=NAME or SIDE=n1,n2,... (NAME: a built-in "
+                              "policy or module:function)")
+        for value in values:  # told as the option's, not as a line of the file it is written into
+            if value not in POLICY_NAMES:
+                try:
+                    load_policy(value)
+                except PolicyError as exc:
+                    raise OptionError(f"{file}: --policy {item}: {exc}") from None
         if not sep:
             if len(values) > 1:
                 raise OptionError(f"{file}: --policy {item!r}: name the side to sweep policies, e.g. "
@@ -119,6 +127,34 @@ def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
         else:
             fields[f"sides.{side}.policy"] = values[0]
     return fields, axes
+
+
+def with_policies(text: str, file: Path, items: list[str]) -> str:
+    """The encounter's text with ``--policy`` written into its sides (``run``, ``play``, ``drive``: one fight, so
+    one policy a side); the file's own errors are reported as ever, after."""
+    from affray.io.load import load_text
+    from affray.sim.sweep import with_fields
+
+    if not items:
+        return text
+    sides = list(load_text(text, str(file), strict=False).encounter.sides)
+    fields, axes = policy_fields(file, sides, items)
+    if axes:
+        raise OptionError(f"{file}: --policy {axes[0].name.split('.')[1]}={','.join(map(str, axes[0].values))}: "
+                          "one policy a side for one fight (`affray simulate` sweeps several)")
+    try:
+        return with_fields(text, fields)
+    except ValueError as exc:  # pragma: no cover - the sides were just read from this text
+        raise OptionError(f"{file}: --policy: {exc}") from None
+
+
+def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
+    """``--policy`` for ``simulate`` and ``compare``: fields of every grid point, and sweep axes."""
+    from affray.io.load import load_encounter
+
+    if not items:
+        return {}, []
+    return policy_fields(file, list(load_encounter(file, strict=False).encounter.sides), items)
 
 
 def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
