@@ -68,6 +68,7 @@ class Job:
     max_rounds: int
     seeds: tuple[int, ...]
     keep: bool  # send back each fight's record
+    digest: bool = False  # keep a digest of each fight (a sweep compares its points with them)
 
 
 @dataclass
@@ -95,15 +96,21 @@ def _prepared(job: Job) -> tuple[Prepared, dict[str, str], dict[str, int]]:
     return hit
 
 
+def _spells(prepared: Prepared) -> bool:
+    """Whether anyone in the encounter has a spell (a combatant may join with one: only the file's are known)."""
+    return any(c.spells for s in prepared.loaded.encounter.sides.values() for c in s.combatants)
+
+
 def run_batch(job: Job) -> Batch:
     """Play a batch of fights with ``--auto`` in the engine's lean mode and sum them."""
     start = time.process_time()
     prepared, sides, hp = _prepared(job)
     inclusive = unit_of(job.ruleset)[1]
-    summary = Summary(list(dict.fromkeys(sides.values())), dict(sides))
+    summary = Summary(list(dict.fromkeys(sides.values())), dict(sides), digest=job.digest)
     records = []
+    spells = _spells(prepared)
     for seed in job.seeds:
-        tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset)
+        tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset, spells=spells)
         fight = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,
                                                    on_event=tally)
         result = fight.run()
@@ -243,7 +250,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             note = rules_note(r, asdict(prepared.ruleset.opt), loaded.encounter)
             cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds), note))
             frozen = tuple(sorted(opts.items()))
-            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep) for s in seeds)
+            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes)) for s in seeds)
     return Plan(file, fights, seed, max_rounds, ids, list(axes), points, cells, jobs)
 
 

@@ -16,7 +16,7 @@ from affray.io.load import Loaded
 from affray.sim.rules import RulesNote
 from affray.sim.runner import BATCH_SIZE, Progress, plan, run_jobs, unit_of
 from affray.sim.stats import Difference, paired, unpaired_means, unpaired_rates
-from affray.sim.summary import SPELL_KINDS, RulesetStats, Summary
+from affray.sim.summary import SPELL_KINDS, RulesetStats, Summary, landed_before_hurt
 from affray.sim.sweep import Axis
 from affray.sim.tally import OUTCOMES, FightRecord
 
@@ -141,16 +141,16 @@ class Simulation:
             fight = self._fight(row)
             for c in row.record.combatants:
                 item = dict(fight)
-                landed = [k.ended for k in c.castings if k.outcome == "landed" and k.ended is not None]
-                first = min(landed) if landed else None
+                landed = [k for k in c.castings if k.outcome == "landed" and k.ended is not None]
+                first = landed[0] if landed else None
                 item.update({"combatant": c.name, "side": c.side, "hp_start": c.start,
                              "hp_end": c.hp, "down": c.down, "fled": c.fled, "broke": c.broke,
                              "hurt_at": c.hurt_at, "down_at": c.down_at, "dealt": c.dealt,
                              "castings": len(c.castings)})
                 for outcome in OUTCOMES:
                     item[f"spells_{outcome}"] = sum(1 for k in c.castings if k.outcome == outcome)
-                item["first_landed_at"] = first
-                item["landed_before_hurt"] = first is not None and (c.hurt_at is None or first < c.hurt_at)
+                item["first_landed_at"] = first.ended if first is not None else None
+                item["landed_before_hurt"] = first is not None and landed_before_hurt(first, c)
                 item["spells"] = "; ".join(
                     f"{k.spell} {k.outcome}" + (f" ({k.why})" if k.why else "") for k in c.castings)
                 out.append(item)

@@ -10,12 +10,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affray.sim.stats import Interval, Mean, mean_interval, wilson
-from affray.sim.tally import OUTCOMES, SIMULTANEOUS, FightRecord
+from affray.sim.tally import OUTCOMES, SIMULTANEOUS, Casting, CombatantRecord, FightRecord
 
-__all__ = ["SPELL_KINDS", "CombatantStats", "LengthStats", "RulesetStats", "SideStats", "SpellStats", "Summary"]
+__all__ = ["SPELL_KINDS", "CombatantStats", "LengthStats", "RulesetStats", "SideStats", "SpellStats", "Summary",
+           "landed_before_hurt"]
 
 #: A side's spells by how they ended (``tally.OUTCOMES``: ``landed`` is counted as ``completed``).
 SPELL_KINDS = ("completed", "ruined", "lost", "unbegun", "cut")
+
+
+def landed_before_hurt(k: Casting, c: CombatantRecord) -> bool:
+    """Whether the casting ``k`` of ``c`` landed strictly before ``c`` first took damage (or ``c`` never did): by
+    tick, for equal ticks are simultaneous (side-d6 times nothing within its one-minute round, but orders it)."""
+    if k.outcome != "landed" or k.tick is None:
+        return False
+    return c.hurt_tick is None or k.tick < c.hurt_tick
 
 
 def _moments() -> list[float]:
@@ -26,6 +35,13 @@ def _add(m: list[float], x: float) -> None:
     m[0] += x
     m[1] += x * x
     m[2] += 1
+
+
+def _at(moments: dict[str, list[float]], key: str) -> list[float]:
+    m = moments.get(key)
+    if m is None:
+        m = moments[key] = _moments()
+    return m
 
 
 def _merge(a: dict[Any, list[float]], b: dict[Any, list[float]]) -> None:
@@ -73,6 +89,7 @@ class Summary:
     winners: array[int] = field(default_factory=lambda: array("b"))  # per fight: the winner's index in sides, -1
     seconds: array[float] = field(default_factory=lambda: array("d"))  # per fight: its game seconds
     digests: array[int] = field(default_factory=lambda: array("L"))  # per fight: what it came to, as a CRC-32
+    digest: bool = True  # keep ``digests`` (a sweep compares its points with them)
 
     def add(self, r: FightRecord) -> None:
         self.fights += 1
@@ -82,37 +99,50 @@ class Summary:
             self.wins[r.winner] += 1
         self.winners.append(self.sides.index(r.winner) if r.winner in self.sides else -1)
         self.seconds.append(r.seconds)
-        self.digests.append(zlib.crc32(repr((r.winner, r.length, sorted(r.dealt.items()), sorted(r.taken.items()),
-                                             r.down, r.fled)).encode()))
+        if self.digest:
+            self.digests.append(zlib.crc32(repr((r.winner, r.length, r.dealt, r.taken, r.down, r.fled)).encode()))
         self.lengths[r.length] += 1
         self.first_blow[r.first_blow or "none"] += 1
         if r.first_blow is not None and r.first_blow == r.winner:
             self.first_blow_won += 1
         m = self.moments
         if r.first_blow_at is not None:
-            _add(m.setdefault("first_blow", _moments()), r.first_blow_at)
+            _add(_at(m, "first_blow"), r.first_blow_at)
         if r.first_fall_at is not None:
-            _add(m.setdefault("first_fall", _moments()), r.first_fall_at)
+            _add(_at(m, "first_fall"), r.first_fall_at)
+        spells = self.spells
         for side, counts in r.spells.items():
-            self.spells.setdefault(side, Counter()).update(counts)
-        self.dealt.update(r.dealt)
-        self.taken.update(r.taken)
+            mine = spells.get(side)
+            if mine is None:
+                mine = spells[side] = Counter()
+            for kind, n in counts.items():
+                if n:
+                    mine[kind] += n
+        dealt, taken = self.dealt, self.taken
         for side, dmg in r.dealt.items():
-            _add(m.setdefault(f"dealt:{side}", _moments()), dmg)
-        down = set(r.down)
-        self.survived.update(n for n in self.combatants if n not in down)
-        self.fled.update(r.fled)
-        self.broke.update(r.broke)
+            dealt[side] += dmg
+            _add(_at(m, "dealt:" + side), dmg)
+        for side, dmg in r.taken.items():
+            taken[side] += dmg
+        for name in r.fled:
+            self.fled[name] += 1
+        for name in r.broke:
+            self.broke[name] += 1
         for side, (checks, failures) in r.morale.items():
             self.morale_checks[side] += checks
             self.morale_failures[side] += failures
+        survived = self.survived
         for c in r.combatants:
+            if not c.down:
+                survived[c.name] += 1
             if c.hurt_at is not None:
                 self.hurt[c.name] += 1
-                _add(m.setdefault(f"hurt:{c.name}", _moments()), c.hurt_at)
+                _add(_at(m, "hurt:" + c.name), c.hurt_at)
             if c.down_at is not None:
-                _add(m.setdefault(f"down:{c.name}", _moments()), c.down_at)
-            first: dict[str, float] = {}
+                _add(_at(m, "down:" + c.name), c.down_at)
+            if not c.castings:
+                continue
+            first: dict[str, Casting] = {}
             for k in c.castings:
                 counts = self.castings.setdefault((c.name, k.spell), Counter())
                 counts[k.outcome] += 1
@@ -121,13 +151,13 @@ class Summary:
                 if k.hurt:
                     counts["hurt"] += 1
                 if k.outcome == "landed" and k.spell not in first and k.ended is not None:
-                    first[k.spell] = k.ended
-            for spell, at in first.items():
+                    first[k.spell] = k
+            for spell, k in first.items():
                 counts = self.castings[(c.name, spell)]
                 counts["fights"] += 1
-                if c.hurt_at is None or at < c.hurt_at:
+                if landed_before_hurt(k, c):
                     counts["before"] += 1
-                _add(m.setdefault(f"landed:{c.name}:{spell}", _moments()), at)
+                _add(_at(m, f"landed:{c.name}:{spell}"), k.ended or 0.0)
 
     def merge(self, other: Summary) -> None:
         for name, side in other.combatants.items():

@@ -58,6 +58,7 @@ class Casting:
     outcome: str  # one of OUTCOMES
     why: str | None  # unbegun or cut: "refused" (by the ruleset), "replaced", "fell", "ended"
     hurt: bool  # its caster took damage after declaring it and before it ended
+    tick: Tick | None = None  # the moment it ended (moments compare by tick: equal ticks are simultaneous)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,7 @@ class CombatantRecord:
     broke: bool  # failed a morale check at least once
     hurt_at: float | None  # when it first took damage
     down_at: float | None  # when it fell
+    hurt_tick: Tick | None  # the moment it first took damage
     dealt: int  # damage its blows and spells did to the other sides' combatants
     castings: tuple[Casting, ...]
 
@@ -121,11 +123,13 @@ class Tally:
     (rounds and cycles: "round 3" is 3 rounds) or not (phase-count's phases run from phase 0: "phase 13" is 13
     phases)."""
 
-    __slots__ = ("_closed", "_dealt", "_dealt_by", "_down_at", "_first", "_first_fall", "_first_hit", "_hitters",
-                 "_hurt_at", "_morale", "_open", "_sides_list", "broke", "clock", "hp", "inclusive", "sides")
+    __slots__ = ("_closed", "_dealt", "_dealt_by", "_down_at", "_first", "_first_fall", "_first_hit", "_handlers",
+                 "_hitters", "_hurt_at", "_morale", "_open", "_sides_list", "broke", "clock", "hp", "inclusive",
+                 "sides")
 
     def __init__(self, sides: dict[str, str], hp: dict[str, int], *, inclusive: bool = True,
-                 ruleset: str = "") -> None:
+                 ruleset: str = "", spells: bool = True) -> None:
+        """``spells``: whether anyone in the fight has a spell (without, declarations are not read at all)."""
         self.sides = sides
         self.hp = hp
         self.inclusive = inclusive
@@ -143,11 +147,12 @@ class Tally:
         self._open: dict[str, _Open] = {}  # caster -> its casting under way
         self._closed: dict[str, list[Casting]] = {}
         self.broke: set[str] = set()
+        self._handlers = _HANDLERS if spells else _NO_SPELLS
 
     def __call__(self, e: Event) -> None:
         if self._first is None:
             self._first = e.tick
-        handler = _HANDLERS.get(type(e))
+        handler = self._handlers.get(type(e))
         if handler is not None:
             handler(self, e)
 
@@ -205,7 +210,7 @@ class Tally:
     def _end(self, actor: str, casting: _Open, outcome: str, tick: Tick | None, why: str | None = None) -> None:
         ended = self.clock(tick) - self._start() if tick is not None else None
         self._closed.setdefault(actor, []).append(Casting(casting.spell, casting.declared, casting.begun, ended,
-                                                          outcome, why, casting.hurt))
+                                                          outcome, why, casting.hurt, tick))
 
     def _close(self, actor: str, tick: Tick | None, why: str) -> None:
         """``actor``'s casting under way, if any, ends without landing: never begun, or cut off."""
@@ -306,7 +311,8 @@ class Tally:
             records.append(CombatantRecord(
                 name, side, self.hp[name], c["hp"], bool(c["down"]), bool(c.get("fled")) and not c["down"],
                 name in self.broke,
-                at(self._hurt_at.get(name)), at(self._down_at.get(name)), self._dealt_by.get(name, 0), castings))
+                at(self._hurt_at.get(name)), at(self._down_at.get(name)), self._hurt_at.get(name),
+                self._dealt_by.get(name, 0), castings))
         return FightRecord(
             seed=seed, winner=winner, length=length, seconds=(at(last) or 0.0) if last else 0.0,
             first_blow=first_blow, first_blow_at=at(self._first_hit), first_fall_at=at(self._first_fall),
@@ -325,3 +331,5 @@ _HANDLERS: dict[type[Event], Callable[[Tally, Any], None]] = {
     Down: Tally._down, Declare: Tally._declare, CastStart: Tally._cast_start, Cast: Tally._landed,
     SpellRuined: Tally._ruined, SpellLost: Tally._ruined, Impossible: Tally._impossible, Morale: Tally._on_morale,
 }
+#: The same, for a fight where nobody has a spell: its declarations are not read.
+_NO_SPELLS = {kind: handler for kind, handler in _HANDLERS.items() if kind is not Declare}
