@@ -270,7 +270,8 @@ def test_a_hand_worked_fight_to_the_end(tmp_path: Path) -> None:
     assert (s.wins, s.draws) == ({"party": 4, "orcs": 0}, 0)
     assert s.win_rate["party"].to_dict() == wilson(4, 4).to_dict()
     assert s.length.to_dict() == {"unit": "rounds", "mean": 1.0, "median": 1.0, "min": 1, "max": 1,
-                                  "histogram": {"1": 4}}
+                                  "histogram": {"1": 4},
+                                  "mean_interval": {"mean": 1.0, "low": 1.0, "high": 1.0, "n": 4}}
     assert s.first_blow == {"party": 4, "orcs": 0, SIMULTANEOUS: 0, "none": 0, "won": 4}
     assert (s.sides["party"].damage_dealt, s.sides["orcs"].damage_dealt) == (8.0, 0.0)
     assert (s.sides["party"].damage_taken, s.sides["orcs"].damage_taken) == (0.0, 8.0)
