@@ -128,7 +128,7 @@ SLEEP_FIRST = Fraction(7, 12) + Fraction(5, 12) * Fraction(9, 20)
 def test_sleep_lands_before_the_wizard_is_hit_as_worked_by_hand(tmp_path: Path) -> None:
     """The designer's first question on a small fight under side-d6: the exact 37/48 lies in the simulated 95%
     interval of 2,000 fights."""
-    assert SLEEP_FIRST == Fraction(37, 48)
+    assert Fraction(37, 48) == SLEEP_FIRST
     sim = simulate(write(tmp_path, SLEEP), rulesets="side-d6", fights=2000, seed=28, workers=1)
     sleep = sim.rulesets["side-d6"].combatants["Mina"].spells["sleep"]
     assert sleep.before_hurt.low <= float(SLEEP_FIRST) <= sleep.before_hurt.high, sleep.before_hurt
@@ -163,9 +163,10 @@ def test_a_hundred_a_side_fight_ends_with_a_winner(tmp_path: Path, ruleset: str)
 # -- honest comparisons --------------------------------------------------------------------------------------
 def test_interval_arithmetic_by_hand() -> None:
     """z = 1.959964. mean_interval: 1, 2, 3 (sum 6, squares 14): mean 2, s^2 = (14 - 36/3) / 2 = 1, half =
-    z / sqrt(3) = 1.131586. paired: 1-0, 1-1, 0-1, 1-0: d = 1, 0, -1, 1: mean 1/4, s^2 = (sum of d^2 - n mean^2) / (n - 1) =
-    (3 - 4 x 1/16) / 3 = 11/12, half = z x sqrt(11/12 / 4) = 0.938261; 3 of 4 differ. unpaired_rates 5/10 - 5/10
-    (Newcombe): 0, +- sqrt(2) x (0.5 - 0.236593) = +- 0.372514 (Wilson 5 of 10: 0.236593-0.763407)."""
+    z / sqrt(3) = 1.131586. paired: 1-0, 1-1, 0-1, 1-0: d = 1, 0, -1, 1: mean 1/4, s^2 = (sum of d^2 - n mean^2)
+    / (n - 1) = (3 - 4 x 1/16) / 3 = 11/12, half = z x sqrt(11/12 / 4) = 0.938261; 3 of 4 differ.
+    unpaired_rates 5/10 - 5/10 (Newcombe): 0, +- sqrt(2) x (0.5 - 0.236593) = +- 0.372514 (Wilson 5 of 10:
+    0.236593-0.763407)."""
     m = mean_interval(6.0, 14.0, 3)
     assert (m.mean, round(m.high - m.mean, 6)) == (2.0, 1.131586)
     d = paired("a", "b", "x", [1, 1, 0, 1], [0, 1, 1, 0])

@@ -265,8 +265,15 @@ class Tally:
         self._end(actor, casting, "lost" if isinstance(e, SpellLost) else "ruined", e.tick)
 
     def _impossible(self, e: Impossible) -> None:
-        if e.spell is not None and e.actor is not None:
-            self._close(e.actor, e.tick, "fell" if e.actor in self._down_at else "refused")
+        """A casting cancelled: its spell named (it could not be paid for, its caster fell), or, unnamed, the step
+        of a caster whose casting has not begun (the ruleset refused its start: D12-09's hurt earlier this
+        round)."""
+        actor = e.actor
+        if actor is None:
+            return
+        casting = self._open.get(actor)
+        if e.spell is not None or (casting is not None and casting.begun is None):
+            self._close(actor, e.tick, "fell" if actor in self._down_at else "refused")
 
     def _on_morale(self, e: Morale) -> None:
         side = e.side
