@@ -181,7 +181,8 @@ def test_differences_paired_between_grid_points_and_unpaired_between_rulesets() 
     sim = simulate(ORCS, rulesets="side-d6,d12-procedure", fights=200, seed=2, workers=1,
                    sweep=[_axis("crits=none,c2-severity")])
     pairs = [d for d in sim.differences if d.paired]
-    assert {(d.a, d.b) for d in pairs} == {("side-d6 @1", "side-d6 @0"), ("d12-procedure @1", "d12-procedure @0")}
+    assert {(d.a, d.b) for d in pairs} == {("side-d6: crits=c2-severity", "side-d6: crits=none"),
+                                           ("d12-procedure: crits=c2-severity", "d12-procedure: crits=none")}
     assert all(d.changed is not None and 0 < d.changed < 200 for d in pairs if d.measure == "minutes")
     unpaired = [d for d in sim.differences if not d.paired]
     assert {(d.a, d.b, d.measure) for d in unpaired} == {("d12-procedure", "side-d6", "wins:fighters"),
@@ -189,7 +190,7 @@ def test_differences_paired_between_grid_points_and_unpaired_between_rulesets() 
                                                         ("d12-procedure", "side-d6", "minutes")}
     side = sim.points[1].rulesets["side-d6"]
     base = sim.points[0].rulesets["side-d6"]
-    wins = next(d for d in pairs if d.a == "side-d6 @1" and d.measure == "wins:fighters")
+    wins = next(d for d in pairs if d.a == "side-d6: crits=c2-severity" and d.measure == "wins:fighters")
     # the paired mean difference is the difference of the two win rates, fight for fight
     assert wins.diff == pytest.approx(side.win_rate["fighters"].p - base.win_rate["fighters"].p)
 

@@ -188,8 +188,13 @@ def check_rows_path(path: Path) -> None:
                               "nothing more")
 
 
+def _label(values: dict[str, Any]) -> str:
+    """A grid point in words: ``crits=c2-severity, sides.orcs.morale=9``."""
+    return ", ".join(f"{n}={v}" for n, v in values.items())
+
+
 def _differences(rulesets: list[str], pooled: dict[str, Summary], stats: dict[str, RulesetStats],
-                 cells: dict[tuple[int, str], Summary], points: int) -> list[Difference]:
+                 cells: dict[tuple[int, str], Summary], points: list[dict[str, Any]]) -> list[Difference]:
     """Each ruleset against the first (unpaired: the rulesets roll different dice from the first one), and each
     grid point against the first of its ruleset (paired: the same seeds, fight by fight)."""
     out: list[Difference] = []
@@ -204,9 +209,9 @@ def _differences(rulesets: list[str], pooled: dict[str, Summary], stats: dict[st
             out.append(unpaired_means(r, base, "minutes", stats[r].minutes, stats[base].minutes))
     for r in rulesets:
         first = cells[(0, r)]
-        for k in range(1, points):
+        for k in range(1, len(points)):
             cell = cells[(k, r)]
-            a, b = f"{r} @{k}", f"{r} @0"
+            a, b = f"{r}: {_label(points[k])}", f"{r}: {_label(points[0])}"
             for i, side in enumerate(cell.sides):
                 out.append(paired(a, b, f"wins:{side}", [float(w == i) for w in cell.winners],
                                   [float(w == first.sides.index(side)) for w in first.winners]))
@@ -281,6 +286,6 @@ def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | Non
                      sweep=[a.name for a in p.axes], rulesets=totals,
                      points=[Point(values, stats) for values, stats in zip(p.points, points, strict=True)],
                      rows=rows, elapsed=time.perf_counter() - start, cpu=sum(b.cpu for b in batches), file=p.file,
-                     notes=notes, differences=_differences(p.rulesets, pooled, totals, summaries, len(p.points)),
+                     notes=notes, differences=_differences(p.rulesets, pooled, totals, summaries, p.points),
                      warnings=_unchanged(p.axes, p.points, p.rulesets, summaries))
     return sim
