@@ -19,6 +19,7 @@ from affray.sim.clock import seconds_of
 from affray.sim.rules import fail_chance
 from affray.sim.stats import mean_interval, paired, unpaired_rates
 from conftest import EXAMPLES
+from test_simulate import WORKED
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,28 +58,6 @@ def write(tmp_path: Path, text: str, name: str = "fight.yaml") -> Path:
 ])
 def test_each_rulesets_clock_in_game_seconds(ruleset: str, tick: tuple[int, ...], seconds: float) -> None:
     assert seconds_of(ruleset)(tick) == pytest.approx(seconds)
-
-
-WORKED = """\
-surprise: none
-sides:
-  party:
-    pc: true
-    combatants:
-      - {name: Mina, class: wizard, level: 5, hp: 10, spells: [{name: bolt, level: 2, ct: 1, damage: 4}]}
-      - {name: Brom, class: fighter, level: 3, hp: 10, weapons: [{name: sword, sf: 5, damage: 1d8}]}
-  orcs:
-    morale: 12
-    combatants:
-      - {name: Orc, count: 2, hd: 1, hp: 6, weapons: [{name: axe, sf: 7, damage: 1d8}]}
-rolls:
-  initiative: {1: {party: 5, orcs: 2}}
-plan:
-  Mina: [{cast: bolt, at: Orc 1}]
-  Brom: [{melee: Orc 2, outcome: {hit: true, damage: 3}}]
-  Orc 1: [{melee: Mina, outcome: {hit: true, damage: 2}}]
-  Orc 2: [{melee: Brom, outcome: {hit: true, damage: 5}}]
-"""
 
 
 def test_a_hand_worked_round_in_game_time(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ from affray.dice.expr import DiceExpr
 from affray.engine.conditions import effect_of, hit_dice
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
-from affray.errors import AffrayError
+from affray.errors import AffrayError, PolicyError
 from affray.model.arms import Arms
 from affray.model.encounter import POLICY_GROUP, Declaration, Spell
 from affray.model.order import Order, order_of
@@ -63,10 +63,6 @@ WITHDRAW_FEET = 10
 #: What a spell the file gives neither ``damage`` nor ``effect`` is worth a level, in hit points: the policies
 #: cannot know what it does, and take the referee's word that it is worth casting (a magic missile's 1d4+1 a level).
 UNKNOWN_SPELL = 3.5
-
-
-class PolicyError(AffrayError):
-    """A designer's policy that cannot be loaded, or that failed or declared what cannot be declared."""
 
 
 class PolicyFunction(Protocol):
@@ -521,40 +517,38 @@ def _fight_on(auto: Auto, fight: Fight[Any], f: Fighter, *, eager: bool = False,
     return _strike(auto, fight, f, focus)
 
 
-def _default(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
-    if _hurt(auto, f, BADLY_WOUNDED) and auto.covered(fight, f, BADLY_WOUNDED):
+def _play(auto: Auto, fight: Fight[Any], f: Fighter, *, back: float = BADLY_WOUNDED, eager: bool = False,
+          focus: bool = False, archer: bool = False) -> Order | None:
+    """At ``back`` of its hit points or less, while an ally fights on, out of melee (or shooting and casting from
+    there); otherwise cast, shoot or strike (``_fight_on``)."""
+    if _hurt(auto, f, back) and auto.covered(fight, f, back):
         return _step_back(auto, fight, f) if f.engaged else _ranged(auto, fight, f)
-    return _fight_on(auto, fight, f)
+    return _fight_on(auto, fight, f, eager=eager, focus=focus, archer=archer)
+
+
+def _default(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
+    return _play(auto, fight, f)
 
 
 def _caster(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
-    if _hurt(auto, f, BADLY_WOUNDED) and auto.covered(fight, f, BADLY_WOUNDED):
-        return _step_back(auto, fight, f) if f.engaged else _ranged(auto, fight, f)
-    return _fight_on(auto, fight, f, eager=True)
+    return _play(auto, fight, f, eager=True)
 
 
 def _archer(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
-    kit = auto.kit(f)
-    if kit.throw is not None and f.engaged and auto.covered(fight, f, BADLY_WOUNDED):
+    if auto.kit(f).throw is not None and f.engaged and auto.covered(fight, f, BADLY_WOUNDED):
         return _step_back(auto, fight, f)  # out of melee, to shoot again
-    if _hurt(auto, f, BADLY_WOUNDED) and auto.covered(fight, f, BADLY_WOUNDED):
-        return _step_back(auto, fight, f) if f.engaged else _ranged(auto, fight, f)
-    return _fight_on(auto, fight, f, archer=True)
+    return _play(auto, fight, f, archer=True)
 
 
 def _cautious(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
     if _hurt(auto, f, BADLY_WOUNDED):
         auto.unclaim(f, fight)
         return _decl(move=f.mv * 10, mode="flee")
-    if _hurt(auto, f, WOUNDED) and auto.covered(fight, f, WOUNDED):
-        return _step_back(auto, fight, f) if f.engaged else _ranged(auto, fight, f)
-    return _fight_on(auto, fight, f)
+    return _play(auto, fight, f, back=WOUNDED)
 
 
 def _tactical(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
-    if _hurt(auto, f, BADLY_WOUNDED) and auto.covered(fight, f, BADLY_WOUNDED):
-        return _step_back(auto, fight, f) if f.engaged else _ranged(auto, fight, f)
-    return _fight_on(auto, fight, f, focus=True)
+    return _play(auto, fight, f, focus=True)
 
 
 def _plain(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
