@@ -182,10 +182,11 @@ class Auto:
         self.checked: dict[tuple[str, str], Order] = {}  # a designer's declarations, checked once each
 
     def __call__(self, fight: Fight[Any], f: Fighter) -> Declaration | Order | None:
-        self.sync(fight)
+        if len(fight.state.gone) > self.seen:
+            self.sync(fight)
         name = f.policy
         if name is None:
-            return _default(self, fight, f)  # a native call in the compiled build
+            return _play(self, fight, f)  # default's, a native call in the compiled build
         policy = POLICIES.get(name)
         if policy is not None:
             return policy.choose(self, fight, f)
@@ -364,15 +365,6 @@ def allies(fight: Fight[Any], me: Fighter) -> list[Fighter]:
     return [g for g in fight.state.sides[me.side] if g is not me and g.active]
 
 
-def _strike(auto: Auto, fight: Fight[Any], f: Fighter, focus: bool = False) -> Order | None:
-    target = auto.melee_target(fight, f, focus)
-    if target is None:
-        auto.unclaim(f, fight)
-        return None
-    auto.claim(f, target, fight)
-    return _attack(auto.kit(f).melee.name, target.name, False)
-
-
 def _shoot(auto: Auto, fight: Fight[Any], f: Fighter, weapon: Arms, focus: bool = False) -> Order | None:
     """A shot at a foe not in melee (a shot into a melee may strike anyone in it, MJ-16), the first in file order
     (``focus``: one casting now, else the one with the fewest hit points); all in melee, the first."""
@@ -479,10 +471,6 @@ def _cast(auto: Auto, fight: Fight[Any], f: Fighter, eager: bool) -> Order | Non
     return _decl(cast=choice[0], at=choice[1])
 
 
-def _hurt(auto: Auto, f: Fighter, fraction: float) -> bool:
-    return f.hp <= auto.kit(f).hp * fraction
-
-
 def _step_back(auto: Auto, fight: Fight[Any], f: Fighter) -> Order:
     auto.unclaim(f, fight)
     return _decl(move=WITHDRAW_FEET, mode="withdraw")
@@ -501,10 +489,15 @@ def _ranged(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
     return decl
 
 
-def _fight_on(auto: Auto, fight: Fight[Any], f: Fighter, *, eager: bool = False, focus: bool = False,
-              archer: bool = False) -> Order | None:
-    """Cast, shoot or strike, the hurt aside: what every built-in policy but ``plain`` does."""
+def _play(auto: Auto, fight: Fight[Any], f: Fighter, back: float = BADLY_WOUNDED, eager: bool = False,
+          focus: bool = False, archer: bool = False) -> Order | None:
+    """What every built-in policy but ``plain`` does around its own twist: at ``back`` of its hit points or less,
+    while an ally fights on, out of melee (or casting and shooting from there); otherwise cast (``eager``: whatever
+    its blow is worth), shoot while nobody is in melee with it (``archer``: thrown weapons too), or strike
+    (``focus``: the foe with the fewest hit points). The hot path of every --auto fight: the kit read once."""
     kit = auto.kit(f)
+    if f.hp <= kit.hp * back and auto.covered(fight, f, back):
+        return _step_back(auto, fight, f) if f.engaged else _ranged(auto, fight, f)
     if kit.spells:
         decl = _cast(auto, fight, f, eager)
         if decl is not None:
@@ -514,16 +507,12 @@ def _fight_on(auto: Auto, fight: Fight[Any], f: Fighter, *, eager: bool = False,
         decl = _shoot(auto, fight, f, shot, focus)
         if decl is not None:
             return decl
-    return _strike(auto, fight, f, focus)
-
-
-def _play(auto: Auto, fight: Fight[Any], f: Fighter, *, back: float = BADLY_WOUNDED, eager: bool = False,
-          focus: bool = False, archer: bool = False) -> Order | None:
-    """At ``back`` of its hit points or less, while an ally fights on, out of melee (or shooting and casting from
-    there); otherwise cast, shoot or strike (``_fight_on``)."""
-    if _hurt(auto, f, back) and auto.covered(fight, f, back):
-        return _step_back(auto, fight, f) if f.engaged else _ranged(auto, fight, f)
-    return _fight_on(auto, fight, f, eager=eager, focus=focus, archer=archer)
+    target = auto.melee_target(fight, f, focus)
+    if target is None:
+        auto.unclaim(f, fight)
+        return None
+    auto.claim(f, target, fight)
+    return _attack(kit.melee.name, target.name, False)
 
 
 def _default(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
@@ -531,24 +520,24 @@ def _default(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
 
 
 def _caster(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
-    return _play(auto, fight, f, eager=True)
+    return _play(auto, fight, f, BADLY_WOUNDED, True)
 
 
 def _archer(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
     if auto.kit(f).throw is not None and f.engaged and auto.covered(fight, f, BADLY_WOUNDED):
         return _step_back(auto, fight, f)  # out of melee, to shoot again
-    return _play(auto, fight, f, archer=True)
+    return _play(auto, fight, f, BADLY_WOUNDED, False, False, True)
 
 
 def _cautious(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
-    if _hurt(auto, f, BADLY_WOUNDED):
+    if f.hp <= auto.kit(f).hp * BADLY_WOUNDED:
         auto.unclaim(f, fight)
         return _decl(move=f.mv * 10, mode="flee")
-    return _play(auto, fight, f, back=WOUNDED)
+    return _play(auto, fight, f, WOUNDED)
 
 
 def _tactical(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
-    return _play(auto, fight, f, focus=True)
+    return _play(auto, fight, f, BADLY_WOUNDED, False, True)
 
 
 def _plain(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
