@@ -294,40 +294,50 @@ class Tally:
         the last event (``Fight.now``)."""
         sides = self.sides
         first = self._first
-        for actor in list(self._open):  # the fight ended with these under way
-            self._close(actor, None, "ended")
+        if self._open:  # the fight ended with these under way
+            for actor in list(self._open):
+                self._close(actor, None, "ended")
         length = 0 if first is None or not last else last[0] - first[0] + (1 if self.inclusive else 0)
         start = self._start()
         clock = self.clock
-
-        def at(tick: Tick | None) -> float | None:
-            return None if tick is None else clock(tick) - start
-
+        sides_list = self._sides_list
+        hp, hurt_at, down_at, closed, dealt_by, broke = (self.hp, self._hurt_at, self._down_at, self._closed,
+                                                         self._dealt_by, self.broke)
         hitters = self._hitters
         first_blow = None if not hitters else next(iter(hitters)) if len(hitters) == 1 else SIMULTANEOUS
-        dealt = {side: self._dealt.get(side, 0) for side in self._sides_list}
-        taken = dict.fromkeys(self._sides_list, 0)
-        spells = {side: dict.fromkeys(_SPELL_COUNTS.values(), 0) for side in self._sides_list}
+        dealt = {side: self._dealt.get(side, 0) for side in sides_list}
+        taken = dict.fromkeys(sides_list, 0)
+        spells = {side: dict.fromkeys(_SPELL_COUNTS.values(), 0) for side in sides_list}
         records = []
+        down: list[str] = []
+        fled: list[str] = []
         for name, c in combatants.items():
             side = sides[name]
-            taken[side] += self.hp[name] - c["hp"]
-            castings = tuple(self._closed.get(name, ()))
+            end = c["hp"]
+            taken[side] += hp[name] - end
+            is_down = bool(c["down"])
+            ran = bool(c.get("fled")) and not is_down
+            if is_down:
+                down.append(name)
+            elif ran:
+                fled.append(name)
+            castings = tuple(closed.get(name, ()))
             for casting in castings:
                 spells[side][_SPELL_COUNTS[casting.outcome]] += 1
+            hurt = hurt_at.get(name)
+            fell = down_at.get(name)
             records.append(CombatantRecord(
-                name, side, self.hp[name], c["hp"], bool(c["down"]), bool(c.get("fled")) and not c["down"],
-                name in self.broke,
-                at(self._hurt_at.get(name)), at(self._down_at.get(name)), self._hurt_at.get(name),
-                self._dealt_by.get(name, 0), castings))
+                name, side, hp[name], end, is_down, ran, name in broke,
+                clock(hurt) - start if hurt is not None else None, clock(fell) - start if fell is not None else None,
+                hurt, dealt_by.get(name, 0), castings))
         return FightRecord(
-            seed=seed, winner=winner, length=length, seconds=(at(last) or 0.0) if last else 0.0,
-            first_blow=first_blow, first_blow_at=at(self._first_hit), first_fall_at=at(self._first_fall),
-            spells=spells, dealt=dealt, taken=taken,
-            down=tuple(n for n, c in combatants.items() if c["down"]),
-            fled=tuple(n for n, c in combatants.items() if c.get("fled") and not c["down"]),
-            broke=tuple(n for n in combatants if n in self.broke),
-            morale={s: (self._morale[s][0], self._morale[s][1]) for s in self._sides_list if s in self._morale},
+            seed=seed, winner=winner, length=length, seconds=clock(last) - start if last else 0.0,
+            first_blow=first_blow,
+            first_blow_at=clock(self._first_hit) - start if self._first_hit is not None else None,
+            first_fall_at=clock(self._first_fall) - start if self._first_fall is not None else None,
+            spells=spells, dealt=dealt, taken=taken, down=tuple(down), fled=tuple(fled),
+            broke=tuple(n for n in combatants if n in broke) if broke else (),
+            morale={s: (self._morale[s][0], self._morale[s][1]) for s in sides_list if s in self._morale},
             combatants=tuple(records))
 
 
