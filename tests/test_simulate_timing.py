@@ -76,6 +76,8 @@ def test_a_hand_worked_round_in_game_time(tmp_path: Path) -> None:
     assert bolt.before_hurt.to_dict() == wilson(3, 3).to_dict()
     assert bolt.landed_at.mean == 60.0
     assert (s.combatants["Mina"].hurt, s.combatants["Mina"].hurt_at.mean) == (3, 60.0)
+    assert s.combatants["Brom"].struck_at.to_dict() == {"mean": 60.0, "low": 60.0, "high": 60.0, "n": 3}
+    assert s.combatants["Mina"].struck_at.n == 0  # her bolt is a spell, not a blow
     assert s.spells == {"completed": 3, "ruined": 0, "lost": 0, "unbegun": 0, "cut": 0}
     doc = sim.to_dict()["rulesets"]["side-d6"]
     assert doc["minutes"]["mean"] == 1.0  # CONTRACT: "minutes" in --json, per ruleset
@@ -226,7 +228,7 @@ def test_rows_one_per_fight_and_combatant_and_a_figure_named_after_the_encounter
         table = list(csv.DictReader(f))
     assert len(table) == 2 * 20 * 9
     assert {"ruleset", "fight", "seed", "winner", "seconds", "minutes", "combatant", "side", "hp_start", "hp_end",
-            "hurt_at", "down_at", "castings", "spells_landed", "spells_unbegun", "landed_before_hurt"} <= set(table[0])
+            "hurt_at", "down_at", "struck_at", "castings", "spells_landed", "spells_unbegun", "landed_before_hurt"} <= set(table[0])
     assert {r["combatant"] for r in table} == {"Brom", "Sela", "Mina", "Ash", "Orc 1", "Orc 2", "Orc 3", "Orc 4",
                                                "Orc Captain"}
     figure = tmp_path / "skirmish-compare.png"

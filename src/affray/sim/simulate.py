@@ -131,9 +131,10 @@ class Simulation:
 
     def combatant_frame(self) -> pd.DataFrame:
         """One row per fight and combatant (``--rows``): the fight's columns (as ``frame``'s first ones), then the
-        combatant, its side, hit points at the start and end, down, fled, broke, when it was first hurt and when
-        it fell (game seconds), the damage it dealt, and its castings: how many, how many landed, were ruined,
-        lost, never begun or cut off, when the first landed, and whether that was before it was first hurt."""
+        combatant, its side, hit points at the start and end, down, fled, broke, when it was first hurt, when its
+        first blow hit and when it fell (game seconds), the damage it dealt, and its castings: how many, how many
+        landed, were ruined, lost, never begun or cut off, when the first landed, and whether that was before it
+        was first hurt."""
         import pandas as pd
 
         out = []
@@ -145,7 +146,7 @@ class Simulation:
                 first = landed[0] if landed else None
                 item.update({"combatant": c.name, "side": c.side, "hp_start": c.start,
                              "hp_end": c.hp, "down": c.down, "fled": c.fled, "broke": c.broke,
-                             "hurt_at": c.hurt_at, "down_at": c.down_at, "dealt": c.dealt,
+                             "hurt_at": c.hurt_at, "down_at": c.down_at, "struck_at": c.struck_at, "dealt": c.dealt,
                              "castings": len(c.castings)})
                 for outcome in OUTCOMES:
                     item[f"spells_{outcome}"] = sum(1 for k in c.castings if k.outcome == outcome)

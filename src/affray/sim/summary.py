@@ -80,7 +80,8 @@ class Summary:
     morale_checks: Counter[str] = field(default_factory=Counter)
     morale_failures: Counter[str] = field(default_factory=Counter)
     #: Moments (sum, sum of squares, count): "first_blow", "first_fall" (seconds), "dealt:SIDE" (hit points),
-    #: "hurt:NAME" and "down:NAME" (seconds to its first damage and its fall), "landed:NAME:SPELL" (its first).
+    #: "hurt:NAME", "down:NAME" and "struck:NAME" (seconds to its first damage, its fall, its first
+    #: blow that hit), "landed:NAME:SPELL" (its first).
     moments: dict[str, list[float]] = field(default_factory=dict)
     hurt: Counter[str] = field(default_factory=Counter)  # fights each combatant took damage in
     #: (caster, spell) -> castings by outcome, "unbegun:WHY", "cut:WHY", "hurt" (its caster hurt during it),
@@ -140,6 +141,8 @@ class Summary:
                 _add(_at(m, "hurt:" + c.name), c.hurt_at)
             if c.down_at is not None:
                 _add(_at(m, "down:" + c.name), c.down_at)
+            if c.struck_at is not None:
+                _add(_at(m, "struck:" + c.name), c.struck_at)
             if not c.castings:
                 continue
             first: dict[str, Casting] = {}
@@ -288,12 +291,14 @@ class CombatantStats:
     hurt: int  # fights in which it took damage
     hurt_at: Mean  # seconds to its first damage, over those fights
     down_at: Mean  # seconds to its fall, over the fights it fell in
+    struck_at: Mean  # seconds to its first blow that hit, over the fights it landed one
     spells: dict[str, SpellStats]
 
     def to_dict(self) -> dict[str, Any]:
         return {"side": self.side, "survived": self.survived, "survival": self.survival.to_dict(),
                 "fled": self.fled, "morale_breaks": self.morale_breaks, "hurt": self.hurt,
                 "hurt_at": self.hurt_at.to_dict(), "down_at": self.down_at.to_dict(),
+                "struck_at": self.struck_at.to_dict(),
                 "spells": {k: v.to_dict() for k, v in self.spells.items()}}
 
 
@@ -344,7 +349,8 @@ class RulesetStats:
                     before_hurt=wilson(c["before"], n), landed_at=_mean(m.get(f"landed:{name}:{spell}")))
             combatants[name] = CombatantStats(
                 side, s.survived[name], wilson(s.survived[name], n), s.fled[name], s.broke[name], s.hurt[name],
-                _mean(m.get(f"hurt:{name}")), _mean(m.get(f"down:{name}")), spell_stats)
+                _mean(m.get(f"hurt:{name}")), _mean(m.get(f"down:{name}")), _mean(m.get(f"struck:{name}")),
+                spell_stats)
         seconds = [0.0, 0.0, 0.0]
         for x in s.seconds:
             _add(seconds, x)

@@ -75,6 +75,7 @@ class CombatantRecord:
     hurt_at: float | None  # when it first took damage
     down_at: float | None  # when it fell
     hurt_tick: Tick | None  # the moment it first took damage
+    struck_at: float | None  # when its first blow hit
     dealt: int  # damage its blows and spells did to the other sides' combatants
     castings: tuple[Casting, ...]
 
@@ -124,8 +125,8 @@ class Tally:
     phases)."""
 
     __slots__ = ("_closed", "_dealt", "_dealt_by", "_down_at", "_first", "_first_fall", "_first_hit", "_handlers",
-                 "_hitters", "_hurt_at", "_morale", "_open", "_sides_list", "broke", "clock", "hp", "inclusive",
-                 "sides")
+                 "_hitters", "_hurt_at", "_morale", "_open", "_sides_list", "_struck", "broke", "clock", "hp",
+                 "inclusive", "sides")
 
     def __init__(self, sides: dict[str, str], hp: dict[str, int], *, inclusive: bool = True,
                  ruleset: str = "", spells: bool = True) -> None:
@@ -142,6 +143,7 @@ class Tally:
         self._dealt: dict[str, int] = {}  # side -> damage it did to the other sides' combatants
         self._dealt_by: dict[str, int] = {}  # combatant -> the same
         self._hurt_at: dict[str, Tick] = {}
+        self._struck: dict[str, Tick] = {}  # combatant -> when its first blow hit
         self._down_at: dict[str, Tick] = {}
         self._morale: dict[str, list[int]] = {}
         self._open: dict[str, _Open] = {}  # caster -> its casting under way
@@ -180,6 +182,8 @@ class Tally:
             return
         tick = e.tick
         side = self.sides[e.actor]
+        if e.actor not in self._struck:
+            self._struck[e.actor] = tick
         if self._first_hit is None:
             self._first_hit = tick
             self._hitters.add(side)
@@ -303,6 +307,7 @@ class Tally:
         sides_list = self._sides_list
         hp, hurt_at, down_at, closed, dealt_by, broke = (self.hp, self._hurt_at, self._down_at, self._closed,
                                                          self._dealt_by, self.broke)
+        struck = self._struck
         hitters = self._hitters
         first_blow = None if not hitters else next(iter(hitters)) if len(hitters) == 1 else SIMULTANEOUS
         dealt = {side: self._dealt.get(side, 0) for side in sides_list}
@@ -326,10 +331,11 @@ class Tally:
                 spells[side][_SPELL_COUNTS[casting.outcome]] += 1
             hurt = hurt_at.get(name)
             fell = down_at.get(name)
+            hit = struck.get(name)
             records.append(CombatantRecord(
                 name, side, hp[name], end, is_down, ran, name in broke,
                 clock(hurt) - start if hurt is not None else None, clock(fell) - start if fell is not None else None,
-                hurt, dealt_by.get(name, 0), castings))
+                hurt, clock(hit) - start if hit is not None else None, dealt_by.get(name, 0), castings))
         return FightRecord(
             seed=seed, winner=winner, length=length, seconds=clock(last) - start if last else 0.0,
             first_blow=first_blow,
