@@ -81,6 +81,11 @@ def test_a_hand_worked_round_in_game_time(tmp_path: Path) -> None:
     assert s.spells == {"completed": 3, "ruined": 0, "lost": 0, "unbegun": 0, "cut": 0}
     doc = sim.to_dict()["rulesets"]["side-d6"]
     assert doc["minutes"]["mean"] == 1.0  # CONTRACT: "minutes" in --json, per ruleset
+    # the same moments in the ruleset's own unit: all in round 1
+    rows = sim.combatant_frame()
+    mina, brom = rows[rows["combatant"] == "Mina"].iloc[0], rows[rows["combatant"] == "Brom"].iloc[0]
+    assert (mina["first_blow_in"], mina["hurt_in"], mina["first_landed_in"], brom["struck_in"]) == (1, 1, 1, 1)
+    assert (mina["first_blow_at"], mina["hurt_at"], mina["first_landed_at"], brom["struck_at"]) == (60, 60, 60, 60)
 
 
 SLEEP = """\
@@ -228,7 +233,8 @@ def test_rows_one_per_fight_and_combatant_and_a_figure_named_after_the_encounter
         table = list(csv.DictReader(f))
     assert len(table) == 2 * 20 * 9
     assert {"ruleset", "fight", "seed", "winner", "seconds", "minutes", "combatant", "side", "hp_start", "hp_end",
-            "hurt_at", "down_at", "struck_at", "castings", "spells_landed", "spells_unbegun", "landed_before_hurt"} <= set(table[0])
+            "hurt_at", "down_at", "struck_at", "hurt_in", "castings", "spells_landed", "spells_unbegun",
+            "landed_before_hurt"} <= set(table[0])
     assert {r["combatant"] for r in table} == {"Brom", "Sela", "Mina", "Ash", "Orc 1", "Orc 2", "Orc 3", "Orc 4",
                                                "Orc Captain"}
     figure = tmp_path / "skirmish-compare.png"

@@ -97,14 +97,16 @@ class Simulation:
         return self.rows
 
     def _fight(self, row: FightRow) -> dict[str, Any]:
+        """A fight's columns: its moments in game seconds (``*_at``) and in the ruleset's unit (``*_in``: the round,
+        cycle or phase)."""
         r = row.record
         stats = self.points[row.point].rulesets[row.ruleset]
         item: dict[str, Any] = {"ruleset": row.ruleset, "point": row.point}
         item.update(self.points[row.point].values)
         item.update({"fight": row.fight, "seed": r.seed, "winner": r.winner, "length": r.length,
                      "unit": stats.length.unit, "seconds": r.seconds, "minutes": r.seconds / 60,
-                     "first_blow": r.first_blow, "first_blow_at": r.first_blow_at,
-                     "first_fall_at": r.first_fall_at})
+                     "first_blow": r.first_blow, "first_blow_at": r.first_blow_at, "first_blow_in": r.first_blow_in,
+                     "first_fall_at": r.first_fall_at, "first_fall_in": r.first_fall_in})
         return item
 
     def frame(self) -> pd.DataFrame:
@@ -146,11 +148,13 @@ class Simulation:
                 first = landed[0] if landed else None
                 item.update({"combatant": c.name, "side": c.side, "hp_start": c.start,
                              "hp_end": c.hp, "down": c.down, "fled": c.fled, "broke": c.broke,
-                             "hurt_at": c.hurt_at, "down_at": c.down_at, "struck_at": c.struck_at, "dealt": c.dealt,
-                             "castings": len(c.castings)})
+                             "hurt_at": c.hurt_at, "down_at": c.down_at, "struck_at": c.struck_at,
+                             "hurt_in": c.hurt_in, "down_in": c.down_in, "struck_in": c.struck_in,
+                             "dealt": c.dealt, "castings": len(c.castings)})
                 for outcome in OUTCOMES:
                     item[f"spells_{outcome}"] = sum(1 for k in c.castings if k.outcome == outcome)
                 item["first_landed_at"] = first.ended if first is not None else None
+                item["first_landed_in"] = first.tick[0] if first is not None and first.tick else None
                 item["landed_before_hurt"] = first is not None and landed_before_hurt(first, c)
                 item["spells"] = "; ".join(
                     f"{k.spell} {k.outcome}" + (f" ({k.why})" if k.why else "") for k in c.castings)

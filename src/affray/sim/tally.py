@@ -78,6 +78,11 @@ class CombatantRecord:
     struck_at: float | None  # when its first blow hit
     dealt: int  # damage its blows and spells did to the other sides' combatants
     castings: tuple[Casting, ...]
+    #: The same moments in the ruleset's own unit: the round (cycle, phase) it was first hurt in, fell in, first
+    #: struck a blow that hit in (the tick's first count).
+    hurt_in: int | None = None
+    down_in: int | None = None
+    struck_in: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +104,8 @@ class FightRecord:
     broke: tuple[str, ...]  # combatants who failed a morale check at least once
     morale: dict[str, tuple[int, int]]  # side -> (checks, failures)
     combatants: tuple[CombatantRecord, ...]  # in file order
+    first_blow_in: int | None = None  # the round (cycle, phase) of the first hit: the tick's first count
+    first_fall_in: int | None = None  # and of the first fall
 
 
 class _Open:
@@ -335,7 +342,9 @@ class Tally:
             records.append(CombatantRecord(
                 name, side, hp[name], end, is_down, ran, name in broke,
                 clock(hurt) - start if hurt is not None else None, clock(fell) - start if fell is not None else None,
-                hurt, clock(hit) - start if hit is not None else None, dealt_by.get(name, 0), castings))
+                hurt, clock(hit) - start if hit is not None else None, dealt_by.get(name, 0), castings,
+                hurt[0] if hurt is not None else None, fell[0] if fell is not None else None,
+                hit[0] if hit is not None else None))
         return FightRecord(
             seed=seed, winner=winner, length=length, seconds=clock(last) - start if last else 0.0,
             first_blow=first_blow,
@@ -344,7 +353,9 @@ class Tally:
             spells=spells, dealt=dealt, taken=taken, down=tuple(down), fled=tuple(fled),
             broke=tuple(n for n in combatants if n in broke) if broke else (),
             morale={s: (self._morale[s][0], self._morale[s][1]) for s in sides_list if s in self._morale},
-            combatants=tuple(records))
+            combatants=tuple(records),
+            first_blow_in=self._first_hit[0] if self._first_hit is not None else None,
+            first_fall_in=self._first_fall[0] if self._first_fall is not None else None)
 
 
 #: Each kind of event the tally reads, by its type (``Missile`` and ``SpellLost`` are kinds of ``Melee`` and
