@@ -499,6 +499,9 @@ def test_a_designers_policy_that_fails_is_told_plainly(designer: Path, ref: str,
 
 @pytest.mark.parametrize(("ref", "message"), [
     ("nosuchmodule:x", "policy nosuchmodule:x: no module named 'nosuchmodule'"),
+    # a file may name a policy: nothing of the standard library is imported for it (os:system, webbrowser:open)
+    ("os:system", "policy os:system: 'os' is a module of Python's standard library, not a designer's policy"),
+    ("xml.dom:x", "policy xml.dom:x: 'xml.dom' is a module of Python's standard library"),
     ("mypolicies:absent", "policy mypolicies:absent: module 'mypolicies' has no 'absent' (its functions: broken, "
                           "enemies, junk, last, nobody, play)"),
     ("brave", "unknown policy 'brave': no built-in policy (default, plain, caster, archer, cautious, tactical), "

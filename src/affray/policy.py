@@ -619,6 +619,9 @@ def load_policy(ref: str) -> PolicyFunction:
     if fn is not None:
         return fn
     module, sep, attr = ref.partition(":")
+    if sep and module.split(".")[0] in sys.stdlib_module_names:  # a file may name it: nothing of the library's
+        raise PolicyError(f"policy {ref}: {module!r} is a module of Python's standard library, not a designer's "
+                          "policy (name your own module:function)")
     if sep:
         where = f"module:function {ref!r}"
         if "" not in sys.path and os.getcwd() not in sys.path:  # as `python -m` does: the current directory
