@@ -211,8 +211,8 @@ def test_cli_learn() -> None:
 def test_c2x_06_08_a_caster_added_mid_fight_brings_its_pool(spells: str, pool_entry: tuple[str, object]) -> None:
     """A wizard of level 5 joins the party before the first event (the referee's ``add``): under ``spells: mana``
     its pool is the table's 11 points (C2X-06, wizard column, level 5); under ``slots`` the PH progression for a
-    level-5 wizard, 4 first-level, 2 second-level and 1 third-level slots (C2X-08). It casts nothing (``--auto``
-    attacks with its staff), so the pool is whole at the end."""
+    level-5 wizard, 4 first-level, 2 second-level and 1 third-level slots (C2X-08). It casts nothing (its policy,
+    ``plain``, attacks with its staff), so the pool is whole at the end."""
     from affray import load_encounter, prepare
     from affray.drive import End
 
@@ -220,7 +220,7 @@ def test_c2x_06_08_a_caster_added_mid_fight_brings_its_pool(spells: str, pool_en
     prepared = prepare(load_encounter(skirmish), ruleset="side-d6", seed=3, options={"spells": spells})
     drive = prepared.drive(auto=True)
     assert drive.command("add party {name: Zed, class: wizard, level: 5, hp: 30, weapons: [{name: staff, sf: 4, "
-                         "damage: 1d6}], spells: [{name: sleep, level: 1}]}") is None
+                         "damage: 1d6}], spells: [{name: sleep, level: 1}], policy: plain}") is None
     while not isinstance(item := drive.pull(), End):
         pass
     key, value = pool_entry

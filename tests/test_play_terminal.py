@@ -170,12 +170,13 @@ def test_sigkill_mid_fight_then_resume_ends_as_an_uninterrupted_fight(tmp_path: 
 
 
 def test_sigkill_at_any_moment_of_a_piped_run_loses_nothing(tmp_path: Path) -> None:
-    """A 40-combatant fight piped `run`, killed once 150, then 600 events are in the database (wherever the
-    process is: writing, showing, rolling), resumed each time: the log is `affray run --json` exactly."""
+    """A 40-combatant fight piped `run`, killed once 100, then 250 events are in the database (wherever the
+    process is: writing, showing, rolling; the whole fight has 349 under the default policy), resumed each time:
+    the log is `affray run --json` exactly."""
     db = tmp_path / "fight.db"
     cmd = [AFFRAY, "play", str(FORTY), "--ruleset", "side-d6", "--auto", "--db", str(db)]
-    for threshold in (150, 600):
-        args = cmd if threshold == 150 else [AFFRAY, "play", "--db", str(db)]
+    for threshold in (100, 250):
+        args = cmd if threshold == 100 else [AFFRAY, "play", "--db", str(db)]
         proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True)
         assert proc.stdin is not None

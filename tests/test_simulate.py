@@ -247,7 +247,7 @@ def test_a_hand_worked_fight_is_read_right(tmp_path: Path) -> None:
     assert (s.wins, s.draws) == ({"party": 0, "orcs": 0}, 3)
     assert s.length.histogram == {1: 3}
     assert s.first_blow == {"party": 3, "orcs": 0, SIMULTANEOUS: 0, "none": 0, "won": 0}
-    assert s.spells == {"completed": 3, "ruined": 0, "lost": 0}  # the bolt, once a fight
+    assert s.spells == {"completed": 3, "ruined": 0, "lost": 0, "unbegun": 0, "cut": 0}  # the bolt, once a fight
     # dealt by the party: bolt 4 (the cast event's effects: Orc 1 takes 4) + Brom's 3 = 7;
     # by the orcs: 2 + 5 = 7; taken: party 2 + 5 = 7, orcs 4 + 3 = 7 (per fight)
     assert (s.sides["party"].damage_dealt, s.sides["orcs"].damage_dealt) == (7.0, 7.0)
@@ -270,7 +270,8 @@ def test_a_hand_worked_fight_to_the_end(tmp_path: Path) -> None:
     assert (s.wins, s.draws) == ({"party": 4, "orcs": 0}, 0)
     assert s.win_rate["party"].to_dict() == wilson(4, 4).to_dict()
     assert s.length.to_dict() == {"unit": "rounds", "mean": 1.0, "median": 1.0, "min": 1, "max": 1,
-                                  "histogram": {"1": 4}}
+                                  "histogram": {"1": 4},
+                                  "mean_interval": {"mean": 1.0, "low": 1.0, "high": 1.0, "n": 4}}
     assert s.first_blow == {"party": 4, "orcs": 0, SIMULTANEOUS: 0, "none": 0, "won": 4}
     assert (s.sides["party"].damage_dealt, s.sides["orcs"].damage_dealt) == (8.0, 0.0)
     assert (s.sides["party"].damage_taken, s.sides["orcs"].damage_taken) == (0.0, 8.0)
@@ -408,7 +409,7 @@ def test_policy_option_sets_sides_and_sweeps_them() -> None:
     (("--vary", "sides.fighters.combatants[0].level=39..41"),
      "sides.fighters.combatants[0].level: should be at most 40 (got 41) (sweep point "
      "sides.fighters.combatants[0].level=41)"),
-    (("--policy", "orcs=brave"), "sides.orcs.policy: unknown policy 'brave'; choose one of default"),
+    (("--policy", "orcs=brave"), "--policy orcs=brave: unknown policy 'brave': no built-in policy (default, plain"),
     (("--policy", "elves=default"), "--policy 'elves=default': no side 'elves' (sides: fighters, orcs)"),
     (("--plot", "x.gif"), "--plot x.gif: name a .png or .svg file"),
 ])

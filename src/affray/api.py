@@ -20,7 +20,7 @@ from affray.io.checks import check
 from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.model.encounter import Encounter
 from affray.plugins import assemble
-from affray.policy import choose
+from affray.policy import Auto, PolicyError, load_policy
 from affray.rulesets import find_ruleset, ruleset_ids
 
 if TYPE_CHECKING:  # the driven fight (greenlet, questions, commands) is imported by the commands that drive one
@@ -46,9 +46,9 @@ class Prepared:
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
               provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None) -> Engine[Any]:
         """A fight ready to ``run()``: its plug-ins chosen by the options; under ``auto`` each combatant plays its
-        ``policy`` (``affray.policy.choose``)."""
+        ``policy`` (``affray.policy.Auto``, one a fight)."""
         rules, pools = assemble(self.ruleset)
-        return Engine(self.encounter, self.ruleset, rules, seed=self.seed, policy=choose, auto=auto,
+        return Engine(self.encounter, self.ruleset, rules, seed=self.seed, policy=Auto(), auto=auto,
                       max_rounds=max_rounds, explain=explain, keep=keep, pools=pools, provider=provider,
                       on_event=on_event, encounter_file=self.loaded.file)
 
@@ -96,7 +96,7 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
         valid = ", ".join(ruleset_ids())
         raise EncounterError([Problem(loaded.file, None, "ruleset", f"no ruleset given: add `ruleset:` to the "
                                       f"file or pass --ruleset (valid: {valid})")])
-    problems = list(loaded.problems) + list(check(cls, loaded))
+    problems = list(loaded.problems) + list(check(cls, loaded)) + _policy_problems(loaded)
     if problems:
         raise EncounterError(sort_problems(problems))
     merged = dict(loaded.encounter.options)
@@ -110,6 +110,23 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
     if seed is None:
         seed = loaded.encounter.seed if loaded.encounter.seed is not None else secrets.randbelow(2**31)
     return Prepared(loaded.settled(seed, _morale_dice(instance)), instance, seed)
+
+
+def _policy_problems(loaded: Loaded) -> list[Problem]:
+    """A designer's policy named in the file (``module:function``, an entry point) that cannot be loaded."""
+    from affray.model.encounter import POLICY_NAMES
+
+    out = []
+    for side, s in loaded.encounter.sides.items():
+        named: list[tuple[tuple[str | int, ...], str | None]] = [(("sides", side, "policy"), s.policy)]
+        named += [(("sides", side, "combatants", i, "policy"), c.policy) for i, c in enumerate(s.combatants)]
+        for loc, ref in named:
+            if ref is not None and ref not in POLICY_NAMES:
+                try:
+                    load_policy(ref)
+                except PolicyError as exc:
+                    out.append(loaded.problem(loc, str(exc)))
+    return out
 
 
 def run(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["AffrayError", "EncounterError", "OptionError", "Problem", "UnknownRulesetError"]
+__all__ = ["AffrayError", "EncounterError", "OptionError", "PolicyError", "Problem", "UnknownRulesetError"]
 
 
 class AffrayError(Exception):
@@ -39,3 +39,7 @@ class UnknownRulesetError(AffrayError, ValueError):
 
 class OptionError(AffrayError, ValueError):
     """An unknown ruleset option or a value it does not take."""
+
+
+class PolicyError(AffrayError):
+    """A designer's auto-play policy that cannot be loaded, or that failed or declared what cannot be declared."""

@@ -52,6 +52,9 @@ _Declare = Annotated[list[str] | None, typer.Option(
     "names it), repeatable", metavar="WHO=MODE")]
 _Catalogue = Annotated[Path | None, typer.Option("--catalogue", metavar="FILE", help="a catalogue file of your own: "
                                                  "its entries add to or replace the package's (and the file's own)")]
+_Policy = Annotated[list[str] | None, typer.Option("--policy", help="how --auto plays: NAME for every side or "
+                                                   "SIDE=NAME, repeatable; a built-in policy or module:function "
+                                                   "(docs/policies.md)")]
 
 def _console() -> Console:
     """A console for the output (rich is imported only when something is printed)."""
@@ -153,12 +156,13 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
     declare: _Declare = None,
     catalogue: _Catalogue = None,
+    policy: _Policy = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
-        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
         result = prepared.fight(auto=auto, max_rounds=rounds).run()
         if as_json:
             from affray.io.timeline import timeline_json
@@ -186,6 +190,7 @@ def play(
     dice: Annotated[str | None, typer.Option(help="ask: every die is asked (the default at a terminal); roll: "
                                              "rolled from the seed (the default from a pipe)")] = None,
     catalogue: _Catalogue = None,
+    policy: _Policy = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
@@ -202,10 +207,12 @@ def play(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
             store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
+            if policy:
+                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = Store(db)
             record = store.game(game_n)
         with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
@@ -228,6 +235,7 @@ def drive(
                                              metavar="ID")] = None,
     declare: _Declare = None,
     catalogue: _Catalogue = None,
+    policy: _Policy = None,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
@@ -243,6 +251,8 @@ def drive(
         if file is None:
             if db is None:
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
+            if policy:
+                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = _existing_store(db)
             record = store.game(game_n)
             with store.writer(record.id):  # one writer per fight
@@ -252,7 +262,7 @@ def drive(
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
+        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
         if db is None:
             session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
             if dice == "ask":
@@ -285,6 +295,7 @@ def serve(
     host: Annotated[str, typer.Option(help="the address to listen on (another machine's players: 0.0.0.0)")] = (
         "127.0.0.1"),
     port: Annotated[str, typer.Option(help="the port to listen on (0: any free one)", metavar="N")] = "8000",
+    policy: _Policy = None,
     declare: _Declare = None,
     catalogue: _Catalogue = None,
 ) -> None:
@@ -303,7 +314,7 @@ def serve(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds))
         else:
             _existing_store(db).close()
@@ -363,11 +374,13 @@ def log(
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
-             catalogue: Path | None = None, declare: list[str] | None = None) -> tuple[Prepared, dict[str, Any], str]:
-    """Load ``file`` and settle its ruleset, options (``--set``), seed and who declares (``--declare``, written
-    into the file's text); bad ones are the file's errors. The text is returned too (the console keeps it in
-    its database): for a file that names catalogue entries or rolls hit points, the encounter as the fight
-    starts it, standing alone (``Loaded.settled_text``)."""
+             catalogue: Path | None = None, declare: list[str] | None = None,
+             policies: list[str] | None = None) -> tuple[Prepared, dict[str, Any], str]:
+    """Load ``file`` and settle its ruleset, options (``--set``), seed, who declares (``--declare``) and how
+    ``--auto`` plays (``--policy``), both written into the file's text; bad ones are the file's errors. The text
+    is returned too (the console keeps it in its database, so that a resumed fight plays the same): for a file
+    that names catalogue entries or rolls hit points, the encounter as the fight starts it, standing alone
+    (``Loaded.settled_text``)."""
     from affray.api import prepare
     from affray.io.load import load_text, read_text
     from affray.io.rewrite import with_declare
@@ -375,6 +388,10 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
     text = read_text(file)
     if declare:
         text = with_declare(text, str(file), declare)
+    if policies:
+        from affray.cli.sim import with_policies
+
+        text = with_policies(text, file, policies)
     loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
     try:
         options = _parse_sets(sets or [])

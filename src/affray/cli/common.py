@@ -27,7 +27,7 @@ def err() -> Console:
     """The console errors are printed on (rich is imported only when one is)."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)  # a name "x:boom" stays as written
 
 
 def guard(fn: Callable[[], T]) -> T:

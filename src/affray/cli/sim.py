@@ -28,7 +28,8 @@ __all__ = ["odds_app", "register"]
 odds_app = typer.Typer(no_args_is_help=True, help="Exact probabilities of one moment, computed (icepool), "
                        "not sampled: who acts first, a spell against a blow, an attack's hit and damage.")
 
-RulesetOpt = Annotated[str | None, typer.Option(help="ruleset id or all (default: the file's)")]
+RulesetOpt = Annotated[str | None, typer.Option(help="ruleset id, ids separated by commas, or all (default: the "
+                                                "file's)")]
 # whole numbers are read by ``whole`` rather than typer, so that a bad one is told in affray's words
 FightsOpt = Annotated[str, typer.Option(metavar="N", help="fights per ruleset (and grid point)")]
 SeedOpt = Annotated[str | None, typer.Option(metavar="N", help="seed (default: the file's, else a fresh one)")]
@@ -39,11 +40,15 @@ SetOpt = Annotated[list[str] | None, typer.Option("--set", help="OPTION=VALUE, o
 VaryOpt = Annotated[list[str] | None, typer.Option("--vary", help="FIELD=a..b (e.g. sides.party.combatants[0]"
                                                    ".level=1..5) or FIELD=v1,v2,...: a sweep; repeatable")]
 PolicyOpt = Annotated[list[str] | None, typer.Option("--policy", help="NAME for every side, or SIDE=NAME "
-                                                     "(SIDE=n1,n2,... sweeps it); see the README's policies")]
+                                                     "(SIDE=n1,n2,... sweeps it); NAME: a built-in policy or "
+                                                     "module:function (docs/policies.md)")]
 MaxRoundsOpt = Annotated[str, typer.Option("--max-rounds", metavar="N", help="a fight still on after this many "
                                            "rounds (cycles; 5-phase rounds in phase-count) is a draw")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="one JSON document on stdout")]
-PlotOpt = Annotated[Path | None, typer.Option(help="also draw a figure: a .png or .svg file")]
+PlotOpt = Annotated[Path | None, typer.Option(help="also draw a figure: a .png or .svg file, or a folder (the "
+                                             "figure is then named after the encounter)")]
+RowsOpt = Annotated[Path | None, typer.Option(help="write one row per fight and combatant: a .csv or .parquet "
+                                              "file (.parquet needs pyarrow)")]
 
 
 def _wide() -> Console:
@@ -91,21 +96,27 @@ def _progress() -> Iterator[Callable[[int, int], None] | None]:
         yield advance
 
 
-def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
-    """``--policy`` as fixed fields (every side, or one) and sweep axes (a side given several)."""
-    from affray.io.load import load_encounter
+def policy_fields(file: Path | str, sides: list[str], items: list[str]) -> tuple[dict[str, Any], list[Any]]:
+    """``--policy`` as fixed fields of the file (every side, or one) and sweep axes (a side given several): each
+    item is NAME (every side), SIDE=NAME or SIDE=n1,n2,...; a NAME is a built-in policy or ``module:function``."""
+    from affray.model.encounter import POLICY_NAMES
+    from affray.policy import PolicyError, load_policy
     from affray.sim.sweep import Axis
 
     fields: dict[str, Any] = {}
     axes: list[Any] = []
-    if not items:
-        return fields, axes
-    sides = list(load_encounter(file, strict=False).encounter.sides)
     for item in items:
         side, sep, names = item.rpartition("=")
         values = [v.strip() for v in names.split(",")]
         if not all(values):
-            raise OptionError(f"{file}: --policy {item!r}: use NAME, SIDE=NAME or SIDE=n1,n2,...")
+            raise OptionError(f"{file}: --policy {item!r}: use NAME, SIDE=NAME or SIDE=n1,n2,... (NAME: a built-in "
+                              "policy or module:function)")
+        for value in values:  # told as the option's, not as a line of the file it is written into
+            if value not in POLICY_NAMES:
+                try:
+                    load_policy(value)
+                except PolicyError as exc:
+                    raise OptionError(f"{file}: --policy {item}: {exc}") from None
         if not sep:
             if len(values) > 1:
                 raise OptionError(f"{file}: --policy {item!r}: name the side to sweep policies, e.g. "
@@ -121,11 +132,40 @@ def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
     return fields, axes
 
 
+def with_policies(text: str, file: Path, items: list[str]) -> str:
+    """The encounter's text with ``--policy`` written into its sides (``run``, ``play``, ``drive``: one fight, so
+    one policy a side); the file's own errors are reported as ever, after."""
+    from affray.io.load import load_text
+    from affray.sim.sweep import with_fields
+
+    if not items:
+        return text
+    sides = list(load_text(text, str(file), strict=False).encounter.sides)
+    fields, axes = policy_fields(file, sides, items)
+    if axes:
+        raise OptionError(f"{file}: --policy {axes[0].name.split('.')[1]}={','.join(map(str, axes[0].values))}: "
+                          "one policy a side for one fight (`affray simulate` sweeps several)")
+    try:
+        return with_fields(text, fields)
+    except ValueError as exc:  # pragma: no cover - the sides were just read from this text
+        raise OptionError(f"{file}: --policy: {exc}") from None
+
+
+def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
+    """``--policy`` for ``simulate`` and ``compare``: fields of every grid point, and sweep axes."""
+    from affray.io.load import load_encounter
+
+    if not items:
+        return {}, []
+    return policy_fields(file, list(load_encounter(file, strict=False).encounter.sides), items)
+
+
 def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
          scheduler: str | None, sets: list[str] | None, vary: list[str] | None, policy: list[str] | None,
-         max_rounds_text: str, plot: Path | None) -> Simulation:
+         max_rounds_text: str, plot: Path | None, rows: Path | None = None) -> Simulation:
     from affray.sim import field_axis, option_axis, simulate
     from affray.sim.plot import check_plot_path
+    from affray.sim.simulate import check_rows_path
 
     try:
         seed, max_rounds = numbers(seed_text, max_rounds_text)
@@ -134,11 +174,13 @@ def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | Non
     except OptionError as exc:
         raise OptionError(f"{file}: {exc}") from None
     assert fights is not None
-    if plot is not None:
-        try:
+    try:
+        if plot is not None:
             check_plot_path(plot)
-        except OptionError as exc:
-            raise OptionError(f"{file}: {exc}") from None
+        if rows is not None:
+            check_rows_path(rows)
+    except OptionError as exc:
+        raise OptionError(f"{file}: {exc}") from None
     options: dict[str, Any] = {}
     axes: list[Any] = []
     for item in sets or []:
@@ -159,16 +201,22 @@ def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | Non
     with _pool(workers, scheduler) as pool, _progress() as progress:
         return simulate(file, rulesets=ruleset, fights=fights, seed=seed, options=options, sweep=axes + policy_axes,
                         fields=fields, max_rounds=max_rounds, workers=1 if pool is None else None,
-                        scheduler=scheduler, executor=pool, progress=progress)
+                        scheduler=scheduler, executor=pool, progress=progress, per_fight=rows is not None)
 
 
-def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None) -> None:
-    from affray.sim.render import combatant_table, compare_table, sweep_table
+def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None, rows: Path | None = None) -> None:
+    from affray.cli.common import err
+    from affray.sim.render import combatant_table, compare_table, difference_table, spell_table, sweep_table
 
+    figure = None
     if plot is not None:
         from affray.sim.plot import save_figure
 
-        save_figure(sim, plot)
+        figure = save_figure(sim, plot)
+    if rows is not None:
+        sim.write_rows(rows)
+    for warning in sim.warnings:
+        err().print(f"{file}: warning: {warning}", markup=False)
     if as_json:
         sys.stdout.write(sim.to_json())
         return
@@ -180,8 +228,16 @@ def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None) -> None
                  "rounds")
         out.print(compare_table(sim, title))
         out.print(combatant_table(sim))
-    if plot is not None:
-        out.print(f"figure: {plot}")
+        spells = spell_table(sim)
+        if spells is not None:
+            out.print(spells)
+    differences = difference_table(sim)
+    if differences is not None:
+        out.print(differences)
+    if figure is not None:
+        out.print(f"figure: {figure}")
+    if rows is not None:
+        out.print(f"rows: {rows}")
 
 
 def simulate(
@@ -197,13 +253,15 @@ def simulate(
     max_rounds: MaxRoundsOpt = "50",
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
+    rows: RowsOpt = None,
 ) -> None:
-    """Play N fights with --auto under each ruleset and report who wins (95% intervals), draws, length, spells,
-    first blows, damage, survival and morale. The same results for any --workers or --scheduler."""
+    """Play N fights with --auto under each ruleset and report who wins (95% intervals), draws, length (in game
+    minutes too), spells from declaration to outcome, first blows, damage, survival and morale, and the differences
+    between rulesets and grid points. The same results for any --workers or --scheduler."""
 
     def body() -> None:
-        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot)
-        _show(sim, file, as_json, plot)
+        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows)
+        _show(sim, file, as_json, plot, rows)
 
     guard(body)
 
@@ -220,12 +278,15 @@ def compare(
     max_rounds: MaxRoundsOpt = "50",
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
+    rows: RowsOpt = None,
+    ruleset: Annotated[str, typer.Option(help="ids separated by commas, or all")] = "all",
 ) -> None:
-    """The six rulesets side by side: simulate --ruleset all as a table (and --plot, a figure)."""
+    """The rulesets side by side (all six, or --ruleset a,b): simulate as a table, with what differs beyond the
+    initiative (morale, surprise), each ruleset against the first (and --plot, a figure)."""
 
     def body() -> None:
-        sim = _run(file, "all", fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot)
-        _show(sim, file, as_json, plot)
+        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows)
+        _show(sim, file, as_json, plot, rows)
 
     guard(body)
 

@@ -44,6 +44,7 @@ from affray.engine.step import Step
 from affray.errors import AffrayError
 from affray.model.encounter import Declaration, Outcome
 from affray.model.order import Order
+from affray.policy import Auto
 
 __all__ = ["Coming", "Declaring", "DicePrefs", "Drive", "DriveError", "End", "Input", "Item", "still_counts"]
 
@@ -113,11 +114,12 @@ class Input:
 
 def suggestion(fight: Fight[Any], f: Fighter) -> Declaration | None:
     """What a question offers on Enter: ``f``'s standing declaration while still possible, else what its policy
-    would declare (a policy reads the fight and rolls nothing)."""
+    would declare (``Auto.preview``: asking changes nothing the policies keep; a policy rolls no dice)."""
     standing = fight.standing(f)
     if standing is not None:
         return standing.source
-    chosen = fight.policy(fight, f)
+    policy = fight.policy
+    chosen = policy.preview(fight, f) if isinstance(policy, Auto) else None
     return chosen.source if isinstance(chosen, Order) else chosen
 
 

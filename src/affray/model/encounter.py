@@ -175,7 +175,17 @@ def _casting_time(value: object) -> int:
 
 #: The auto-play policies a file may name (``affray.policy.POLICIES`` implements them, in this order). Named
 #: here, not imported, so that the model does not import the engine's side (policy.py imports the model).
-POLICY_NAMES = ("default", "caster", "archer", "cautious", "tactical")
+POLICY_NAMES = ("default", "plain", "caster", "archer", "cautious", "tactical")
+#: The entry point group under which an installed package registers policies of its own.
+POLICY_GROUP = "affray.policies"
+_POLICY_REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+
+
+@cache
+def _installed_policies() -> frozenset[str]:
+    from importlib.metadata import entry_points
+
+    return frozenset(p.name for p in entry_points(group=POLICY_GROUP))
 #: Who answers a combatant's declarations once its plan is used up (CONTRACT "Who declares"): a person is asked,
 #: its policy answers, or its last declaration stands while it is still possible.
 DECLARE_MODES = ("ask", "auto", "repeat")
@@ -183,10 +193,13 @@ DeclareMode = Literal["ask", "auto", "repeat"]
 
 
 def _policy(value: object) -> str:
-    """An auto-play policy's name (one of ``POLICY_NAMES``)."""
-    if not isinstance(value, str) or value not in POLICY_NAMES:
-        raise ValueError(f"unknown policy {value!r}; choose one of {', '.join(POLICY_NAMES)}")
-    return value
+    """An auto-play policy: a built-in name (``POLICY_NAMES``), a designer's ``module:function`` (loaded when the
+    fight is prepared: ``affray.policy.load_policy``) or the name of an installed package's entry point."""
+    if isinstance(value, str) and (value in POLICY_NAMES or _POLICY_REF.fullmatch(value)
+                                   or value in _installed_policies()):
+        return value
+    raise ValueError(f"unknown policy {value!r}; choose one of {', '.join(POLICY_NAMES)}, or a designer's own as "
+                     f"module:function (e.g. mypolicies:brave)")
 
 
 class Weapon(_Frozen):

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from affray.errors import OptionError
 from affray.sim.simulate import Simulation
-from affray.sim.summary import LengthStats
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -18,23 +17,16 @@ FORMATS = {".png": "png", ".svg": "svg"}
 
 
 def check_plot_path(path: Path) -> str:
-    """The figure's format from the file name; OptionError for another extension or a missing folder."""
+    """The figure's format from the file name (a folder: a .png named after the encounter); OptionError for another
+    extension or a missing folder."""
+    if path.is_dir():
+        return "png"
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
-        raise OptionError(f"--plot {path}: name a .png or .svg file (the extension picks the format)")
+        raise OptionError(f"--plot {path}: name a .png or .svg file (the extension picks the format), or a folder")
     if not path.parent.is_dir():
         raise OptionError(f"--plot {path}: no such folder {path.parent}")
     return fmt
-
-
-def _percentile(ln: LengthStats, q: float) -> float:
-    n = sum(ln.histogram.values())
-    seen = 0
-    for k, v in ln.histogram.items():
-        seen += v
-        if seen >= q * n:
-            return float(k)
-    return float(ln.max)
 
 
 def _wins(ax: Axes, sim: Simulation) -> None:
@@ -54,18 +46,38 @@ def _wins(ax: Axes, sim: Simulation) -> None:
     ax.legend(fontsize="small", loc="center right")
 
 
-def _lengths(ax: Axes, sim: Simulation) -> None:
+def _minutes(ax: Axes, sim: Simulation) -> None:
+    """Each ruleset's fight length in game minutes, side by side (its own units differ: rounds of a minute, of 20
+    seconds, phases of 3 seconds...)."""
     stats = list(sim.rulesets.values())
     boxes: list[dict[str, Any]] = []
     for s in stats:
-        ln = s.length
-        boxes.append({"label": f"{s.ruleset}\n({ln.unit})", "med": ln.median, "mean": ln.mean,
-                      "q1": _percentile(ln, 0.25), "q3": _percentile(ln, 0.75),
-                      "whislo": _percentile(ln, 0.05), "whishi": _percentile(ln, 0.95), "fliers": []})
+        q = s.minutes_quantiles
+        boxes.append({"label": f"{s.ruleset}\n({s.length.mean:.1f} {s.length.unit})", "med": q["50%"],
+                      "mean": s.minutes.mean, "q1": q["25%"], "q3": q["75%"], "whislo": q["5%"], "whishi": q["95%"],
+                      "fliers": []})
     ax.bxp(boxes, orientation="horizontal", showmeans=True)
     ax.invert_yaxis()
-    ax.set_xlabel("length in the ruleset's own unit\n(box: quartiles; whiskers: 5% and 95%; triangle: mean)")
-    ax.set_title("How long a fight lasts")
+    ax.set_xlabel("game minutes (box: quartiles; whiskers: 5% and 95%; triangle: mean)")
+    ax.set_title("How long a fight lasts, in game minutes")
+
+
+def _spells(ax: Axes, sim: Simulation) -> None:
+    """How the castings ended, as shares of all castings, per ruleset."""
+    stats = list(sim.rulesets.values())
+    labels = {"completed": "landed", "ruined": "ruined", "lost": "lost", "unbegun": "never begun", "cut": "cut off"}
+    xs = range(len(stats))
+    bottom = [0.0] * len(stats)
+    for kind, label in labels.items():
+        shares = [100 * s.spells[kind] / max(1, sum(s.spells.values())) for s in stats]
+        ax.bar(list(xs), shares, 0.6, bottom=bottom, label=label)
+        bottom = [b + x for b, x in zip(bottom, shares, strict=True)]
+    ax.set_xticks(list(xs), [f"{s.ruleset}\n{sum(s.spells.values()) / max(1, s.fights):.1f} a fight" for s in stats],
+                  rotation=30, ha="right")
+    ax.set_ylabel("share of castings (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("How the spells ended")
+    ax.legend(fontsize="small", loc="lower right")
 
 
 def _sweep(axes: list[Axes], sim: Simulation) -> None:
@@ -78,8 +90,10 @@ def _sweep(axes: list[Axes], sim: Simulation) -> None:
         axes[0].errorbar(xs, [100 * x.p for x in rates], yerr=[[100 * (x.p - x.low) for x in rates],
                                                                 [100 * (x.high - x.p) for x in rates]],
                          capsize=3, marker="o", label=r)
-        axes[1].plot(xs, [p.rulesets[r].length.mean for p in sim.points], marker="o",
-                     label=f"{r} ({sim.rulesets[r].length.unit})")
+        minutes = [p.rulesets[r].minutes for p in sim.points]
+        axes[1].errorbar(xs, [m.mean for m in minutes], yerr=[[m.mean - m.low for m in minutes],
+                                                              [m.high - m.mean for m in minutes]],
+                         capsize=3, marker="o", label=r)
     for ax in axes:
         ax.set_xticks(xs, labels, rotation=30, ha="right")
         ax.set_xlabel(", ".join(sim.sweep))
@@ -87,26 +101,34 @@ def _sweep(axes: list[Axes], sim: Simulation) -> None:
     axes[0].set_ylabel(f"{side} wins (%), 95% interval")
     axes[0].set_ylim(0, 100)
     axes[0].set_title(f"{side} wins by grid point ({sim.fights} fights a point)")
-    axes[1].set_ylabel("mean length")
+    axes[1].set_ylabel("mean length in game minutes, 95% interval")
     axes[1].set_title("How long a fight lasts")
 
 
-def save_figure(sim: Simulation, path: Path) -> None:
-    """Draw ``sim`` and write it to ``path`` (.png or .svg) with the Agg backend (no display needed)."""
+def save_figure(sim: Simulation, path: Path) -> Path:
+    """Draw ``sim`` and write it to ``path`` (.png or .svg; a folder: ``ENCOUNTER-compare.png`` or
+    ``ENCOUNTER-sweep.png`` in it) with the Agg backend (no display needed); the file written."""
     fmt = check_plot_path(path)
+    if path.is_dir():
+        path = path / f"{sim.name}-{'sweep' if sim.sweep else 'compare'}.png"
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(13, 5.5), layout="constrained")
+    fig = Figure(figsize=(13, 5.5) if sim.sweep else (19, 5.5), layout="constrained")
     FigureCanvasAgg(fig)
-    left, right = fig.subplots(1, 2)
     if sim.sweep:
+        left, right = fig.subplots(1, 2)
         _sweep([left, right], sim)
     else:
+        left, middle, right = fig.subplots(1, 3)
         _wins(left, sim)
-        _lengths(right, sim)
+        _minutes(middle, sim)
+        _spells(right, sim)
+    fig.suptitle(f"{sim.name}: {sim.fights} fights a ruleset{' and point' if sim.sweep else ''} with --auto, "
+                 f"seed {sim.seed}")
     metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {}
     try:
         fig.savefig(path, format=fmt, dpi=110, metadata=metadata)
     except OSError as exc:
         raise OptionError(f"--plot {path}: cannot write it ({exc.strerror})") from None
+    return path

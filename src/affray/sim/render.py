@@ -5,11 +5,11 @@ from __future__ import annotations
 from rich.table import Table
 
 from affray.sim.simulate import Simulation
-from affray.sim.stats import Interval
-from affray.sim.summary import RulesetStats
+from affray.sim.stats import Interval, Mean
+from affray.sim.summary import SPELL_KINDS, RulesetStats
 from affray.sim.tally import SIMULTANEOUS
 
-__all__ = ["combatant_table", "compare_table", "sweep_table"]
+__all__ = ["combatant_table", "compare_table", "difference_table", "spell_table", "sweep_table"]
 
 
 def pct(i: Interval) -> str:
@@ -27,7 +27,13 @@ def _length(s: RulesetStats) -> str:
 
 def _spells(s: RulesetStats) -> str:
     n = s.fights
-    return " / ".join(f"{s.spells[k] / n:.2f}" for k in ("completed", "ruined", "lost")) if n else "-"
+    return " / ".join(f"{s.spells[k] / n:.2f}" for k in SPELL_KINDS) if n else "-"
+
+
+def _mean(m: Mean, unit: str = "", digits: int = 1) -> str:
+    if not m.n:
+        return "-"
+    return f"{m.mean:.{digits}f}{unit} ({m.low:.{digits}f}-{m.high:.{digits}f})"
 
 
 def compare_table(sim: Simulation, title: str) -> Table:
@@ -46,7 +52,10 @@ def compare_table(sim: Simulation, title: str) -> Table:
         row(f"{side} wins (95%)", [pct(s.win_rate[side]) if side in s.win_rate else "-" for s in stats])
     row("draws", [pct(s.draw_rate) for s in stats])
     row("length", [_length(s) for s in stats])
-    row("spells a fight: done / ruined / lost", [_spells(s) for s in stats])
+    row("length in game minutes (95%)", [_mean(s.minutes, " min", 2) for s in stats])
+    row("first hit after (s, 95%)", [_mean(s.first_blow_at, " s") for s in stats])
+    row("first fall after (s, 95%)", [_mean(s.first_fall_at, " s") for s in stats])
+    row("spells a fight: done / ruined / lost / never begun / cut off", [_spells(s) for s in stats])
     for side in sides:
         row(f"first hit: {side}", [_share(s.first_blow.get(side, 0), s.fights) for s in stats])
     row("first hit: simultaneous", [_share(s.first_blow[SIMULTANEOUS], s.fights) for s in stats])
@@ -61,6 +70,63 @@ def compare_table(sim: Simulation, title: str) -> Table:
             row(f"{side} morale checks failed",
                 [f"{s.sides[side].morale_failures} of {s.sides[side].morale_checks}" if side in s.sides else "-"
                  for s in stats])
+    notes = [sim.notes.get(s.ruleset) for s in stats]
+    if any(notes):  # what differs beyond the initiative, said beside the figures it explains
+        row("morale dice (G-07)", [n.morale_dice if n else "-" for n in notes])
+        for side in sides:
+            if any(n is not None and side in n.morale_fail for n in notes):
+                row(f"{side} morale check fails",
+                    [f"{100 * float(n.morale_fail[side]):.1f}%" if n is not None and side in n.morale_fail else "-"
+                     for n in notes])
+        row("morale is checked", [n.morale_when if n else "-" for n in notes])
+        row("surprise", [f"{n.surprise}: {100 * float(n.surprised):.0f}%" if n else "-" for n in notes])
+    return table
+
+
+def spell_table(sim: Simulation) -> Table | None:
+    """Each caster's spells per ruleset: how its castings ended, and how often it landed before its caster was
+    first hurt (95%). None without spells."""
+    stats = list(sim.rulesets.values())
+    keys = list(dict.fromkeys((name, spell) for s in stats for name, c in s.combatants.items() for spell in c.spells))
+    if not keys:
+        return None
+    table = Table(title="Spells: landed / ruined / lost / never begun / cut off a fight; landed before its caster "
+                  "was first hurt (95%); first landing (s)", title_justify="left")
+    table.add_column("caster: spell", style="bold")
+    for s in stats:
+        table.add_column(s.ruleset, justify="right")
+    for name, spell in keys:
+        cells = []
+        for s in stats:
+            c = s.combatants.get(name)
+            st = c.spells.get(spell) if c is not None else None
+            if st is None or not s.fights:
+                cells.append("-")
+                continue
+            counts = " / ".join(f"{st.outcomes[o] / s.fights:.2f}" for o in ("landed", "ruined", "lost", "unbegun",
+                                                                             "cut"))
+            cells.append(f"{counts}\nbefore hurt {pct(st.before_hurt)}\nat {_mean(st.landed_at, ' s')}")
+        table.add_row(f"{name}: {spell}", *cells)
+    return table
+
+
+def difference_table(sim: Simulation) -> Table | None:
+    """The differences with their 95% intervals: between rulesets (unpaired) and between grid points (paired)."""
+    if not sim.differences:
+        return None
+    table = Table(title="Differences (95%): a - b", title_justify="left")
+    for label in ("a", "b", "measure", "a - b", "how"):
+        table.add_column(label, justify="right" if label == "a - b" else "left")
+    for d in sim.differences:
+        if d.measure.startswith("wins:"):
+            value = f"{100 * d.diff:+.1f} points ({100 * d.low:+.1f} to {100 * d.high:+.1f})"
+            measure = f"{d.measure[5:]} wins"
+        else:
+            value = f"{d.diff:+.2f} ({d.low:+.2f} to {d.high:+.2f})"
+            measure = d.measure
+        how = (f"paired: the same seeds ({d.changed} of the fights differ)" if d.paired else
+               "unpaired: the rulesets roll different dice")
+        table.add_row(d.a, d.b, measure, value, how)
     return table
 
 
@@ -99,11 +165,11 @@ def sweep_table(sim: Simulation) -> Table:
     sides = list(dict.fromkeys(side for p in sim.points for s in p.rulesets.values() for side in s.sides))
     for side in sides:
         table.add_column(f"{side} wins", justify="right")
-    for label in ("draws", "length", "spells done/ruined/lost"):
+    for label in ("draws", "length", "minutes (95%)", "spells done/ruined/lost/never/cut"):
         table.add_column(label, justify="right")
     for p in sim.points:
         for s in p.rulesets.values():
             wins = [pct(s.win_rate[side]) if side in s.win_rate else "-" for side in sides]
             table.add_row(*(str(p.values[n]) for n in sim.sweep), s.ruleset, *wins, pct(s.draw_rate),
-                          f"{s.length.mean:.2f} {s.length.unit}", _spells(s))
+                          f"{s.length.mean:.2f} {s.length.unit}", _mean(s.minutes, "", 2), _spells(s))
     return table

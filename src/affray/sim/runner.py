@@ -15,7 +15,7 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetEr
 from affray.io.load import Loaded, expand, load_encounter, load_text
 from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS
 from affray.rulesets import RULESETS, find_ruleset
+from affray.sim.rules import RulesNote, rules_note
 from affray.sim.summary import Summary
 from affray.sim.sweep import Axis, grid, with_fields
 from affray.sim.tally import FightRecord, Tally
@@ -67,6 +68,7 @@ class Job:
     max_rounds: int
     seeds: tuple[int, ...]
     keep: bool  # send back each fight's record
+    digest: bool = False  # keep a digest of each fight (a sweep compares its points with them)
 
 
 @dataclass
@@ -94,18 +96,25 @@ def _prepared(job: Job) -> tuple[Prepared, dict[str, str], dict[str, int]]:
     return hit
 
 
+def _spells(prepared: Prepared) -> bool:
+    """Whether anyone in the encounter has a spell (a combatant may join with one: only the file's are known)."""
+    return any(c.spells for s in prepared.loaded.encounter.sides.values() for c in s.combatants)
+
+
 def run_batch(job: Job) -> Batch:
     """Play a batch of fights with ``--auto`` in the engine's lean mode and sum them."""
     start = time.process_time()
     prepared, sides, hp = _prepared(job)
     inclusive = unit_of(job.ruleset)[1]
-    summary = Summary(list(dict.fromkeys(sides.values())), dict(sides))
+    summary = Summary(list(dict.fromkeys(sides.values())), dict(sides), digest=job.digest)
     records = []
+    spells = _spells(prepared)
     for seed in job.seeds:
-        tally = Tally(sides, hp, inclusive=inclusive)
-        result = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False,
-                                                    keep=False, on_event=tally).run()
-        record = tally.record(seed, result.final.winner, result.final.combatants)
+        tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset, spells=spells)
+        fight = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,
+                                                   on_event=tally)
+        result = fight.run()
+        record = tally.record(seed, result.final.winner, result.final.combatants, fight.now)
         summary.add(record)
         if job.keep:
             records.append(record)
@@ -123,6 +132,7 @@ class Cell:
     combatants: dict[str, str]
     first_job: int
     jobs: int
+    note: RulesNote  # its morale and surprise (said beside a comparison)
 
 
 @dataclass(frozen=True)
@@ -161,8 +171,8 @@ def _rulesets(names: str | Sequence[str] | None, loaded: Loaded) -> list[str]:
             raise EncounterError([Problem(loaded.file, None, "ruleset", "no ruleset given: add `ruleset:` to the "
                                           f"file or pass --ruleset (an id or all; valid: {valid})")])
         names = [loaded.encounter.ruleset]
-    elif isinstance(names, str):
-        names = [r.id for r in RULESETS] if names == "all" else [names]
+    elif isinstance(names, str):  # "all", an id, or ids separated by commas
+        names = [r.id for r in RULESETS] if names.strip() == "all" else [n.strip() for n in names.split(",")]
     out = []
     for name in names:
         out.append(find_ruleset(name).id)  # UnknownRulesetError lists the valid ones
@@ -231,15 +241,16 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             opts = {n: v for n, v in given.items() if n in known}
             opts.update({a.name: point[a.name] for a in option_axes if a.name in known})
             try:
-                prepare(loaded, ruleset=r, seed=seed, options=opts)
+                prepared = prepare(loaded, ruleset=r, seed=seed, options=opts)
             except OptionError as exc:
                 where = f" at {label}" if label else ""
                 raise OptionError(f"{file}: options (--set){where}: {exc}") from None
             except EncounterError as exc:
                 raise EncounterError([_at_point(p, label) for p in exc.problems]) from None
-            cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds)))
+            note = rules_note(r, asdict(prepared.ruleset.opt), loaded.encounter)
+            cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds), note))
             frozen = tuple(sorted(opts.items()))
-            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep) for s in seeds)
+            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes)) for s in seeds)
     return Plan(file, fights, seed, max_rounds, ids, list(axes), points, cells, jobs)
 
 

@@ -7,20 +7,23 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from affray.errors import OptionError
 from affray.io.load import Loaded
+from affray.sim.rules import RulesNote
 from affray.sim.runner import BATCH_SIZE, Progress, plan, run_jobs, unit_of
-from affray.sim.summary import RulesetStats, Summary
+from affray.sim.stats import Difference, paired, unpaired_means, unpaired_rates
+from affray.sim.summary import SPELL_KINDS, RulesetStats, Summary, landed_before_hurt
 from affray.sim.sweep import Axis
-from affray.sim.tally import FightRecord
+from affray.sim.tally import OUTCOMES, FightRecord
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["FightRow", "Point", "Simulation", "simulate"]
+__all__ = ["ROWS_FORMATS", "FightRow", "Point", "Simulation", "check_rows_path", "simulate"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,9 @@ class FightRow:
 @dataclass(frozen=True)
 class Simulation:
     """What ``simulate`` found. ``rulesets`` sums each ruleset over every point of a sweep (without a sweep,
-    simply its N fights); ``points`` has one entry per grid point."""
+    simply its N fights); ``points`` has one entry per grid point. ``differences``: each ruleset against the first
+    (different fights: unpaired), and each grid point against the first of its ruleset (the same seeds: paired);
+    ``notes``: each ruleset's morale and surprise; ``warnings``: a varied field or option that changed nothing."""
 
     fights: int
     seed: int
@@ -59,39 +64,65 @@ class Simulation:
     rows: list[FightRow] | None  # per fight, when asked for (``per_fight=True``)
     elapsed: float  # wall-clock seconds (not part of the results: it depends on the machine)
     cpu: float  # CPU seconds summed over the batches, wherever they ran
+    file: str = "<encounter>"
+    notes: dict[str, RulesNote] = field(default_factory=dict)
+    differences: list[Difference] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The encounter's name, for titles and file names: its file's stem."""
+        return Path(self.file).stem or "encounter"
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` document (CONTRACT.md "Simulation")."""
         doc: dict[str, Any] = {"fights": self.fights, "seed": self.seed, "max_rounds": self.max_rounds,
                                "batch_size": self.batch_size,
-                               "rulesets": {k: v.to_dict() for k, v in self.rulesets.items()}}
+                               "rulesets": {k: v.to_dict() for k, v in self.rulesets.items()},
+                               "notes": {k: v.to_dict() for k, v in self.notes.items()},
+                               "differences": [d.to_dict() for d in self.differences]}
         if self.sweep:
             doc["sweep"] = list(self.sweep)
             doc["points"] = [p.to_dict() for p in self.points]
+        if self.warnings:
+            doc["warnings"] = list(self.warnings)
         return doc
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2) + "\n"
 
-    def frame(self) -> pd.DataFrame:
-        """One row per fight: ruleset, grid point (and its values), fight, seed, winner, length, first blow,
-        spells, and per side damage dealt and taken, combatants down, fled and broken."""
-        import pandas as pd
-
+    def _kept(self) -> list[FightRow]:
         if self.rows is None:
             raise ValueError("no per-fight results kept: call simulate(..., per_fight=True)")
+        return self.rows
+
+    def _fight(self, row: FightRow) -> dict[str, Any]:
+        """A fight's columns: its moments in game seconds (``*_at``) and in the ruleset's unit (``*_in``: the round,
+        cycle or phase)."""
+        r = row.record
+        stats = self.points[row.point].rulesets[row.ruleset]
+        item: dict[str, Any] = {"ruleset": row.ruleset, "point": row.point}
+        item.update(self.points[row.point].values)
+        item.update({"fight": row.fight, "seed": r.seed, "winner": r.winner, "length": r.length,
+                     "unit": stats.length.unit, "seconds": r.seconds, "minutes": r.seconds / 60,
+                     "first_blow": r.first_blow, "first_blow_at": r.first_blow_at, "first_blow_in": r.first_blow_in,
+                     "first_fall_at": r.first_fall_at, "first_fall_in": r.first_fall_in})
+        return item
+
+    def frame(self) -> pd.DataFrame:
+        """One row per fight: ruleset, grid point (and its values), fight, seed, winner, length (in the ruleset's
+        unit, in seconds and minutes), first blow and when, the first fall, spells by outcome, and per side damage
+        dealt and taken, combatants down, fled and broken."""
+        import pandas as pd
+
         out = []
-        for row in self.rows:
+        for row in self._kept():
             r = row.record
-            stats = self.points[row.point].rulesets[row.ruleset]
-            item: dict[str, Any] = {"ruleset": row.ruleset, "point": row.point}
-            item.update(self.points[row.point].values)
-            item.update({"fight": row.fight, "seed": r.seed, "winner": r.winner, "length": r.length,
-                         "unit": stats.length.unit, "first_blow": r.first_blow})
-            for kind in ("completed", "ruined", "lost"):
+            item = self._fight(row)
+            for kind in SPELL_KINDS:
                 item[f"spells_{kind}"] = sum(s[kind] for s in r.spells.values())
-            sides = {name: c.side for name, c in stats.combatants.items()}
-            for side in stats.sides:
+            sides = {c.name: c.side for c in r.combatants}
+            for side in r.dealt:
                 item[f"dealt_{side}"] = r.dealt.get(side, 0)
                 item[f"taken_{side}"] = r.taken.get(side, 0)
                 item[f"down_{side}"] = sum(1 for n in r.down if sides.get(n) == side)
@@ -99,6 +130,120 @@ class Simulation:
                 item[f"broke_{side}"] = sum(1 for n in r.broke if sides.get(n) == side)
             out.append(item)
         return pd.DataFrame(out)
+
+    def combatant_frame(self) -> pd.DataFrame:
+        """One row per fight and combatant (``--rows``): the fight's columns (as ``frame``'s first ones), then the
+        combatant, its side, hit points at the start and end, down, fled, broke, when it was first hurt, when its
+        first blow hit and when it fell (game seconds), the damage it dealt, and its castings: how many, how many
+        landed, were ruined, lost, never begun or cut off, when the first landed, and whether that was before it
+        was first hurt."""
+        import pandas as pd
+
+        out = []
+        for row in self._kept():
+            fight = self._fight(row)
+            for c in row.record.combatants:
+                item = dict(fight)
+                landed = [k for k in c.castings if k.outcome == "landed" and k.ended is not None]
+                first = landed[0] if landed else None
+                item.update({"combatant": c.name, "side": c.side, "hp_start": c.start,
+                             "hp_end": c.hp, "down": c.down, "fled": c.fled, "broke": c.broke,
+                             "hurt_at": c.hurt_at, "down_at": c.down_at, "struck_at": c.struck_at,
+                             "hurt_in": c.hurt_in, "down_in": c.down_in, "struck_in": c.struck_in,
+                             "dealt": c.dealt, "castings": len(c.castings)})
+                for outcome in OUTCOMES:
+                    item[f"spells_{outcome}"] = sum(1 for k in c.castings if k.outcome == outcome)
+                item["first_landed_at"] = first.ended if first is not None else None
+                item["first_landed_in"] = first.tick[0] if first is not None and first.tick else None
+                item["landed_before_hurt"] = first is not None and landed_before_hurt(first, c)
+                item["spells"] = "; ".join(
+                    f"{k.spell} {k.outcome}" + (f" ({k.why})" if k.why else "") for k in c.castings)
+                out.append(item)
+        return pd.DataFrame(out)
+
+    def write_rows(self, path: Path) -> None:
+        """``combatant_frame()`` to ``path``: .csv, or .parquet (which needs pyarrow)."""
+        check_rows_path(path)
+        frame = self.combatant_frame()
+        try:
+            if path.suffix.lower() == ".csv":
+                frame.to_csv(path, index=False)
+            else:
+                frame.to_parquet(path, index=False)
+        except OSError as exc:
+            raise OptionError(f"--rows {path}: cannot write it ({exc.strerror or exc})") from None
+
+
+#: What ``--rows`` writes, by the file's extension.
+ROWS_FORMATS = (".csv", ".parquet")
+
+
+def check_rows_path(path: Path) -> None:
+    """A ``--rows`` file: .csv or .parquet in a folder that exists; .parquet needs pyarrow."""
+    suffix = path.suffix.lower()
+    if suffix not in ROWS_FORMATS:
+        raise OptionError(f"--rows {path}: name a .csv or .parquet file (the extension picks the format)")
+    if not path.parent.is_dir():
+        raise OptionError(f"--rows {path}: no such folder {path.parent}")
+    if suffix == ".parquet":
+        from importlib.util import find_spec
+
+        if find_spec("pyarrow") is None:
+            raise OptionError(f"--rows {path}: writing .parquet needs pyarrow (pip install pyarrow); .csv needs "
+                              "nothing more")
+
+
+def _label(values: dict[str, Any]) -> str:
+    """A grid point in words: ``crits=c2-severity, sides.orcs.morale=9``."""
+    return ", ".join(f"{n}={v}" for n, v in values.items())
+
+
+def _differences(rulesets: list[str], pooled: dict[str, Summary], stats: dict[str, RulesetStats],
+                 cells: dict[tuple[int, str], Summary], points: list[dict[str, Any]]) -> list[Difference]:
+    """Each ruleset against the first (unpaired: the rulesets roll different dice from the first one), and each
+    grid point against the first of its ruleset (paired: the same seeds, fight by fight)."""
+    out: list[Difference] = []
+    if len(rulesets) > 1:
+        base = rulesets[0]
+        for r in rulesets[1:]:
+            one, other = pooled[r], pooled[base]
+            for side in one.sides:
+                if side in other.sides:
+                    out.append(unpaired_rates(r, base, f"wins:{side}", one.wins[side], one.fights,
+                                              other.wins[side], other.fights))
+            out.append(unpaired_means(r, base, "minutes", stats[r].minutes, stats[base].minutes))
+    for r in rulesets:
+        first = cells[(0, r)]
+        for k in range(1, len(points)):
+            cell = cells[(k, r)]
+            a, b = f"{r}: {_label(points[k])}", f"{r}: {_label(points[0])}"
+            for i, side in enumerate(cell.sides):
+                out.append(paired(a, b, f"wins:{side}", [float(w == i) for w in cell.winners],
+                                  [float(w == first.sides.index(side)) for w in first.winners]))
+            out.append(paired(a, b, "minutes", [s / 60 for s in cell.seconds], [s / 60 for s in first.seconds]))
+    return out
+
+
+def _unchanged(axes: list[Axis], grid_points: list[dict[str, Any]], rulesets: list[str],
+               cells: dict[tuple[int, str], Summary]) -> list[str]:
+    """A warning for each varied field or option whose values played exactly the same fights (same winner,
+    length, damage, falls) at every other setting of the grid, under every ruleset: it changes nothing here."""
+    out = []
+    for axis in axes:
+        if len(axis.values) < 2:
+            continue
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for k, values in enumerate(grid_points):
+            key = tuple(repr(v) for n, v in values.items() if n != axis.name)
+            groups.setdefault(key, []).append(k)
+        same = all(cells[(ks[0], r)].digests == cells[(k, r)].digests
+                   for ks in groups.values() for k in ks[1:] for r in rulesets)
+        if same:
+            said = ", ".join(str(v) for v in axis.values)
+            out.append(f"{'--set' if axis.kind == 'option' else '--vary'} {axis.name}: every fight came out the same "
+                       f"at each of its values ({said}): it changes nothing in these fights (as level does when "
+                       "thac0, hp and attacks are given)")
+    return out
 
 
 def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,
@@ -121,8 +266,11 @@ def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | Non
     pooled: dict[str, Summary] = {}
     pooled_options: dict[str, dict[str, Any]] = {}
     rows: list[FightRow] | None = [] if per_fight else None
+    summaries: dict[tuple[int, str], Summary] = {}
+    notes: dict[str, RulesNote] = {}
     for cell in p.cells:
-        summary = Summary(list(cell.sides), dict(cell.combatants))
+        notes.setdefault(cell.ruleset, cell.note)
+        summary = summaries[(cell.point, cell.ruleset)] = Summary(list(cell.sides), dict(cell.combatants))
         fight = 0
         for batch in batches[cell.first_job:cell.first_job + cell.jobs]:
             summary.merge(batch.summary)
@@ -139,7 +287,10 @@ def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | Non
             pooled_options[cell.ruleset] = {k: v for k, v in cell.options.items()
                                             if k not in {a.name for a in p.axes}}
     totals = {r: RulesetStats.of(r, unit_of(r)[0], pooled_options[r], pooled[r]) for r in p.rulesets}
-    return Simulation(fights=p.fights, seed=p.seed, max_rounds=p.max_rounds, batch_size=BATCH_SIZE,
-                      sweep=[a.name for a in p.axes], rulesets=totals,
-                      points=[Point(values, stats) for values, stats in zip(p.points, points, strict=True)],
-                      rows=rows, elapsed=time.perf_counter() - start, cpu=sum(b.cpu for b in batches))
+    sim = Simulation(fights=p.fights, seed=p.seed, max_rounds=p.max_rounds, batch_size=BATCH_SIZE,
+                     sweep=[a.name for a in p.axes], rulesets=totals,
+                     points=[Point(values, stats) for values, stats in zip(p.points, points, strict=True)],
+                     rows=rows, elapsed=time.perf_counter() - start, cpu=sum(b.cpu for b in batches), file=p.file,
+                     notes=notes, differences=_differences(p.rulesets, pooled, totals, summaries, p.points),
+                     warnings=_unchanged(p.axes, p.points, p.rulesets, summaries))
+    return sim

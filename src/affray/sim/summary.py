@@ -1,22 +1,67 @@
-"""Fight records summed into what a designer reads: rates with intervals, lengths, spells, damage, survival."""
+"""Fight records summed into what a designer reads: rates with intervals, lengths in units and minutes, spells
+from declaration to outcome, damage, survival, and when each combatant was first hurt and fell."""
 
 from __future__ import annotations
 
+import zlib
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.sim.stats import Interval, wilson
-from affray.sim.tally import SIMULTANEOUS, FightRecord
+from affray.sim.stats import Interval, Mean, mean_interval, wilson
+from affray.sim.tally import OUTCOMES, SIMULTANEOUS, Casting, CombatantRecord, FightRecord
 
-__all__ = ["CombatantStats", "LengthStats", "RulesetStats", "SideStats", "Summary"]
+__all__ = ["SPELL_KINDS", "CombatantStats", "LengthStats", "RulesetStats", "SideStats", "SpellStats", "Summary",
+           "landed_before_hurt"]
 
-_SPELL_KINDS = ("completed", "ruined", "lost")
+#: A side's spells by how they ended (``tally.OUTCOMES``: ``landed`` is counted as ``completed``).
+SPELL_KINDS = ("completed", "ruined", "lost", "unbegun", "cut")
+
+
+def landed_before_hurt(k: Casting, c: CombatantRecord) -> bool:
+    """Whether the casting ``k`` of ``c`` landed strictly before ``c`` first took damage (or ``c`` never did): by
+    tick, for equal ticks are simultaneous (side-d6 times nothing within its one-minute round, but orders it)."""
+    if k.outcome != "landed" or k.tick is None:
+        return False
+    return c.hurt_tick is None or k.tick < c.hurt_tick
+
+
+def _moments() -> list[float]:
+    return [0.0, 0.0, 0.0]  # sum, sum of squares, count
+
+
+def _add(m: list[float], x: float) -> None:
+    m[0] += x
+    m[1] += x * x
+    m[2] += 1
+
+
+def _at(moments: dict[str, list[float]], key: str) -> list[float]:
+    m = moments.get(key)
+    if m is None:
+        m = moments[key] = _moments()
+    return m
+
+
+def _merge(a: dict[Any, list[float]], b: dict[Any, list[float]]) -> None:
+    for k, m in b.items():
+        mine = a.setdefault(k, _moments())
+        for i in range(3):
+            mine[i] += m[i]
+
+
+def _mean(m: list[float] | None, scale: float = 1.0) -> Mean:
+    if m is None:
+        return mean_interval(0.0, 0.0, 0)
+    return mean_interval(m[0] / scale, m[1] / (scale * scale), int(m[2]))
 
 
 @dataclass
 class Summary:
-    """Sums of fight records that merge by addition: a batch's, then a ruleset's (batches merged in order)."""
+    """Sums of fight records that merge by addition: a batch's, then a ruleset's (batches merged in order). The
+    per-fight columns (``winners``, ``seconds``, ``digests``) keep the fights in order: two grid points of one
+    ruleset play the same seeds, fight by fight (their differences are paired)."""
 
     sides: list[str]
     combatants: dict[str, str]  # name -> side, in file order
@@ -34,6 +79,18 @@ class Summary:
     broke: Counter[str] = field(default_factory=Counter)
     morale_checks: Counter[str] = field(default_factory=Counter)
     morale_failures: Counter[str] = field(default_factory=Counter)
+    #: Moments (sum, sum of squares, count): "first_blow", "first_fall" (seconds), "dealt:SIDE" (hit points),
+    #: "hurt:NAME", "down:NAME" and "struck:NAME" (seconds to its first damage, its fall, its first
+    #: blow that hit), "landed:NAME:SPELL" (its first).
+    moments: dict[str, list[float]] = field(default_factory=dict)
+    hurt: Counter[str] = field(default_factory=Counter)  # fights each combatant took damage in
+    #: (caster, spell) -> castings by outcome, "unbegun:WHY", "cut:WHY", "hurt" (its caster hurt during it),
+    #: "fights" (fights it landed in), "before" (fights it first landed before its caster was first hurt).
+    castings: dict[tuple[str, str], Counter[str]] = field(default_factory=dict)
+    winners: array[int] = field(default_factory=lambda: array("b"))  # per fight: the winner's index in sides, -1
+    seconds: array[float] = field(default_factory=lambda: array("d"))  # per fight: its game seconds
+    digests: array[int] = field(default_factory=lambda: array("L"))  # per fight: what it came to, as a CRC-32
+    digest: bool = True  # keep ``digests`` (a sweep compares its points with them)
 
     def add(self, r: FightRecord) -> None:
         self.fights += 1
@@ -41,21 +98,69 @@ class Summary:
             self.draws += 1
         else:
             self.wins[r.winner] += 1
+        self.winners.append(self.sides.index(r.winner) if r.winner in self.sides else -1)
+        self.seconds.append(r.seconds)
+        if self.digest:
+            self.digests.append(zlib.crc32(repr((r.winner, r.length, r.dealt, r.taken, r.down, r.fled)).encode()))
         self.lengths[r.length] += 1
         self.first_blow[r.first_blow or "none"] += 1
         if r.first_blow is not None and r.first_blow == r.winner:
             self.first_blow_won += 1
+        m = self.moments
+        if r.first_blow_at is not None:
+            _add(_at(m, "first_blow"), r.first_blow_at)
+        if r.first_fall_at is not None:
+            _add(_at(m, "first_fall"), r.first_fall_at)
+        spells = self.spells
         for side, counts in r.spells.items():
-            self.spells.setdefault(side, Counter()).update(counts)
-        self.dealt.update(r.dealt)
-        self.taken.update(r.taken)
-        down = set(r.down)
-        self.survived.update(n for n in self.combatants if n not in down)
-        self.fled.update(r.fled)
-        self.broke.update(r.broke)
+            mine = spells.get(side)
+            if mine is None:
+                mine = spells[side] = Counter()
+            for kind, n in counts.items():
+                if n:
+                    mine[kind] += n
+        dealt, taken = self.dealt, self.taken
+        for side, dmg in r.dealt.items():
+            dealt[side] += dmg
+            _add(_at(m, "dealt:" + side), dmg)
+        for side, dmg in r.taken.items():
+            taken[side] += dmg
+        for name in r.fled:
+            self.fled[name] += 1
+        for name in r.broke:
+            self.broke[name] += 1
         for side, (checks, failures) in r.morale.items():
             self.morale_checks[side] += checks
             self.morale_failures[side] += failures
+        survived = self.survived
+        for c in r.combatants:
+            if not c.down:
+                survived[c.name] += 1
+            if c.hurt_at is not None:
+                self.hurt[c.name] += 1
+                _add(_at(m, "hurt:" + c.name), c.hurt_at)
+            if c.down_at is not None:
+                _add(_at(m, "down:" + c.name), c.down_at)
+            if c.struck_at is not None:
+                _add(_at(m, "struck:" + c.name), c.struck_at)
+            if not c.castings:
+                continue
+            first: dict[str, Casting] = {}
+            for k in c.castings:
+                counts = self.castings.setdefault((c.name, k.spell), Counter())
+                counts[k.outcome] += 1
+                if k.why is not None:
+                    counts[f"{k.outcome}:{k.why}"] += 1
+                if k.hurt:
+                    counts["hurt"] += 1
+                if k.outcome == "landed" and k.spell not in first and k.ended is not None:
+                    first[k.spell] = k
+            for spell, k in first.items():
+                counts = self.castings[(c.name, spell)]
+                counts["fights"] += 1
+                if landed_before_hurt(k, c):
+                    counts["before"] += 1
+                _add(_at(m, f"landed:{c.name}:{spell}"), k.ended or 0.0)
 
     def merge(self, other: Summary) -> None:
         for name, side in other.combatants.items():
@@ -78,6 +183,14 @@ class Summary:
         self.broke.update(other.broke)
         self.morale_checks.update(other.morale_checks)
         self.morale_failures.update(other.morale_failures)
+        _merge(self.moments, other.moments)
+        self.hurt.update(other.hurt)
+        for key, counts in other.castings.items():
+            self.castings.setdefault(key, Counter()).update(counts)
+        index = [self.sides.index(s) for s in other.sides]  # the same sides, in this summary's order
+        self.winners.extend(index[w] if w >= 0 else -1 for w in other.winners)
+        self.seconds.extend(other.seconds)
+        self.digests.extend(other.digests)
 
     def copy(self) -> Summary:
         out = Summary(list(self.sides), dict(self.combatants))
@@ -85,13 +198,13 @@ class Summary:
         return out
 
 
-def _mean(total: int, n: int) -> float:
-    return round(total / n, 6) if n else 0.0
+def _round(x: float) -> float:
+    return round(x, 6)
 
 
 @dataclass(frozen=True)
 class LengthStats:
-    """How long the fights lasted, in the ruleset's own unit."""
+    """How long the fights lasted, in the ruleset's own unit (``mean_interval``: the mean's 95% interval)."""
 
     unit: str
     mean: float
@@ -99,12 +212,13 @@ class LengthStats:
     min: int
     max: int
     histogram: dict[int, int]
+    mean_interval: Mean
 
     @classmethod
     def of(cls, unit: str, lengths: Counter[int]) -> LengthStats:
         n = sum(lengths.values())
         if not n:
-            return cls(unit, 0.0, 0.0, 0, 0, {})
+            return cls(unit, 0.0, 0.0, 0, 0, {}, mean_interval(0.0, 0.0, 0))
         values = sorted(lengths)
         total = sum(k * v for k, v in lengths.items())
 
@@ -117,16 +231,19 @@ class LengthStats:
             return values[-1]  # pragma: no cover - i < n
 
         median = (nth((n - 1) // 2) + nth(n // 2)) / 2
-        return cls(unit, _mean(total, n), median, values[0], values[-1], {k: lengths[k] for k in values})
+        squares = sum(k * k * v for k, v in lengths.items())
+        return cls(unit, _round(total / n), median, values[0], values[-1], {k: lengths[k] for k in values},
+                   mean_interval(float(total), float(squares), n))
 
     def to_dict(self) -> dict[str, Any]:
         return {"unit": self.unit, "mean": self.mean, "median": self.median, "min": self.min, "max": self.max,
-                "histogram": {str(k): v for k, v in self.histogram.items()}}
+                "histogram": {str(k): v for k, v in self.histogram.items()},
+                "mean_interval": self.mean_interval.to_dict()}
 
 
 @dataclass(frozen=True)
 class SideStats:
-    """One side over all fights; damage per fight on average."""
+    """One side over all fights; damage per fight on average (``dealt``: with its interval)."""
 
     wins: int
     win_rate: Interval
@@ -134,15 +251,34 @@ class SideStats:
     first_blow_rate: Interval
     damage_dealt: float
     damage_taken: float
-    spells: dict[str, int]  # completed, ruined, lost
+    dealt: Mean
+    spells: dict[str, int]  # completed, ruined, lost, unbegun, cut
     morale_checks: int
     morale_failures: int
 
     def to_dict(self) -> dict[str, Any]:
         return {"wins": self.wins, "win_rate": self.win_rate.to_dict(), "first_blow": self.first_blow,
                 "first_blow_rate": self.first_blow_rate.to_dict(), "damage_dealt": self.damage_dealt,
-                "damage_taken": self.damage_taken, "spells": dict(self.spells),
+                "damage_taken": self.damage_taken, "dealt": self.dealt.to_dict(), "spells": dict(self.spells),
                 "morale_checks": self.morale_checks, "morale_failures": self.morale_failures}
+
+
+@dataclass(frozen=True)
+class SpellStats:
+    """One combatant's castings of one spell over all fights: how each ended, and when it first landed."""
+
+    castings: int
+    outcomes: dict[str, int]  # landed, ruined, lost, unbegun, cut
+    why: dict[str, int]  # "unbegun:refused", "cut:fell", ...
+    hurt: int  # castings during which the caster took damage
+    fights: int  # fights it landed in
+    before_hurt: Interval  # fights in which it first landed before its caster first took damage (of all fights)
+    landed_at: Mean  # seconds from the start to its first landing, over the fights it landed in
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"castings": self.castings, "outcomes": dict(self.outcomes), "why": dict(self.why),
+                "hurt": self.hurt, "fights": self.fights, "before_hurt": self.before_hurt.to_dict(),
+                "landed_at": self.landed_at.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -152,10 +288,18 @@ class CombatantStats:
     survival: Interval
     fled: int
     morale_breaks: int  # fights in which it failed a morale check
+    hurt: int  # fights in which it took damage
+    hurt_at: Mean  # seconds to its first damage, over those fights
+    down_at: Mean  # seconds to its fall, over the fights it fell in
+    struck_at: Mean  # seconds to its first blow that hit, over the fights it landed one
+    spells: dict[str, SpellStats]
 
     def to_dict(self) -> dict[str, Any]:
         return {"side": self.side, "survived": self.survived, "survival": self.survival.to_dict(),
-                "fled": self.fled, "morale_breaks": self.morale_breaks}
+                "fled": self.fled, "morale_breaks": self.morale_breaks, "hurt": self.hurt,
+                "hurt_at": self.hurt_at.to_dict(), "down_at": self.down_at.to_dict(),
+                "struck_at": self.struck_at.to_dict(),
+                "spells": {k: v.to_dict() for k, v in self.spells.items()}}
 
 
 @dataclass(frozen=True)
@@ -170,6 +314,10 @@ class RulesetStats:
     win_rate: dict[str, Interval]
     draw_rate: Interval
     length: LengthStats
+    minutes: Mean  # the mean length of a fight in game minutes (``sim.clock``)
+    minutes_quantiles: dict[str, float]  # "5%", "25%", "50%", "75%", "95%" of a fight's length in minutes
+    first_blow_at: Mean  # seconds to the first hit, over the fights with one
+    first_fall_at: Mean  # seconds to the first fall, over the fights with one
     spells: dict[str, int]
     first_blow: dict[str, int]  # each side, "simultaneous", "none"; and "won": the first hitter won
     sides: dict[str, SideStats]
@@ -178,27 +326,52 @@ class RulesetStats:
     @classmethod
     def of(cls, ruleset: str, unit: str, options: dict[str, Any], s: Summary) -> RulesetStats:
         n = s.fights
-        spells = {k: sum(c[k] for c in s.spells.values()) for k in _SPELL_KINDS}
+        spells = {k: sum(c[k] for c in s.spells.values()) for k in SPELL_KINDS}
         first = {side: s.first_blow[side] for side in s.sides}
         first.update({SIMULTANEOUS: s.first_blow[SIMULTANEOUS], "none": s.first_blow["none"],
                       "won": s.first_blow_won})
+        m = s.moments
         sides = {side: SideStats(
             wins=s.wins[side], win_rate=wilson(s.wins[side], n), first_blow=s.first_blow[side],
-            first_blow_rate=wilson(s.first_blow[side], n), damage_dealt=_mean(s.dealt[side], n),
-            damage_taken=_mean(s.taken[side], n),
-            spells={k: s.spells.get(side, Counter())[k] for k in _SPELL_KINDS},
+            first_blow_rate=wilson(s.first_blow[side], n), damage_dealt=_round(s.dealt[side] / n) if n else 0.0,
+            damage_taken=_round(s.taken[side] / n) if n else 0.0, dealt=_mean(m.get(f"dealt:{side}")),
+            spells={k: s.spells.get(side, Counter())[k] for k in SPELL_KINDS},
             morale_checks=s.morale_checks[side], morale_failures=s.morale_failures[side]) for side in s.sides}
-        combatants = {name: CombatantStats(side, s.survived[name], wilson(s.survived[name], n), s.fled[name],
-                                           s.broke[name]) for name, side in s.combatants.items()}
+        combatants = {}
+        for name, side in s.combatants.items():
+            spell_stats = {}
+            for (caster, spell), c in s.castings.items():
+                if caster != name:
+                    continue
+                spell_stats[spell] = SpellStats(
+                    castings=sum(c[o] for o in OUTCOMES), outcomes={o: c[o] for o in OUTCOMES},
+                    why={k: v for k, v in sorted(c.items()) if ":" in k}, hurt=c["hurt"], fights=c["fights"],
+                    before_hurt=wilson(c["before"], n), landed_at=_mean(m.get(f"landed:{name}:{spell}")))
+            combatants[name] = CombatantStats(
+                side, s.survived[name], wilson(s.survived[name], n), s.fled[name], s.broke[name], s.hurt[name],
+                _mean(m.get(f"hurt:{name}")), _mean(m.get(f"down:{name}")), _mean(m.get(f"struck:{name}")),
+                spell_stats)
+        seconds = [0.0, 0.0, 0.0]
+        for x in s.seconds:
+            _add(seconds, x)
+        ordered = sorted(s.seconds)
+        quantiles = {f"{q}%": round(ordered[min(len(ordered) - 1, q * len(ordered) // 100)] / 60, 6) if ordered
+                     else 0.0 for q in (5, 25, 50, 75, 95)}
         return cls(ruleset=ruleset, fights=n, options=dict(options), wins={side: s.wins[side] for side in s.sides},
                    draws=s.draws, win_rate={side: sides[side].win_rate for side in s.sides},
-                   draw_rate=wilson(s.draws, n), length=LengthStats.of(unit, s.lengths), spells=spells,
-                   first_blow=first, sides=sides, combatants=combatants)
+                   draw_rate=wilson(s.draws, n), length=LengthStats.of(unit, s.lengths),
+                   minutes=_mean(seconds, 60.0), minutes_quantiles=quantiles,
+                   first_blow_at=_mean(m.get("first_blow")),
+                   first_fall_at=_mean(m.get("first_fall")), spells=spells, first_blow=first, sides=sides,
+                   combatants=combatants)
 
     def to_dict(self) -> dict[str, Any]:
         return {"fights": self.fights, "wins": dict(self.wins), "draws": self.draws,
                 "win_rate": {k: v.to_dict() for k, v in self.win_rate.items()},
                 "draw_rate": self.draw_rate.to_dict(), "options": dict(self.options),
-                "length": self.length.to_dict(), "spells": dict(self.spells), "first_blow": dict(self.first_blow),
+                "length": self.length.to_dict(), "minutes": self.minutes.to_dict(),
+                "minutes_quantiles": dict(self.minutes_quantiles),
+                "first_blow_at": self.first_blow_at.to_dict(), "first_fall_at": self.first_fall_at.to_dict(),
+                "spells": dict(self.spells), "first_blow": dict(self.first_blow),
                 "sides": {k: v.to_dict() for k, v in self.sides.items()},
                 "combatants": {k: v.to_dict() for k, v in self.combatants.items()}}
