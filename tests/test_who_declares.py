@@ -190,3 +190,34 @@ def test_morale_on_command_refuses_the_player_characters() -> None:
     pull_until(drive, DeclareQuestion)
     error = drive.command("morale party")
     assert error is not None and "never check morale" in error
+
+
+def test_asking_one_combatant_changes_nothing_the_auto_played_ones_do() -> None:
+    """The orcs and Mina on ``declare: auto``, Brom asked through a driven fight; each of his questions'
+    suggestion previews his policy (``Auto.preview``), which must leave the claims his side's policies share as
+    they were (Mina's choice of foe reads them): the driven timeline is the ``affray run`` of a file whose plan
+    holds Brom's answers (CONTRACT "Who declares": a timeline is the same whether its declarations came by
+    question or from the plan)."""
+    import json
+
+    from ruamel.yaml import YAML
+
+    text = encounter(orcs="declare: auto").replace("plan:\n  Brom: [{melee: Orc 1}]\n", "plan:\n").replace(
+        "{name: Mina, class: cleric,", "{name: Mina, declare: auto, class: cleric,")  # Brom's side-mate plays too
+    drive = prepare(load_text(text)).drive(max_rounds=3)
+    answers: dict[str, list[dict[str, Any]]] = {}
+    item = drive.pull()
+    while not isinstance(item, End):
+        if isinstance(item, DeclareQuestion):
+            assert item.suggestion is not None  # the policy's preview, offered on Enter
+            entry = {"melee": "Orc 2"} if item.actor == "Brom" else {"melee": "Orc 1"}
+            answers.setdefault(item.actor, []).append(entry)
+            assert drive.answer(entry) is None
+        elif isinstance(item, DieQuestion):
+            assert drive.answer(ROLL) is None
+        item = drive.pull()
+    data = YAML(typ="safe").load(text)
+    for name, entries in answers.items():
+        data["plan"][name] = list(data["plan"].get(name) or []) + entries
+    ran = timeline_dict(prepare(load_text(json.dumps(data))).fight(max_rounds=3).run())
+    assert timeline_dict(item.result) == ran
