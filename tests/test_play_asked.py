@@ -132,8 +132,8 @@ def test_a_bad_answer_is_explained_and_asked_again(tmp_path: Path) -> None:
     spell he has not are refused with what would be right, and the prompt stands."""
     out = " ".join(affray("play", unplanned(tmp_path), "--db", tmp_path / "f.db",
                           stdin="step\nstep\nmelee Orc 9\ncast fireball\nmelee goblin CHIEF\nquit\n").split())
-    prompt = ("Brom (party) declares, round 1, step 2 (declarations) [Enter: melee Goblin 1 with long sword; ? for "
-              "choices]:")  # Enter: what his policy would declare (the first standing goblin)
+    prompt = ("Brom (party) declares, round 1, step 2 (declarations) [Enter: missile Goblin 1 with short bow; ? for "
+              "choices]:")  # Enter: what his policy would declare (the default shoots before closing)
     assert (f"{prompt} melee Orc 9 melee Orc 9: melee: no combatant named 'Orc 9' (Goblin 1, Goblin 2, Goblin 3, "
             "Goblin 4, Goblin chief, Mina)") in out
     assert f"{prompt} cast fireball cast fireball: cast: no spell it knows named 'fireball' (none)" in out
