@@ -405,18 +405,21 @@ class Delay(Event):
 
 
 class Impossible(Event):
-    """An action that cannot happen (its actor or target fell, a rule forbids it): the plan moves on."""
+    """An action that cannot happen (its actor or target fell, a rule forbids it): the plan moves on. ``ends``: the
+    declaration it belongs to ends with it, so an approach still under way (a charge too slow to arrive) is dropped
+    rather than tried again at the next declaration point."""
 
-    __slots__ = ("spell", "target")
+    __slots__ = ("ends", "spell", "target")
     kind: ClassVar[str] = "impossible"
-    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell")
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "ends")
 
     def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
                  detail: str | None = None, rolls: Rolls = (), target: str | None = None,
-                 spell: str | None = None) -> None:
+                 spell: str | None = None, ends: bool = False) -> None:
         super().__init__(tick, at, round, actor, why, detail, rolls)
         self.target: Final = target
         self.spell: Final = spell
+        self.ends: Final = ends
 
 
 class Abort(Event):

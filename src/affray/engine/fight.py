@@ -26,6 +26,7 @@ from affray.engine.options import BaseOptions
 from affray.engine.rules import Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
+from affray.engine.validity import why_not
 from affray.model.encounter import Declaration, Encounter, Outcome
 from affray.model.order import Order, order_of
 
@@ -73,6 +74,7 @@ class Clock(Protocol[S_co]):
     def expiry(self, fight: Any, tick: Tick, count: int, unit: str) -> Until: ...
     def pending(self, fight: Any) -> bool: ...
     def resolve_own(self, fight: Any, step: Step) -> None: ...
+    def refusal(self, fight: Any, f: Fighter, decl: Order) -> str | None: ...
 
 
 class Asker(Protocol):
@@ -327,28 +329,9 @@ class Fight(Generic[S]):
         return decl if self.why_not(f, decl) is None else None
 
     def why_not(self, f: Fighter, decl: Order) -> str | None:
-        """Why ``decl`` can no longer be ``f``'s (its target is out of the fight, its spell cannot be paid for),
-        or None."""
-        state = self.state
-        target = decl.target
-        if target is not None:
-            t = state.fighters.get(target)
-            if t is None or not t.active:
-                return f"{target} is out of the fight"
-        if decl.cast is not None:
-            spell = f.spells.get(decl.cast)
-            if spell is None:
-                return f"{f.name} has no spell {decl.cast}"
-            cannot = f.can_cast(spell)
-            if cannot is not None:
-                return cannot
-            if decl.at is not None:
-                t = state.fighters.get(decl.at)
-                if t is not None and not t.active:
-                    return f"{decl.at} is out of the fight"
-                if t is None and decl.at in state.sides and state.active_left[decl.at] == 0:
-                    return f"no one of {decl.at} is left in the fight"
-        return None
+        """Why ``decl`` cannot be ``f``'s at this moment (its target is out of the fight, its spell cannot be paid
+        for, its ruleset forbids it now), or None: the one validator's answer (``engine.validity``)."""
+        return why_not(self, f, decl)
 
     def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,
                       rule: str, why: str | None = None, detail: str | None = None, spell: str | None = None,

@@ -57,7 +57,7 @@ class Engine(Fight[S]):
                     spell: str | None = None) -> None:
         self.record(Impossible(step.tick, step.at, self.round_at(step.tick), step.actor.name, why,
                                detail if detail is not None else f"{step.kind} cancelled" if self.explain else None,
-                               target=target, spell=spell, rolls=self.rolls()))
+                               target=target, spell=spell, rolls=self.rolls(), ends="ends" in step.tags))
 
     def _resolve(self, step: Step) -> None:
         if step.kind in self.own_kinds:  # the ruleset's own kind of step: its one route

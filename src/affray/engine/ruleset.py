@@ -20,6 +20,7 @@ from affray.engine.options import BaseOptions, parse_options
 from affray.engine.rules import Rule
 from affray.engine.step import Step, Until, counted
 from affray.model.encounter import Combatant, Declaration, Dice
+from affray.model.order import Order
 
 if TYPE_CHECKING:
     from affray.engine.fight import Fight
@@ -114,6 +115,13 @@ class Ruleset(Generic[S, Opts]):
         """Whether the ruleset still has work of its own when no plan is left (an attack owed after closing,
         a spell held into the next round): the fight goes on."""
         return False
+
+    def refusal(self, fight: Fight[S], f: Fighter, decl: Order) -> str | None:
+        """Why the seed forbids ``decl`` to ``f`` at this moment of the fight (a casting barred for the rest of the
+        round, a charge that cannot arrive), or None: the ruleset's part of the one validator (``engine.validity``),
+        asked for what a question offers, an answer, a repeated or said-ahead declaration. Only what would be
+        refused or cancelled: what the ruleset merely makes wait (a forced delay) is allowed."""
+        return None
 
     def resolve_own(self, fight: Fight[S], step: Step) -> None:
         """Resolve a step of one of ``own_kinds`` (a delayed effect, an expiry): the one route for them. It runs

@@ -22,6 +22,7 @@ from affray.engine.events import (
     Event,
     Expire,
     Heal,
+    Impossible,
     Initiative,
     Join,
     Leave,
@@ -449,6 +450,11 @@ class FightState:
             f.casting = None
             if isinstance(e, SpellLost) and e.spell is not None:
                 f.pool.pay(f.spells[e.spell])
+        elif isinstance(e, Impossible):
+            if e.ends:  # the declaration ends with its refused action: no approach left to continue
+                f = fs[e.actor]  # type: ignore[index]
+                f.current = None
+                f.remaining = 0
         elif isinstance(e, (Surrender, Leave)):
             self._leave(fs[e.actor])  # type: ignore[index]
         elif isinstance(e, Morale):

@@ -152,9 +152,9 @@ class Combat2Movement(Combat2Part):
         target = d.melee or ""
         why = (f"charging {target} at x{pace} (MV {f.mv} x{pace} / 3 = {run} ft this phase)"
                + (f"; {text}" if text else ""))
-        if pace < 2:
+        if pace < 2:  # refused, and the charge ends with it: it is not tried again phase after phase
             fight.push(Step((rnd, phase, 7, 0), f, "move", self.words.at_move(rnd, phase), why + ": a charge needs at "
-                            "least twice base MV (C2-20)", decl=d, tags=frozenset({"refused"}),
+                            "least twice base MV (C2-20)", decl=d, tags=frozenset({"refused", "ends"}),
                             note="too slow to charge"))
             return
         if remaining > run:
@@ -199,10 +199,13 @@ class Combat2Movement(Combat2Part):
         weapon = f.weapon(d.weapon, missile=d.action == "missile")
         trigger = ""
         if foe is not None and fdecl is not None and foe.active:
-            if fdecl.action == "melee" and fdecl.charge and fdecl.melee == f.name:
+            # the foe's own move was placed first: a charge in contact this phase has spent its attack, a closer
+            # arriving owes its blow (``pending``); one still on its way has not come, and the weapon stays ready
+            fb = book(fight, foe)
+            arrives = fb.attacked_phase == fight.period or fb.pending is fdecl
+            if fdecl.action == "melee" and fdecl.charge and fdecl.melee == f.name and arrives:
                 trigger = "charges it"
-            elif fdecl.action == "melee" and fdecl.melee == f.name and foe.remaining > 0 and (
-                    book(fight, foe).pace > 1):
+            elif fdecl.action == "melee" and fdecl.melee == f.name and foe.remaining > 0 and fb.pace > 1 and arrives:
                 trigger = "closes on it at speed"
             elif d.action == "missile" and (fdecl.action == "move" or foe.remaining > 0):
                 trigger = "moves into the covered area"

@@ -61,7 +61,7 @@ from affray.model.order import Order
 from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
-from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book, round_of
+from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book, charged, round_of
 from affray.rulesets.combat2_casting import Combat2Casting
 from affray.rulesets.combat2_movement import Combat2Movement
 
@@ -330,6 +330,28 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     @staticmethod
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Order, tick: Tick, at: str, note: str) -> None:
         fight.declare(f, tick, at, resume=decl, note=note)
+        return None
+
+    # -- what the seed refuses outright ------------------------------------------------------------------
+    def refusal(self, fight: Fight[Memo], f: Fighter, decl: Order) -> str | None:
+        """What would only be refused or cancelled if declared now (a forced delay, such as a second casting in a
+        round, is allowed: it waits): a charge below twice base MV (C2-20), a plain move away from melee (C2-17), a
+        touch with no charged spell to deliver (C2-10)."""
+        b = f.memo if isinstance(f.memo, Book) else None  # no book yet: it stands, nothing charged
+        action = decl.action
+        if action == "melee" and decl.charge:
+            pace = decl.extra.get("pace")
+            now = b.pace if b is not None else 0
+            want = pace if isinstance(pace, int) and not isinstance(pace, bool) else max(now, 1)
+            if want < 2:
+                return (f"a charge runs at least twice base MV (C2-20): {f.name} is at x{now}; give pace: 2 or more "
+                        "(it accelerates by up to 2 a phase, C2-19)")
+        elif action == "move" and f.engaged and (decl.mode or "full") not in ("withdraw", "flee"):
+            return (f"{f.name} is engaged with {', '.join(sorted(f.engaged))}: it may only withdraw, flee or fight "
+                    "(C2-17)")
+        touch = decl.extra.get("touch")
+        if action == "melee" and touch is not None and (b is None or not charged(f, b, str(touch))):
+            return f"{f.name} has no charged {touch} to deliver: cast it first, then touch (C2-10)"
         return None
 
     # -- scheduling ----------------------------------------------------------------------------------------
