@@ -30,7 +30,7 @@ from affray.engine.validity import why_not
 from affray.model.encounter import Declaration, Encounter, Outcome
 from affray.model.order import Order, order_of
 
-__all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
+__all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration", "told"]
 
 #: The end of a condition that lasts the whole fight (a weapon dropped, C2X-03).
 FOREVER: Tick = (1 << 30,)
@@ -305,7 +305,8 @@ class Fight(Generic[S]):
             chosen = self.policy(self, f)
             return (chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)), False
         if self.asker is not None and not self.over:
-            return order_of(self.asker.declaration(self, f, tick, at, known)), True
+            heard = tuple((name, told(d)) for name, d in known)
+            return order_of(self.asker.declaration(self, f, tick, at, heard)), True
         return None, False
 
     def standing(self, f: Fighter) -> Order | None:
@@ -315,13 +316,7 @@ class Fight(Generic[S]):
         if f.plan_pos == 0:
             return None
         last = f.plan[f.plan_pos - 1]
-        update: dict[str, Any] = {}
-        if last.outcomes:
-            update["outcome"] = None
-        if last.dice_given:
-            update["dice"] = None
-        if last.roll is not None:
-            update["roll"] = None
+        update = _one_time(last.source)
         if (last.distance or last.charge) and last.target in f.engaged:
             update["distance"] = 0
             update["charge"] = False
@@ -482,6 +477,25 @@ class Fight(Generic[S]):
                 unconscious, words = self.rules.fall(self, f)
                 self.record(Down(tick, at, self.round_at(tick), f.name, detail=f"{f.name} at {f.hp} hp: {words}"
                                  if self.explain else None, unconscious=unconscious, rolls=self.rolls()))
+
+
+def _one_time(d: Declaration) -> dict[str, Any]:
+    """What held for ``d`` alone, as the update that drops it: the referee's outcome and dice, an initiative roll."""
+    update: dict[str, Any] = {}
+    if d.outcome is not None:
+        update["outcome"] = None
+    if d.dice is not None:
+        update["dice"] = None
+    if d.roll is not None:
+        update["roll"] = None
+    return update
+
+
+def told(d: Declaration) -> Declaration:
+    """``d`` as the others hear it (``known``): what was declared, never the referee's outcome or the dice entered
+    for it, which belong to the moment of the blow (G-04, G-06)."""
+    update = _one_time(d)
+    return d.changed(**update) if update else d
 
 
 @lru_cache(maxsize=64)

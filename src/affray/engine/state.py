@@ -441,10 +441,12 @@ class FightState:
                 self._splinter(fs[name])
             for name, amount in e.healed.items():
                 fs[name].hp += amount
-        elif isinstance(e, Effect):  # a spell's delayed damage (heat metal, PC-12)
+        elif isinstance(e, Effect):  # a spell's delayed damage (heat metal, PC-12) or effect (SEG-10)
             for name, dmg in e.effects.items():
                 fs[name].hp -= dmg
                 self.hurt.add(fs[name])
+            for name in e.splinter:
+                self._splinter(fs[name])
         elif isinstance(e, SpellRuined):
             f = fs[e.actor]  # type: ignore[index]
             f.casting = None

@@ -71,7 +71,7 @@ from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
 from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Spell, parse_duration
+from affray.model.encounter import Declaration, Spell, parse_duration
 from affray.model.order import Order
 from affray.plugins.conditions import strike_penalty
 from affray.reckon import losses, morale_due, morale_score
@@ -160,6 +160,8 @@ class PhaseCountOptions(BaseOptions):
                                  "another foe: a shot to the first standing foe in file order, a blow to an "
                                  "engaged one")
     fatigue: bool = option(True, "PC-11", "mark fatigue (a fatigue event) each time an action completes")
+    known: str = option("said", "PC-02", "what a combatant asked for its next action knows of the others': the "
+                        "actions they have declared and not yet completed (said), or none", ("said", "none"))
 
 
 class _Made:
@@ -317,13 +319,25 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         for _ in range(len(f.plan) + 2):
             if self._abort_ahead(fight, f, phase):
                 return  # idle until the phase of its abort (PC-09)
-            decl = fight.declare(f, tick, _at(phase))
+            decl = fight.declare(f, tick, _at(phase), known=self._known(fight, f))
             if decl is None:
                 return
             if self._place(fight, f, decl, phase, tick, free=free):
                 self._abort_ahead(fight, f, phase)
                 return
             free = False
+
+    def _known(self, fight: Fight[_Battle], f: Fighter) -> tuple[tuple[str, Declaration], ...]:
+        """What ``f``, asked for its next action, knows of the others' (option ``known``): the actions they declared
+        and have not completed, in file order; nothing when nobody is asked."""
+        if fight.asker is None or self.opt.known != "said":
+            return ()
+        out: list[tuple[str, Declaration]] = []
+        for g in fight.state.fighters.values():
+            own = g.memo
+            if g is not f and g.active and isinstance(own, _Own) and own.decl is not None:
+                out.append((g.name, own.decl.source))
+        return tuple(out)
 
     def _abort_ahead(self, fight: Fight[_Battle], f: Fighter, phase: int) -> bool:
         """Whether ``f``'s next declaration waits for its ``abort`` phase; pushes that moment once."""
@@ -537,8 +551,12 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 self._declare(fight, f, phase, tick)
 
     def _complete(self, fight: Fight[_Battle], f: Fighter, own: _Own, decl: Order, tick: Tick) -> None:
-        """PC-11 fatigue; PC-12 durations and delayed effects of a spell that took effect."""
+        """PC-11 fatigue, "whenever a character has completed an action": an action none of whose steps happened
+        (each refused, its target gone, its spell ruined) was never completed and marks none; PC-12 durations and
+        delayed effects of a spell that took effect."""
         phase = tick[0]
+        if own.ruined or all(s.failed or s.cancelled for s in own.steps):
+            return
         own.done = n = own.done + 1
         if self.opt.fatigue:
             fight.record(Fatigue(tick, _at(phase), fight.round_at(tick), f.name,
