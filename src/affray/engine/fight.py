@@ -21,9 +21,21 @@ from typing import Any, Generic, Protocol, TypeVar
 from affray.dice.expr import DiceExpr
 from affray.dice.roller import DieProvider, Roller
 from affray.engine.conditions import effect_of, incapacitated
-from affray.engine.events import Condition, Declare, Delay, Down, Event, Melee, Morale, Rolls, SpellRuined, Tick
+from affray.engine.events import (
+    Condition,
+    Declare,
+    Delay,
+    Down,
+    Event,
+    Melee,
+    Morale,
+    Rolls,
+    SpellLost,
+    SpellRuined,
+    Tick,
+)
 from affray.engine.options import BaseOptions
-from affray.engine.rules import Chain
+from affray.engine.rules import LOST, Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
 from affray.engine.validity import why_not
@@ -331,17 +343,22 @@ class Fight(Generic[S]):
     def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,
                       rule: str, why: str | None = None, detail: str | None = None, spell: str | None = None,
                       amount: int = 0, since: Tick | None = None, attack: int | None = None,
-                      damage: int | None = None) -> None:
+                      damage: int | None = None, step: Step | None = None) -> None:
         """``target`` holds condition ``name`` from now (or ``since``) to ``until``, set ``by`` a combatant (None: the
-        referee's hand) under ``rule``: a ``condition`` event, and the moment it ends placed in time (an ``expire``
-        then)."""
+        referee's hand) under ``rule`` by ``step`` (a spell's, an attack's): a ``condition`` event, and the moment it
+        ends placed in time (an ``expire`` then). A caster it stops from acting loses its spell (G-11): for this
+        casting, or from memory too where the rules say so of what disrupts a caster (``Rule.interrupt``: D12-09's
+        failed save, the 2nd edition's)."""
         self.emit(Condition, tick, at, by, why=why, detail=detail, target=target.name, spell=spell, condition=name,
                   until=until.at, end=until.tick, rule=rule, amount=amount, since=since, attack=attack,
                   free_damage=damage)
         if target.casting is not None and not effect_of(name).acts and (since is None or since <= tick):
-            self.emit(SpellRuined, tick, at, target.name, spell=target.casting, why=f"{target.name} is {name} while "
-                      f"casting {target.casting}: the spell is lost for this casting (G-11)" if self.explain else None,
-                      detail="the spell is ruined for this casting")
+            lost = step is not None and self.rules.interrupt(self, target, step) == LOST  # kept: it cannot act
+            self.emit(SpellLost if lost else SpellRuined, tick, at, target.name, spell=target.casting,
+                      why=f"{target.name} is {name} while casting {target.casting}: the spell is lost for this "
+                      f"casting{' and from memory' if lost else ''} (G-11)" if self.explain else None,
+                      detail="the spell is ruined and lost from memory" if lost else
+                      "the spell is ruined for this casting")
         if until.tick < FOREVER:
             self.push(Step(until.tick, target, "end-condition", until.at, until.why, note=name))
 

@@ -456,7 +456,7 @@ class Engine(Fight[S]):
             until = Until(FOREVER, "the referee ends it", "no duration given: until the referee ends it")
         else:
             until = self.ruleset.expiry(self, step.tick, *parse_duration(text))
-        self.set_condition(step.tick, step.at, t, effect.condition, until, by=step.actor.name, rule="G-09",
+        self.set_condition(step.tick, step.at, t, effect.condition, until, by=step.actor.name, rule="G-09", step=step,
                            spell=spell.name, why=f"{spell.name} takes effect: {t.name} is {effect.condition} "
                            f"{f'for {text}' if text else 'until the referee ends it'}, to {until.at} (G-08, G-09)"
                            if self.explain else None, detail=(until.why or None) if self.explain else None)

@@ -64,7 +64,9 @@ class Rule:
         return None
 
     def interrupt(self, fight: Any, caster: Fighter, step: Step) -> str | None:
-        """Damage reached a caster mid-casting: RUINED, LOST or KEPT; None leaves it to the next rule."""
+        """Damage reached a caster mid-casting, or a condition that stops it acting (a failed save) set by ``step``:
+        RUINED, LOST or KEPT (a condition that stops it acting ruins the spell even then); None leaves it to the next
+        rule."""
         return None
 
     def free_attacks(self, fight: Any, step: Step) -> list[FreeAttack]:

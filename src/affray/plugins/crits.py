@@ -161,7 +161,7 @@ def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Until, 
     """``who`` holds ``name`` from ``since`` (default: now) to ``until``, set by the step's attacker."""
     fight.set_condition(step.tick, step.at, who, name, until, by=step.actor.name, rule=_RULE[fight.ruleset.opt.crits],
                         detail=why if fight.explain else None, amount=amount,
-                        since=since.tick if since is not None else None, attack=attack, damage=damage)
+                        since=since.tick if since is not None else None, attack=attack, damage=damage, step=step)
 
 
 def _check(fight: Fight, step: Step, key: str, score: int, ability: str, minus: int = 0) -> tuple[bool, str]:
