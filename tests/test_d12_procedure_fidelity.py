@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from d12_helpers import AXE, SHORT_BOW, SWORD, encounter, events, miss_on, one, orc, pc, play, rounds
-
 from affray import load_text, prepare
 from affray.drive import ROLL, DeclareQuestion, DieQuestion, End
+from d12_helpers import AXE, SHORT_BOW, SWORD, encounter, events, miss_on, one, orc, pc, play, rounds
 
 ARCHER = pc("Ash", weapons=[SHORT_BOW, SWORD])
 
