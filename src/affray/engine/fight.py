@@ -153,6 +153,8 @@ class Fight(Generic[S]):
         #: plan is used up, while still possible (a group's answer, a change typed before its turn; ``SAME``: its
         #: standing declaration). An input like an answer: a driven fight records and gives them again.
         self.ahead: dict[str, Order | str] = {}
+        #: How many entries of each declaration's ``drawn`` the attacks it drew have taken (G-06).
+        self._drawn: dict[Order, int] = {}
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
@@ -243,13 +245,14 @@ class Fight(Generic[S]):
         return self.state.standing <= 1
 
     def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
-                known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:
+                known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None) -> Order | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
         when routed, (``--auto``) the default action, or the asker's answer. Emits ``declare``.
 
         ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
         without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
-        into account when it is asked (Combat II's winners hear the losers')."""
+        into account when it is asked (Combat II's winners hear the losers'). ``fallback``: an action the ruleset
+        lets stand if nothing new is declared (a readied weapon, C2-21), carried on as ``resume`` would."""
         if self.on_declare is not None and not self.over:
             self.on_declare(f, tick, at)
             if not f.active:  # removed (or put down) by the referee at this very point: it declares nothing
@@ -278,6 +281,9 @@ class Fight(Generic[S]):
             consumed = True
         else:
             decl, consumed = self._unplanned(f, tick, at, known)
+            if decl is None and fallback is not None:
+                decl = fallback
+                continuing = True
         if decl is None:
             if f.declared is not None:
                 self.record(Declare(tick, at, self.round_at(tick), f.name, detail="nothing left to do"
@@ -339,6 +345,20 @@ class Fight(Generic[S]):
         """Why ``decl`` cannot be ``f``'s at this moment (its target is out of the fight, its spell cannot be paid
         for, its ruleset forbids it now), or None: the one validator's answer (``engine.validity``)."""
         return why_not(self, f, decl)
+
+    def drawn(self, by: Order | None, target: str, kind: str = "melee") -> Order | None:
+        """G-06: the next entry of ``by``'s ``drawn`` (the dice or the referee's outcome of an attack it draws from
+        another combatant: a free attack, an attack of opportunity, a defender's answer), as that attack's own
+        declaration at ``target``; None when ``by`` gives none or no more (the dice are rolled, or asked)."""
+        if by is None or not by.drawn:
+            return None
+        k = self._drawn.get(by, 0)
+        if k >= len(by.drawn):
+            return None
+        self._drawn[by] = k + 1
+        entry = by.drawn[k]
+        return order_of(Declaration.model_validate({kind: target, "outcome" if isinstance(entry, Outcome) else "dice":
+                                                    entry}))
 
     def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,
                       rule: str, why: str | None = None, detail: str | None = None, spell: str | None = None,
@@ -497,12 +517,15 @@ class Fight(Generic[S]):
 
 
 def _one_time(d: Declaration) -> dict[str, Any]:
-    """What held for ``d`` alone, as the update that drops it: the referee's outcome and dice, an initiative roll."""
+    """What held for ``d`` alone, as the update that drops it: the referee's outcomes and dice (its own attacks' and
+    those it draws), an initiative roll."""
     update: dict[str, Any] = {}
     if d.outcome is not None:
         update["outcome"] = None
     if d.dice is not None:
         update["dice"] = None
+    if d.drawn is not None:
+        update["drawn"] = None
     if d.roll is not None:
         update["roll"] = None
     return update

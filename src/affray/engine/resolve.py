@@ -74,6 +74,9 @@ class Engine(Fight[S]):
                 if not effect_of(step.note).acts and a.active:
                     self.ruleset.ready(self, a)  # it may act again: a ruleset that places actions as they come
             return
+        if step.kind == "owed":  # an attack owed by a condition (C2X-03's free attack) not taken in its window
+            self._owed(step)
+            return
         if step.kind == "spell-effect":  # a spell's effect on its way (Rule.lands): it lands even if its caster fell
             self._effect_lands(step)
             return
@@ -109,6 +112,27 @@ class Engine(Fight[S]):
         else:
             self.emit(_PLAIN[kind], step.tick, step.at, a.name, target=step.target, why=step.why,
                       detail=step.note or None)
+
+    def _owed(self, step: Step) -> None:
+        """An attack that condition ``step.note`` owes its holder (a critical 10's free attack next phase, C2X-03),
+        at the end of the window: if the holder has not taken it with a regular attack meanwhile, it takes it now,
+        as a free attack of the kind and weapon of ``step`` (its dice are the declaration's, ``step.decl``)."""
+        a = step.actor
+        held = a.conditions.get(step.note)
+        if held is None or held.until != step.tick:
+            return  # taken already, or ended
+        self.emit(Expire, step.tick, step.at, a.name, target=a.name, condition=step.note,
+                  detail="the free attack is taken as its phase ends (C2X-03)")
+        target = self.state.fighters.get(step.target or "")
+        kind = "missile" if step.mode == "missile" else "melee"
+        strike = Step(step.tick, a, kind, step.at, step.why, decl=step.decl, target=step.target, weapon=step.weapon,
+                      tags=frozenset({"free"}))
+        if target is not None and self.may_act(strike):
+            if not target.active:
+                self._impossible(strike, f"the target {target.name} is {'down' if target.down else 'gone'} (G-05)"
+                                 if self.explain else None, target=target.name)
+                return
+            self.attack(strike, target)
 
     def may_act(self, step: Step) -> bool:
         """The engine's checks before an action: its actor still stands (G-05), no readied strike stops it,
@@ -148,7 +172,7 @@ class Engine(Fight[S]):
         decl = step.decl
         outcome = None
         given_attack = given_damage = None
-        if decl is not None and not opportunity:
+        if decl is not None:  # an attack of opportunity's own: the drawn entry of the declaration that drew it
             outcomes = decl.outcomes
             if step.index < len(outcomes):
                 outcome = outcomes[step.index]
@@ -276,8 +300,8 @@ class Engine(Fight[S]):
         before = a.hp
         for attacker, weapon, why in provoked:
             if attacker.active and a.active:
-                self.attack(Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon), a,
-                            opportunity=True)
+                self.attack(Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon,
+                                 decl=self.drawn(step.decl, a.name)), a, opportunity=True)
         if a.hp <= 0 < before and step.kind != "cast-start":
             self._impossible(step, f"{a.name} fell to an attack of opportunity before acting" if self.explain
                              else None, target=step.target)
@@ -290,7 +314,8 @@ class Engine(Fight[S]):
         for attacker, weapon, why in self.rules.free_attacks(self, step):
             if not attacker.active:
                 continue
-            aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon)
+            aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon,
+                       decl=self.drawn(step.decl, mover.name))
             if self.attack(aoo, mover, opportunity=True).damage and self.ruleset.opportunity_stops:
                 stopped = True
         tags = step.tags

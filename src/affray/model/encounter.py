@@ -427,6 +427,23 @@ class DiceGiven(_Checked):
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _drawn_entry(value: object) -> object:
+    """One entry of ``drawn``: the referee's outcome when it says ``hit``, else the dice rolled at the table."""
+    if isinstance(value, dict):
+        return Outcome.model_validate(value) if "hit" in value else DiceGiven.model_validate(value)
+    return value
+
+
+def _drawn_plain(value: Outcome | DiceGiven) -> dict[str, Any]:
+    """An entry of ``drawn`` written back out so that it reads back the same: an outcome always says ``hit``."""
+    if isinstance(value, Outcome):
+        return {"hit": value.hit, "damage": value.damage} if value.hit else {"hit": False}
+    return value.model_dump(exclude_none=True)
+
+
+Drawn = Annotated[Outcome | DiceGiven, BeforeValidator(_drawn_entry), PlainSerializer(_drawn_plain)]
+
+
 class Declaration(_Checked):
     """One item of a combatant's plan: exactly one action key (CONTRACT.md "Declarations")."""
 
@@ -447,6 +464,10 @@ class Declaration(_Checked):
     roll: int | None = None
     outcome: Outcome | list[Outcome] | None = None
     dice: DiceGiven | list[DiceGiven] | None = None
+    drawn: list[Drawn] | None = Field(None, max_length=100, description="the attacks this declaration draws from "
+                                      "others (a free attack on a flight, an attack of opportunity, a defender's "
+                                      "answer to a charge), in the order they come: each the referee's outcome "
+                                      "({hit, damage}) or the dice rolled at the table ({attack, damage}) (G-06)")
 
     @model_validator(mode="before")
     @classmethod

@@ -227,9 +227,17 @@ def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Ord
 
 
 def _free_attack(fight: Fight, step: Step, target: Fighter, end: Until, nxt: Until) -> None:
+    """C2X-03, critical 10: "one free attack next phase (in addition to regular attacks)": it follows the first
+    regular attack of that phase (``follow_up``); with none, it comes as the phase ends (an ``owed`` step, placed
+    before the condition's own end at that moment)."""
+    attack, damage = given(step, "free_attack"), given(step, "free_damage")
+    fight.push(Step(nxt.tick, step.actor, "owed", nxt.at, "the free attack of a critical 10 the phase before, made "
+                    "with no regular attack in that phase to follow: as the phase ends (C2X-03)" if fight.explain
+                    else "", decl=_decl_for(step, target, attack, damage), target=target.name, weapon=step.weapon,
+                    mode="missile" if step.kind == "missile" else "melee", note="free-attack"))
     _condition(fight, step, step.actor, "free-attack", nxt, "critical 10: one free attack next phase, besides the "
-               "regular ones: it follows the first of them (C2X-03)", since=end,
-               attack=given(step, "free_attack"), damage=given(step, "free_damage"))
+               "regular ones: it follows the first of them, or comes as the phase ends (C2X-03)", since=end,
+               attack=attack, damage=damage)
 
 
 def follow_up(fight: Fight, step: Step, target: Fighter) -> None:

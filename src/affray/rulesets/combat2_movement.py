@@ -5,7 +5,6 @@ from __future__ import annotations
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.model.derive import attacks_in_round
 from affray.model.order import Order
 from affray.rulesets.combat2 import half_segment_moves
 from affray.rulesets.combat2_attacks import Combat2Attacks
@@ -178,14 +177,12 @@ class Combat2Movement(Combat2Part):
         setter = fight.memo.sets.get(f.name)
         if setter is not None and setter[0] is defender:
             return  # C2-21: the readied defender strikes simultaneously (pushed by readied_wait)
-        db = book(fight, defender)
-        if db.attacked_phase != period and db.attacks < attacks_in_round(defender.attacks, rnd):
-            db.attacks += 1
-            db.attacked_phase = period
-            fight.push(Step((rnd, phase, 7, 1), defender, "melee", self.words.at_move(rnd, phase),
-                            f"charged by {f.name} and not ready: it answers only after the charger's blow, before the "
-                            "charger runs out of range (C2-20)", target=f.name, weapon=defender.weapon(None),
-                            tags=frozenset({"counter"})))
+        # whether it may answer ("not if it has already attacked within the phase or met its maximum number of
+        # attacks per round") is known only as the answer comes, after the phase's attacks (Combat2Rules.refuse)
+        fight.push(Step((rnd, phase, 7, 1), defender, "melee", self.words.at_move(rnd, phase),
+                        f"charged by {f.name} and not ready: it answers only after the charger's blow, before the "
+                        "charger runs out of range (C2-20)", target=f.name, weapon=defender.weapon(None),
+                        decl=fight.drawn(d, f.name), tags=frozenset({"counter"})))
         if overrun:
             fight.push(Step((rnd, phase, 7, 2), f, "move", self.words.at_move(rnd, phase), "momentum carries the "
                             f"charger on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d,

@@ -131,15 +131,22 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
 
     def expiry(self, fight: Fight[Memo], tick: Tick, count: int, unit: str) -> Until:
         """G-08, P2-05: "three phases shall be considered the equivalent of a round"; an effect lasts to the end
-        of its phase that many phases on, after that phase's movement and combat (a turn is thirty phases; a
-        segment counts as a phase). Phase System I counts the same (Decision: its rounds are three phases too)."""
-        phases = count * {"round": 3, "turn": 30, "phase": 1, "segment": 1}[unit]
+        of its phase that many phases on, after that phase's movement and combat (a turn is thirty phases; N
+        segments are N CT units, three active half-segments a phase, Table 4: ceil(N / 3) phases, option
+        ``segments_per_phase``). Phase System I counts the same (Decision: its rounds are three phases too)."""
+        if unit == "segment":
+            per = int(self.opt.segments_per_phase)
+            phases = -(-count // per)
+        else:
+            phases = count * {"round": 3, "turn": 30, "phase": 1}[unit]
         done = 3 * (tick[0] - 1) + max(tick[1] if len(tick) > 1 else 1, 1)  # (1,): as the fight begins
         end = done + phases
         rnd, phase = round_of(end), (end - 1) % 3 + 1
+        seg = (f" ({count} segments, {self.opt.segments_per_phase} a phase, Table 4, a part counting whole)"
+               if unit == "segment" else "")
         return Until((rnd, phase, 8, 1), self.words.at(rnd, phase, "end of the phase"),
-                     f"= {counted(phases, 'phase')}: it ends with {self.words.phase_name(end)}, after its movement "
-                     "and combat (P2-05)")
+                     f"= {counted(phases, 'phase')}{seg}: it ends with {self.words.phase_name(end)}, after its "
+                     "movement and combat (P2-05)")
 
     def begin(self, fight: Fight[Memo], period: int) -> None:
         rnd, phase = round_of(period), (period - 1) % 3 + 1
@@ -305,9 +312,6 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
         b.casting_until = 0
         ready, b.ready = b.ready, None
-        if ready is not None and self._still_ready(fight, f, ready):
-            return fight.declare(f, tick, at, resume=ready, note="the ready state is maintained until an attack is "
-                                 "made (C2-21)")
         carry, pending = b.carry, b.pending
         b.carry = b.pending = None
         if carry is not None:
@@ -315,7 +319,11 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         if pending is not None and f.remaining == 0 and not f.routed:
             return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
         b.con_checked = False
-        return fight.declare(f, tick, at, known=known)
+        # C2-21: "A ready state MAY be maintained from phase to phase until an attack is made": it stands only if
+        # nothing new is declared (the plan's next entry, an answer, a policy's choice)
+        kept = ready if ready is not None and self._still_ready(fight, f, ready) else None
+        return fight.declare(f, tick, at, known=known, fallback=kept,
+                             note="the ready state is maintained until an attack is made (C2-21)" if kept else "")
 
     def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Order) -> bool:
         """C2-21: a readied weapon that has not struck stays ready while its foe stands and has neither arrived nor
@@ -481,6 +489,10 @@ class Combat2Rules(Rule):
                 if roll <= 3:
                     return (f"caught by {setter[0].name}'s covering fire: surprise check d10 {roll} (1-3 fails), the "
                             "move is not completed (C2-21)")
+        if "counter" in step.tags and step.target is not None:  # C2-20: an unready defender's answer to a charge
+            rnd, phase = step.tick[0], step.tick[1]
+            return self.ruleset.attacks.answer(fight, a, fight.state.fighters[step.target], rnd, phase,
+                                               fight.period)
         if step.kind in ("melee", "missile") and step.target is not None and step.decl is not None:
             target = fight.state.fighters[step.target]
             if not target.active and not step.tags & {"counter", "set"}:
