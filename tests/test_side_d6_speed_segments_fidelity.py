@@ -105,3 +105,24 @@ def test_seg_10_a_spells_condition_lands_at_the_end_of_the_segment() -> None:
     assert blow["actor"] == "Orc" and blow["tick"][:4] == [1, 1, 2, 4] and blow["hit"]
     assert sleep["target"] == "Orc" and sleep["tick"][:3] == [1, 1, 99] and sleep["seq"] > blow["seq"]
     assert doc["combatants"]["Brom"]["hp"] == 7
+
+
+def test_seg_03_a_surprised_party_declares_once_the_count_has_begun_or_once_the_others_acted() -> None:
+    """SEG-03: "If one side is surprised, it makes no declarations until after the unsurprised have declared
+    intentions and begun acting". The orcs are surprised (the referee rules it: +1 to their action speed); the
+    party alone rolls no initiative. Brom's sword (Spd 5) strikes in segment 5. Decision (option
+    ``surprised_declare``): by default the orcs declare once the count has begun, at segment 1, and the orc's knife
+    strikes at Spd 1 + 1 = segment 2; with ``acted`` they declare at the end of segment 5, the first in which the
+    party acted, and the knife's 2 comes no earlier than segment 6."""
+    plan = {"Brom": [{"melee": "Orc", "dice": {"attack": 1}}], "Mina": [{"none": True}],
+            "Orc": [{"melee": "Brom", "dice": {"attack": 1}}]}
+    for option, declared, strikes in (("count", [1, 1, 0], 2), ("acted", [1, 5, 99], 6)):
+        data = json.loads(encounter("speed-segments", {"weapons": [KNIFE]}, plan, rounds=1,
+                                    options={"surprised_declare": option}))
+        data["surprise"] = {"orcs": True}
+        doc = run(json.dumps(data), rounds=1)
+        (said,) = [e for e in doc["events"] if e["kind"] == "declare" and e["actor"] == "Orc"]
+        (blow,) = [e for e in doc["events"] if e["kind"] == "melee" and e["actor"] == "Orc"]
+        assert said["tick"][:3] == declared and blow["tick"][1] == strikes, option
+        brom = next(e for e in doc["events"] if e["kind"] == "melee" and e["actor"] == "Brom")
+        assert brom["tick"][1] == 5
