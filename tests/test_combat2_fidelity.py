@@ -163,13 +163,13 @@ def test_p2_05_a_duration_in_segments_counts_three_to_a_phase() -> None:
 
 def test_c2_18_a_fleers_free_attack_given_in_the_file_equals_the_driven_answer() -> None:
     """C2-18: "A FLEEING combatant ... is still a ripe target for a free attack". Phase 1 Brom and the orc trade
-    misses (engaged); phase 2 the orc flees: Brom's free attack. Given in the fleer's declaration (``drawn``, G-06):
-    d20 15 >= 14 hits, 1d8 4: 40 -> 36. Driven with every die asked and that attack answered 15 and 4, the timeline
-    is the same (but for who gave the dice)."""
+    misses (engaged); phase 2 the orc flees: Brom's free attack. Given in the file (``rolls.free``, by round and
+    attacker, G-06): d20 15 >= 14 hits, 1d8 4: 40 -> 36. Driven with every die asked and that attack answered 15
+    and 4, the timeline is the same (but for who gave the dice)."""
     plan = {"Brom": [{"melee": "Orc", "outcome": {"hit": False}}, NONE],
             "Orc": [{"melee": "Brom", "outcome": {"hit": False}}, {"move": 40, "mode": "flee"}]}
     given = json.loads(encounter([brom()], [orc()], plan))
-    given["plan"]["Orc"][1]["drawn"] = [{"attack": 15, "damage": 4}]
+    given["rolls"]["free"] = {1: {"Brom": [{"attack": 15, "damage": 4}]}}
     ran = run(json.dumps(given))
     (free,) = [e for e in kinds(ran, "melee", "Brom") if e.get("opportunity")]
     assert (free["hit"], free["damage"]) == (True, 4)
@@ -180,9 +180,8 @@ def test_c2_18_a_fleers_free_attack_given_in_the_file_equals_the_driven_answer()
             value = 15 if item.attack else 4 if item.purpose == "damage" else ROLL
             assert drive.answer(value) is None
     driven = timeline_dict(item.result)
-    for doc in (ran, driven):  # the file says in its declaration what the table said when asked
+    for doc in (ran, driven):
         for e in doc["events"]:
             for d in e.get("dice", ()):
                 d["source"] = "given"
-            e.get("declaration", {}).pop("drawn", None)
     assert driven == ran

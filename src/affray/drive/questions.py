@@ -161,7 +161,8 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object, *, now: bool 
             raise AnswerError(f"{format_path(loc) + ': ' if loc else ''}{message}") from None
     state = fight.state
     names = {name: g.side for name, g in state.fighters.items()}
-    for _key, message in references(decl, f.name, f.spec.weapons, f.spec.spells, names, list(state.sides)):
+    weapons = [w.source for w in f.weapons]  # its own, or unarmed without any (as the fight has it)
+    for _key, message in references(decl, f.name, weapons, f.spec.spells, names, list(state.sides)):
         raise AnswerError(message)
     die = fight.ruleset.action_die
     if decl.roll is not None and (die is None or not 1 <= decl.roll <= die):

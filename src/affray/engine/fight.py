@@ -153,8 +153,8 @@ class Fight(Generic[S]):
         #: plan is used up, while still possible (a group's answer, a change typed before its turn; ``SAME``: its
         #: standing declaration). An input like an answer: a driven fight records and gives them again.
         self.ahead: dict[str, Order | str] = {}
-        #: How many entries of each declaration's ``drawn`` the attacks it drew have taken (G-06).
-        self._drawn: dict[Order, int] = {}
+        #: How many of the free attacks the file gives by round and attacker have been made (``rolls.free``, G-06).
+        self._free: dict[tuple[int, str], int] = {}
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
@@ -346,17 +346,22 @@ class Fight(Generic[S]):
         for, its ruleset forbids it now), or None: the one validator's answer (``engine.validity``)."""
         return why_not(self, f, decl)
 
-    def drawn(self, by: Order | None, target: str, kind: str = "melee") -> Order | None:
-        """G-06: the next entry of ``by``'s ``drawn`` (the dice or the referee's outcome of an attack it draws from
-        another combatant: a free attack, an attack of opportunity, a defender's answer), as that attack's own
-        declaration at ``target``; None when ``by`` gives none or no more (the dice are rolled, or asked)."""
-        if by is None or not by.drawn:
+    def free_dice(self, step: Step, target: str) -> Order | None:
+        """G-06: the referee's outcome or dice of ``step``'s free attack (an attack of opportunity, a free attack on a
+        flight, a defender's answer to a charge) as the file gives them (``rolls.free``: by the round of its tick,
+        then its attacker's, in order), as that attack's own declaration at ``target``; None when the file gives no
+        more (the dice are rolled, or asked)."""
+        by_round = self.encounter.rolls.free
+        if not by_round:
             return None
-        k = self._drawn.get(by, 0)
-        if k >= len(by.drawn):
+        key = (step.tick[0], step.actor.name)
+        given = by_round.get(key[0], {}).get(key[1], ())
+        k = self._free.get(key, 0)
+        if k >= len(given):
             return None
-        self._drawn[by] = k + 1
-        entry = by.drawn[k]
+        self._free[key] = k + 1
+        entry = given[k]
+        kind = "missile" if step.kind == "missile" else "melee"
         return order_of(Declaration.model_validate({kind: target, "outcome" if isinstance(entry, Outcome) else "dice":
                                                     entry}))
 
@@ -517,15 +522,12 @@ class Fight(Generic[S]):
 
 
 def _one_time(d: Declaration) -> dict[str, Any]:
-    """What held for ``d`` alone, as the update that drops it: the referee's outcomes and dice (its own attacks' and
-    those it draws), an initiative roll."""
+    """What held for ``d`` alone, as the update that drops it: the referee's outcomes and dice, an initiative roll."""
     update: dict[str, Any] = {}
     if d.outcome is not None:
         update["outcome"] = None
     if d.dice is not None:
         update["dice"] = None
-    if d.drawn is not None:
-        update["drawn"] = None
     if d.roll is not None:
         update["roll"] = None
     return update

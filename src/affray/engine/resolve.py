@@ -172,7 +172,9 @@ class Engine(Fight[S]):
         decl = step.decl
         outcome = None
         given_attack = given_damage = None
-        if decl is not None:  # an attack of opportunity's own: the drawn entry of the declaration that drew it
+        if decl is None and (opportunity or "counter" in step.tags):  # a free attack: the file's, by round (G-06)
+            decl = self.free_dice(step, target.name)
+        if decl is not None:
             outcomes = decl.outcomes
             if step.index < len(outcomes):
                 outcome = outcomes[step.index]
@@ -300,8 +302,8 @@ class Engine(Fight[S]):
         before = a.hp
         for attacker, weapon, why in provoked:
             if attacker.active and a.active:
-                self.attack(Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon,
-                                 decl=self.drawn(step.decl, a.name)), a, opportunity=True)
+                self.attack(Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon), a,
+                            opportunity=True)
         if a.hp <= 0 < before and step.kind != "cast-start":
             self._impossible(step, f"{a.name} fell to an attack of opportunity before acting" if self.explain
                              else None, target=step.target)
@@ -314,8 +316,7 @@ class Engine(Fight[S]):
         for attacker, weapon, why in self.rules.free_attacks(self, step):
             if not attacker.active:
                 continue
-            aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon,
-                       decl=self.drawn(step.decl, mover.name))
+            aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon)
             if self.attack(aoo, mover, opportunity=True).damage and self.ruleset.opportunity_stops:
                 stopped = True
         tags = step.tags

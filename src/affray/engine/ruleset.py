@@ -49,6 +49,9 @@ class Ruleset(Generic[S, Opts]):
     initiative_die: ClassVar[int] = 6
     surprise_die: ClassVar[int] = 6
     action_die: ClassVar[int | None] = None  # a declaration's own ``roll`` (phase-count's d6)
+    #: Whether ``rolls.initiative`` may give a combatant's own die by its name (d12-procedure's PCs, phase-count's
+    #: action dice); else only sides'.
+    initiative_by_name: ClassVar[bool] = False
     attack_scheme: ClassVar[str | None] = None  # attacks per round by class/level: "1e", "2e" or none
     has_rounds: ClassVar[bool] = True  # the tick's first element is the round; else ``round`` is null
     #: Declaration points a round (``--max-rounds`` counts rounds): Combat II's three phases.

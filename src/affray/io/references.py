@@ -9,6 +9,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from affray.engine.state import UNARMED
 from affray.engine.validity import references
 from affray.model.encounter import Declaration, Spell, Weapon
 
@@ -52,18 +53,17 @@ def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
         for side in _dict(rolls.get(key)):
             if side not in sides:
                 yield ("rolls", key, side), f"unknown side {side!r} (sides: {side_list})"
-    own_die = data.get("ruleset") in (None, "d12-procedure")  # d12-procedure: a PC's own d12 (D12-04)
     for key in ("initiative", "morale"):
         for rnd, by_side in _dict(rolls.get(key)).items():
             for side in _dict(by_side):
-                if side in sides or (key == "initiative" and own_die and side in owners):
-                    continue  # a combatant's name: the ruleset's checks say whether it may roll its own die
-                if key == "initiative" and side in owners:
-                    yield ("rolls", key, str(rnd), side), (f"{side!r} is a combatant: only d12-procedure (option "
-                                                           f"individual_rolls) reads a combatant's own initiative "
-                                                           f"die here; give a side (sides: {side_list})")
-                else:
-                    yield ("rolls", key, str(rnd), side), f"unknown side {side!r} (sides: {side_list})"
+                if side in sides or (key == "initiative" and side in owners):
+                    continue  # a combatant's name: the ruleset's checks say whether it reads its own die
+                yield ("rolls", key, str(rnd), side), f"unknown side {side!r} (sides: {side_list})"
+    for rnd, by_name in _dict(rolls.get("free")).items():
+        for name in _dict(by_name):
+            if name not in owners:
+                yield ("rolls", "free", str(rnd), name), (f"no combatant named {name!r} to make free attacks "
+                                                          f"(combatants: {names})")
     for side in _dict(data.get("surprise")):
         if side not in sides:
             yield ("surprise", side), f"unknown side {side!r} (sides: {side_list})"
@@ -110,4 +110,4 @@ def _arms(c: dict[str, Any]) -> tuple[list[Weapon], list[Spell]]:
             s = Spell.model_construct(name=x["name"], touch=False, damage=None, heal=None, effect=None)
         if s is not None:
             spells.append(s)
-    return weapons, spells
+    return weapons or [UNARMED.source], spells  # without a weapon it fights unarmed, as in the fight

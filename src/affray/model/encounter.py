@@ -427,23 +427,6 @@ class DiceGiven(_Checked):
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _drawn_entry(value: object) -> object:
-    """One entry of ``drawn``: the referee's outcome when it says ``hit``, else the dice rolled at the table."""
-    if isinstance(value, dict):
-        return Outcome.model_validate(value) if "hit" in value else DiceGiven.model_validate(value)
-    return value
-
-
-def _drawn_plain(value: Outcome | DiceGiven) -> dict[str, Any]:
-    """An entry of ``drawn`` written back out so that it reads back the same: an outcome always says ``hit``."""
-    if isinstance(value, Outcome):
-        return {"hit": value.hit, "damage": value.damage} if value.hit else {"hit": False}
-    return value.model_dump(exclude_none=True)
-
-
-Drawn = Annotated[Outcome | DiceGiven, BeforeValidator(_drawn_entry), PlainSerializer(_drawn_plain)]
-
-
 class Declaration(_Checked):
     """One item of a combatant's plan: exactly one action key (CONTRACT.md "Declarations")."""
 
@@ -464,10 +447,6 @@ class Declaration(_Checked):
     roll: int | None = None
     outcome: Outcome | list[Outcome] | None = None
     dice: DiceGiven | list[DiceGiven] | None = None
-    drawn: list[Drawn] | None = Field(None, max_length=100, description="the attacks this declaration draws from "
-                                      "others (a free attack on a flight, an attack of opportunity, a defender's "
-                                      "answer to a charge), in the order they come: each the referee's outcome "
-                                      "({hit, damage}) or the dice rolled at the table ({attack, damage}) (G-06)")
 
     @model_validator(mode="before")
     @classmethod
@@ -558,6 +537,23 @@ class Side(_Frozen):
         "repeat (a combatant's own setting wins); default: ask")
 
 
+def _free_entry(value: object) -> object:
+    """One free attack's: the referee's outcome when it says ``hit``, else the dice rolled at the table."""
+    if isinstance(value, dict):
+        return Outcome.model_validate(value) if "hit" in value else DiceGiven.model_validate(value)
+    return value
+
+
+def _free_plain(value: Outcome | DiceGiven) -> dict[str, Any]:
+    """A free attack's entry written back out so that it reads back the same: an outcome always says ``hit``."""
+    if isinstance(value, Outcome):
+        return {"hit": value.hit, "damage": value.damage} if value.hit else {"hit": False}
+    return value.model_dump(exclude_none=True)
+
+
+FreeAttack = Annotated[Outcome | DiceGiven, BeforeValidator(_free_entry), PlainSerializer(_free_plain)]
+
+
 class Rolls(_Frozen):
     """Dice already rolled at the table; any die not given is rolled from the seed."""
 
@@ -565,6 +561,11 @@ class Rolls(_Frozen):
     initiative: dict[int, dict[str, int]] = Field(default_factory=dict)
     morale: dict[int, dict[str, int]] = Field(default_factory=dict, description="by round: the morale "
                                               "dice's total per side")
+    free: dict[int, dict[str, list[FreeAttack]]] = Field(
+        default_factory=dict, description="by round (a cycle under combat2-phase2, a phase under phase-count): "
+        "each combatant's free attacks, in the order it makes them (on a flight or a full retreat, of opportunity, "
+        "a defender's answer to a charge): each the referee's outcome ({hit, damage}) or the dice ({attack, "
+        "damage}) (G-06)")
 
 
 class Encounter(_Frozen):

@@ -52,8 +52,6 @@ class Order(View):
         self.extra: Final[dict[str, Any]] = source.extra
         self.outcomes: Final[tuple[Outcome, ...]] = source.outcomes
         self.dice_given: Final[tuple[DiceGiven, ...]] = source.dice_given
-        #: The dice or outcomes of the attacks it draws from others, in order (G-06).
-        self.drawn: Final[tuple[Outcome | DiceGiven, ...]] = tuple(source.drawn) if source.drawn else ()
 
     def changed(self, **update: Any) -> Order:
         """The same declaration with some fields or ruleset keys changed (``charge=False``, ``set=False``)."""

@@ -68,15 +68,19 @@ def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Until:
 
 # -- the attack roll --------------------------------------------------------------------------------------
 def _reroll_minimums(fight: Fight, expr: DiceExpr, who: str, times: int, entered: int | None) -> tuple[int, str]:
-    """The dice with every minimum roll rolled again (critical 1-4); a total entered at the table stands."""
+    """The dice with every minimum roll rolled again (critical 1-4); a total entered at the table (the file's, or
+    the referee's when asked: rerolls included) stands."""
+    source = "file"
+    if entered is None:
+        entered, source = fight.roller.asked(expr, "damage", who, times=times), "referee"
     if entered is not None:
-        return fight.roller.dice(expr, "damage", who, times=times, given=entered), ""
+        return fight.roller.dice(expr, "damage", who, times=times, given=entered, source=source), ""
     total, again = 0, 0
     for n, sides in expr.groups:
         for _ in range(n * times):
-            v = fight.roller.die(sides, "damage", who)
+            v = fight.roller.die(sides, "damage", who, ask=False)
             if v == 1 and sides > 1:
-                v = fight.roller.die(sides, "damage (minimum rerolled)", who)
+                v = fight.roller.die(sides, "damage (minimum rerolled)", who, ask=False)
                 again += 1
             total += v
     return total, f" ({again} minimum{'s' if again != 1 else ''} rerolled)" if again else ""

@@ -182,7 +182,7 @@ class Combat2Movement(Combat2Part):
         fight.push(Step((rnd, phase, 7, 1), defender, "melee", self.words.at_move(rnd, phase),
                         f"charged by {f.name} and not ready: it answers only after the charger's blow, before the "
                         "charger runs out of range (C2-20)", target=f.name, weapon=defender.weapon(None),
-                        decl=fight.drawn(d, f.name), tags=frozenset({"counter"})))
+                        tags=frozenset({"counter"})))
         if overrun:
             fight.push(Step((rnd, phase, 7, 2), f, "move", self.words.at_move(rnd, phase), "momentum carries the "
                             f"charger on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d,

@@ -36,7 +36,8 @@ Modelled with simplifications (no positions on a map; the referee states who clo
   round's CON check is d20 <= CON - (top factor - 1), failure drops to base MV; a combatant that
   does anything but move has stopped (no momentum check).
 - C2-20 ramming (DEX and STR checks to stay up) and the charging backstab are not modelled.
-- C2-21 a readied defence lasts the phase it is declared; declare it again to keep it.
+- C2-21 a readied defence is maintained from phase to phase while nothing else is declared (option
+  ``ready_maintained``); it strikes only a foe that arrives in that phase.
 - C2-22 an ambush mid-fight is a declaration ``ambush: true``: its target passes a surprise roll
   (d10 > 3, +1 while casting) or loses its next phase.
 - C2-15 psionic tangents are not modelled (a power is a casting of CT 1).

@@ -21,8 +21,9 @@ half-segments, 7 the movement, 8 the end of the phase (a "1 round" spell). ``rou
 the timeline; a cycle counts as a round for ``--max-rounds`` and for ``rolls`` (initiative and
 morale by cycle).
 
-A spell's ``duration`` ("2 rounds", "1 turn", "4 phases") ends with an ``expire`` event at the end
-of its phase (P2-05: a round is three phases, a turn thirty). Simplified as in ``combat2_phase1``.
+A spell's ``duration`` ("2 rounds", "1 turn", "4 phases", "4 segments") ends with an ``expire`` event at
+the end of its phase (P2-05: a round is three phases, a turn thirty; segments are CT units, three a phase by
+Table 4, option ``segments_per_phase``). Simplified as in ``combat2_phase1``.
 """
 
 from __future__ import annotations

@@ -173,6 +173,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         "parry": "move with mode withdraw: parries instead of attacking while falling back (D12-17)",
     }
     initiative_die = 12
+    initiative_by_name = True
     surprise_die = 12
     own_kinds = frozenset({"count"})  # a count comes up: its declarations, its acts placed (``resolve_own``)
     attack_scheme = "1e"  # D12-14

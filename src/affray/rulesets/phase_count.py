@@ -205,6 +205,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     initiative_die = 6
     surprise_die = 10
     action_die = 6
+    initiative_by_name = True
     attack_scheme = "2e"
     has_rounds = False
     own_kinds = frozenset({"expire", "effect", "abort"})
@@ -298,9 +299,9 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
 
     def _initiative(self, fight: Fight[_Battle], tick: Tick) -> None:
         """PC-06 Decision: 1d6 per side at the start, low first; it is also each one's first action die."""
-        rolls = fight.encounter.rolls.initiative
-        given = rolls[min(rolls)] if rolls else {}
         sides = list(fight.encounter.sides)
+        rolls = fight.encounter.rolls.initiative  # the sides' dice under one key (any: the count has not begun)
+        given = next((by for by in rolls.values() if any(s in by for s in sides)), {})
         dice = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
         values = sorted(set(dice.values()))
         ranks = {s: values.index(dice[s]) + 1 for s in sides}
@@ -419,12 +420,12 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         """PC-02: declared phase + d6 + PM; the die is the side's opening roll for a first action (PC-06)."""
         own = _own(f)
         opening = False  # the side's opening roll (PC-06), else the action's own d6
-        if decl.roll is not None and not continuing:
-            die = decl.roll
+        if decl.roll is not None and not continuing:  # the file's die for it, recorded as any die is (G-06)
+            die = fight.roller.die(6, "initiative", f.name, decl.roll)
         elif own.first:
             die, opening = fight.memo.dice[f.side], True
-        else:
-            die = fight.roller.die(6, "initiative", f.name)
+        else:  # its own d6: the file's for an action it declares at this phase, else rolled (G-06)
+            die = fight.roller.die(6, "initiative", f.name, fight.encounter.rolls.initiative.get(phase, {}).get(f.name))
         own.first = False
         pm, label = self._pm(fight, f, decl, phase)
         base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase

@@ -15,7 +15,7 @@ else of its step (1).
 
 Not implemented (no fact in the encounter file carries them): the referee's free-form actions
 beyond a timed ``misc``, the subdued waking in 1-3 turns (after the fight), the unconscious being
-woken, the rowan shield against effects other than spell damage.
+woken.
 """
 
 from __future__ import annotations
