@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, cast
 
 from pydantic import ValidationError
@@ -140,7 +141,9 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     return out
 
 
+@lru_cache(maxsize=256)
 def _move(mode: str, feet: int) -> Order:
+    """A plain move in ``mode``, as the ruleset is asked whether it refuses one now (one per mode and distance)."""
     return order_of(Declaration(move=feet, mode=mode))
 
 

@@ -556,7 +556,14 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         (each refused, its target gone, its spell ruined) was never completed and marks none; PC-12 durations and
         delayed effects of a spell that took effect."""
         phase = tick[0]
-        if own.ruined or all(s.failed or s.cancelled for s in own.steps):
+        if own.ruined:
+            return
+        happened = False
+        for s in own.steps:  # a loop: all() over a generator is a generic call in the compiled build
+            if not (s.failed or s.cancelled):
+                happened = True
+                break
+        if not happened:
             return
         own.done = n = own.done + 1
         if self.opt.fatigue:
