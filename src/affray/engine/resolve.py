@@ -43,6 +43,8 @@ _PLAIN = {"misc": Misc, "wait": Wait, "delay": Delay, "surrender": Surrender}
 _AUTOMATIC = Outcome(hit=True, damage=0)  # marks an automatic hit, its damage already thrown
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
+#: Step kinds the engine places for later itself: an attack owed (C2X-03), a spell's effect landing (SEG-10).
+_LATER = frozenset({"owed", "spell-effect"})
 
 
 class Engine(Fight[S]):
@@ -74,11 +76,11 @@ class Engine(Fight[S]):
                 if not effect_of(step.note).acts and a.active:
                     self.ruleset.ready(self, a)  # it may act again: a ruleset that places actions as they come
             return
-        if step.kind == "owed":  # an attack owed by a condition (C2X-03's free attack) not taken in its window
-            self._owed(step)
-            return
-        if step.kind == "spell-effect":  # a spell's effect on its way (Rule.lands): it lands even if its caster fell
-            self._effect_lands(step)
+        if step.kind in _LATER:
+            if step.kind == "owed":  # an attack owed by a condition (C2X-03's free attack) not taken in its window
+                self._owed(step)
+            else:  # a spell's effect on its way (Rule.lands, SEG-10): it lands even if its caster fell
+                self._effect_lands(step)
             return
         if step.kind == "wound":  # damage already on its way (Rule.lands): it lands even if the attacker fell
             self.emit(Wound, step.tick, step.at, a.name, target=step.target, damage=step.amount,

@@ -135,6 +135,9 @@ class _Battle:
     on the fighter (``_Own``)."""
 
     dice: dict[str, int] = field(default_factory=dict)  # side -> opening d6
+    #: phase -> combatant -> the d6 the file gives for an action it declares then (read at every action: kept here,
+    #: not read from the encounter model each time)
+    given: dict[int, dict[str, int]] = field(default_factory=dict)
     forced: list[tuple[Fighter, Fighter]] = field(default_factory=list)
     #: tick -> who may complete an action then: its last step's tick when placed, or a step that ended it early
     #: (``after`` looks at these, not at every fighter, each moment)
@@ -303,6 +306,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         rolls = fight.encounter.rolls.initiative  # the sides' dice under one key (any: the count has not begun)
         given = next((by for by in rolls.values() if any(s in by for s in sides)), {})
         dice = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
+        fight.memo.given = dict(rolls)
         values = sorted(set(dice.values()))
         ranks = {s: values.index(dice[s]) + 1 for s in sides}
         fight.memo.dice = dice
@@ -425,7 +429,8 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         elif own.first:
             die, opening = fight.memo.dice[f.side], True
         else:  # its own d6: the file's for an action it declares at this phase, else rolled (G-06)
-            die = fight.roller.die(6, "initiative", f.name, fight.encounter.rolls.initiative.get(phase, {}).get(f.name))
+            named = fight.memo.given
+            die = fight.roller.die(6, "initiative", f.name, named[phase].get(f.name) if phase in named else None)
         own.first = False
         pm, label = self._pm(fight, f, decl, phase)
         base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase
