@@ -73,11 +73,16 @@ def test_g_09_sleep_takes_the_goblin_for_five_rounds_on_the_rulesets_clock(rules
                                                                           words: str) -> None:
     doc = sleep_fight(ruleset)
     cast = one(doc, "cast", "Mina")
-    assert "Gob asleep" in cast["detail"] and "Ogre (5 HD) above 4 HD: unaffected" in cast["detail"]
+    # SEG-10: "All spell effects are applied at end of the segment casting finished": under speed-segments the
+    # effect lands then (an ``effect`` event), elsewhere with the cast
+    lands = one(doc, "effect", "Mina") if ruleset == "speed-segments" else cast
+    if ruleset == "speed-segments":
+        assert lands["tick"][:3] == [*cast["tick"][:2], 99] and "detail" not in cast
+    assert "Gob asleep" in lands["detail"] and "Ogre (5 HD) above 4 HD: unaffected" in lands["detail"]
     asleep = one(doc, "condition", "Mina")
     assert (asleep["target"], asleep["condition"], asleep["spell"]) == ("Gob", "asleep", "sleep")
     assert (asleep["end"], asleep["until"]) == (end, words)
-    assert asleep["tick"] == cast["tick"]
+    assert asleep["tick"] == lands["tick"]
     assert not [e for e in events(doc, "condition") if e["target"] == "Ogre"]
     ends = [e for e in events(doc, "expire") if e.get("condition") == "asleep"]
     assert len(ends) == 1 and (ends[0]["target"], ends[0]["tick"], ends[0]["at"]) == ("Gob", end, words)

@@ -105,7 +105,7 @@ def test_what_tab_offers_at_a_declaration(typed: str, partial: str, offered: lis
 def test_what_tab_offers_at_the_command_prompt() -> None:
     fight = prepare(load_encounter(SKIRMISH)).fight()
     assert command_words("da", fight, ("step", "dice")) == ("da", ["damage"])
-    assert command_words("d", fight, ("step", "dice")) == ("d", ["dice", "damage", "declare"])  # who declares (issue 25)
+    assert command_words("d", fight, ("step", "dice")) == ("d", ["dice", "damage", "declare"])  # declare: issue 25
     assert command_words("damage orc c", fight) == ("orc c", ["Orc Captain"])
     assert command_words("condition Brom as", fight) == ("as", ["asleep"])
     assert command_words("end Brom ", fight) == ("", [])  # he holds no condition to end

@@ -55,12 +55,12 @@ class Roller:
         return value
 
     def dice(self, expr: DiceExpr, purpose: str, actor: str | None = None, *,
-             times: int = 1, given: int | None = None) -> int:
-        """The dice part of ``expr`` thrown ``times`` over (a charge throws twice the dice); bonus not added."""
+             times: int = 1, given: int | None = None, source: str = "file") -> int:
+        """The dice part of ``expr`` thrown ``times`` over (a charge throws twice the dice); bonus not added.
+        ``given``: their total as rolled at the table (``source`` says who gave it)."""
         if given is not None or self.provider is not None:
             count = sum(n for n, _ in expr.groups) * times
             sides = expr.groups[0][1] if len(expr.groups) == 1 else 0
-            source = "file"
             if given is None and self.provider is not None and sides:
                 given = self.provider(sides, count, purpose, actor)
                 source = "referee"
@@ -78,6 +78,14 @@ class Roller:
                 if self.record:
                     self._pending.append(Roll(purpose, actor, f"d{sides}", v, "rng"))
         return total
+
+    def asked(self, expr: DiceExpr, purpose: str, actor: str | None = None, *, times: int = 1) -> int | None:
+        """The total of ``expr``'s dice thrown ``times`` over as the provider gives it (rolled at the table, a
+        procedure of its own included, such as rerolling minimums), or None: nobody gives it, roll it."""
+        if self.provider is None or len(expr.groups) != 1:
+            return None
+        n, sides = expr.groups[0]
+        return self.provider(sides, n * times, purpose, actor)
 
     def take(self) -> tuple[Roll, ...]:
         """The dice rolled since the last call, to attach to the event they decided."""

@@ -209,7 +209,7 @@ def _plan(rest: str, fight: Fight[Any]) -> FightCommand:
     decls = []
     for i, item in enumerate(data):
         try:
-            decls.append(check_declaration(fight, f, item))
+            decls.append(check_declaration(fight, f, item, now=False))
         except AnswerError as exc:
             raise CommandError(f"plan: declaration {i}: {exc}; e.g. {example}") from None
     plan = tuple(decls)
@@ -367,7 +367,7 @@ def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:
             said[name] = SAME
             continue
         try:
-            said[name] = order_of(check_declaration(fight, f, entry))
+            said[name] = order_of(check_declaration(fight, f, entry, now=False))
         except AnswerError as exc:
             raise CommandError(f"{name}: {exc}") from None
 

@@ -3,13 +3,15 @@
 A ``DeclareQuestion`` wants one plan entry from a named combatant, with what it may choose and what it
 already knows; a ``DieQuestion`` wants a die (an attack's d20 may be answered with the referee's outcome).
 ``check_declaration`` is the one check of a declaration entered mid-fight (an answer, or the console's
-``plan``): targets that exist, a weapon it carries, a spell it knows, keys its ruleset reads.
+``plan``), and ``choices`` what a question offers: both ask the one validator (``engine.validity``), which the
+file's check asks too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, cast
 
 from pydantic import ValidationError
@@ -17,10 +19,12 @@ from pydantic import ValidationError
 from affray.engine.events import Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
+from affray.engine.validity import cast_refusal, needs_target, out_how, references, why_not
 from affray.errors import AffrayError
 from affray.io.messages import validation_problems
 from affray.io.read import format_path
 from affray.model.encounter import MOVE_MODES, Declaration, Outcome
+from affray.model.order import Order, order_of
 
 __all__ = ["ROLL", "AnswerError", "DeclareQuestion", "DieQuestion", "Question", "Roll", "check_declaration",
            "check_die", "choices", "fallen", "plain"]
@@ -109,20 +113,34 @@ Question = DeclareQuestion | DieQuestion
 
 
 def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
-    """What ``f`` may declare now: the action keys with their targets, its weapons and spells, the ruleset's
-    own keys (name -> what it means); ``movement``: its full movement in feet (a move's default)."""
+    """What ``f`` may declare now, as the one validator says (``engine.validity``): the action keys with their
+    targets (foes still in the fight), the spells it can begin now (``cast``), the move modes its ruleset allows now,
+    its weapons and every spell it knows (with why one cannot be cast now, and whether one needs ``at``), the
+    ruleset's own keys (name -> what it means); ``movement``: its full movement in feet (a move's default)."""
     state = fight.state
     enemies = [g.name for g in state.fighters.values() if g.active and g.side != f.side]
     allies = [g.name for g in state.fighters.values() if g.active and g.side == f.side and g is not f]
     out: dict[str, Any] = {"melee": enemies}
     if any(w.kind != "melee" for w in f.weapons):
         out["missile"] = enemies
-    castable = [s.name for s in f.spells.values() if f.can_cast(s) is None]
+    spells = []
+    castable = []
+    for spell in f.spells.values():
+        entry: dict[str, Any] = {"name": spell.name, "level": spell.level, "ct": spell.ct}
+        if needs_target(spell):
+            entry["needs_target"] = True
+        cannot = cast_refusal(fight, f, spell)
+        if cannot is None:
+            castable.append(spell.name)
+        else:
+            entry["cannot"] = cannot
+        spells.append(entry)
     if castable:
         out["cast"] = castable
-    out.update({"move": list(MOVE_MODES), "movement": f.spec.mv * 10, "misc": True, "wait": True, "none": True,
-                "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons],
-                "spells": [{"name": s.name, "level": s.level, "ct": s.ct} for s in f.spells.values()],
+    feet = f.spec.mv * 10
+    modes = [m for m in MOVE_MODES if fight.ruleset.refusal(fight, f, _move(m, feet)) is None]
+    out.update({"move": modes, "movement": feet, "misc": True, "wait": True, "none": True,
+                "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons], "spells": spells,
                 "enemies": enemies, "allies": allies, "fallen": fallen(fight),
                 "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
     return out
@@ -130,12 +148,20 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
 
 def fallen(fight: Fight[Any]) -> dict[str, str]:
     """Who is out of the fight, and how (dead, unconscious, fled, gone): a name a referee may still type."""
-    return {g.name: ("unconscious" if g.unconscious else "dead") if g.down else "fled" if g.fled else "gone"
-            for g in fight.state.fighters.values() if not g.active}
+    return {g.name: out_how(g) for g in fight.state.fighters.values() if not g.active}
 
 
-def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaration:
-    """``data`` (one plan entry) checked against the fight as it stands; AnswerError says what is wrong."""
+@lru_cache(maxsize=256)
+def _move(mode: str, feet: int) -> Order:
+    """A plain move in ``mode``, as the ruleset is asked whether it refuses one now (one per mode and distance)."""
+    return order_of(Declaration(move=feet, mode=mode))
+
+
+def check_declaration(fight: Fight[Any], f: Fighter, data: object, *, now: bool = True) -> Declaration:
+    """``data`` (one plan entry) checked against the fight as it stands by the one validator (``engine.validity``):
+    what it names, then the ruleset's keys and dice as the file's check reads them, then whether it is possible at
+    this moment (``now``; else for a later declaration point, the console's ``plan`` or one said ahead, only what
+    lasts counts: a target out of the fight, a spell spent). AnswerError says what is wrong."""
     if isinstance(data, Declaration):
         decl = data
     else:
@@ -147,24 +173,10 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaratio
             loc, message = (validation_problems(exc, data) or [((), "not valid")])[0]
             raise AnswerError(f"{format_path(loc) + ': ' if loc else ''}{message}") from None
     state = fight.state
-    target = decl.melee or decl.missile
-    if target is not None:
-        if target not in state.fighters:
-            raise AnswerError(f"no combatant named {target!r} (enemies: {', '.join(_enemies(fight, f)) or 'none'})")
-        if not state.fighters[target].active:
-            raise AnswerError(f"{target} is out of the fight ({fallen(fight)[target]}); enemies still standing: "
-                              f"{', '.join(_enemies(fight, f)) or 'none'}")
-        if target == f.name:
-            raise AnswerError(f"{f.name} cannot attack itself: name a foe")
-    if decl.cast is not None and decl.cast not in f.spells:
-        raise AnswerError(f"{f.name} has no spell {decl.cast!r} (spells: {', '.join(f.spells) or 'none'})")
-    if decl.at is not None and decl.at not in state.fighters and decl.at not in state.sides:
-        raise AnswerError(f"`at` names no combatant or side: {decl.at!r}")
-    if decl.weapon is not None and all(w.name != decl.weapon for w in f.weapons):
-        raise AnswerError(f"{f.name} carries no weapon {decl.weapon!r} (weapons: "
-                          f"{', '.join(w.name for w in f.weapons)})")
-    if decl.action == "missile" and decl.weapon is None and all(w.kind == "melee" for w in f.weapons):
-        raise AnswerError(f"{f.name} carries no missile weapon")
+    names = {name: g.side for name, g in state.fighters.items()}
+    weapons = [w.source for w in f.weapons]  # its own, or unarmed without any (as the fight has it)
+    for _key, message in references(decl, f.name, weapons, f.spec.spells, names, list(state.sides)):
+        raise AnswerError(message)
     die = fight.ruleset.action_die
     if decl.roll is not None and (die is None or not 1 <= decl.roll <= die):
         raise AnswerError(f"roll: ruleset {fight.ruleset.id} rolls no die per action" if die is None else
@@ -175,6 +187,9 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object) -> Declaratio
             raise AnswerError(f"unknown key {key!r} for this ruleset (its own keys: {', '.join(keys) or 'none'})")
     for problem in _ruleset_problems(fight, f.name, decl):
         raise AnswerError(problem)
+    why = why_not(fight, f, order_of(decl), now=now)
+    if why is not None:
+        raise AnswerError(why)
     return decl
 
 
@@ -189,10 +204,6 @@ def _ruleset_problems(fight: Fight[Any], name: str, decl: Declaration) -> list[s
     prefix = f"plan.{name}[0]"
     return [(p.path.removeprefix(prefix).lstrip(".") + ": " if p.path != prefix else "") + p.message
             for p in check(cast("type[Ruleset[Any, Any]]", type(fight.ruleset)), loaded) if p.path.startswith(prefix)]
-
-
-def _enemies(fight: Fight[Any], f: Fighter) -> list[str]:
-    return [g.name for g in fight.state.fighters.values() if g.active and g.side != f.side]
 
 
 def check_die(q: DieQuestion, value: object) -> int | Outcome | Roll:

@@ -328,20 +328,23 @@ class SpellLost(SpellRuined):
 
 
 class Effect(Event):
-    """A spell's delayed damage (heat metal, PC-12): ``effects`` by target."""
+    """A spell's delayed damage (heat metal, PC-12): ``effects`` by target; or its effect landing later than its
+    casting (SEG-10), the conditions following as ``condition`` events; ``splinter``: the shields that turned it."""
 
-    __slots__ = ("damage", "effects", "spell", "target")
+    __slots__ = ("damage", "effects", "spell", "splinter", "target")
     kind: ClassVar[str] = "effect"
-    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "damage", "effects")
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "damage", "effects", "splinter")
 
     def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
                  detail: str | None = None, rolls: Rolls = (), target: str | None = None, spell: str | None = None,
-                 damage: int | None = None, effects: Mapping[str, int] = NO_MAP) -> None:
+                 damage: int | None = None, effects: Mapping[str, int] = NO_MAP,
+                 splinter: tuple[str, ...] = ()) -> None:
         super().__init__(tick, at, round, actor, why, detail, rolls)
         self.target: Final = target
         self.spell: Final = spell
         self.damage: Final = damage
         self.effects: Final = effects
+        self.splinter: Final = splinter
 
 
 class Expire(Event):
@@ -405,18 +408,21 @@ class Delay(Event):
 
 
 class Impossible(Event):
-    """An action that cannot happen (its actor or target fell, a rule forbids it): the plan moves on."""
+    """An action that cannot happen (its actor or target fell, a rule forbids it): the plan moves on. ``ends``: the
+    declaration it belongs to ends with it, so an approach still under way (a charge too slow to arrive) is dropped
+    rather than tried again at the next declaration point."""
 
-    __slots__ = ("spell", "target")
+    __slots__ = ("ends", "spell", "target")
     kind: ClassVar[str] = "impossible"
-    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell")
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "spell", "ends")
 
     def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
                  detail: str | None = None, rolls: Rolls = (), target: str | None = None,
-                 spell: str | None = None) -> None:
+                 spell: str | None = None, ends: bool = False) -> None:
         super().__init__(tick, at, round, actor, why, detail, rolls)
         self.target: Final = target
         self.spell: Final = spell
+        self.ends: Final = ends
 
 
 class Abort(Event):

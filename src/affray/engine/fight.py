@@ -21,15 +21,28 @@ from typing import Any, Generic, Protocol, TypeVar
 from affray.dice.expr import DiceExpr
 from affray.dice.roller import DieProvider, Roller
 from affray.engine.conditions import effect_of, incapacitated
-from affray.engine.events import Condition, Declare, Delay, Down, Event, Melee, Morale, Rolls, SpellRuined, Tick
+from affray.engine.events import (
+    Condition,
+    Declare,
+    Delay,
+    Down,
+    Event,
+    Melee,
+    Morale,
+    Rolls,
+    SpellLost,
+    SpellRuined,
+    Tick,
+)
 from affray.engine.options import BaseOptions
-from affray.engine.rules import Chain
+from affray.engine.rules import LOST, Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
+from affray.engine.validity import why_not
 from affray.model.encounter import Declaration, Encounter, Outcome
 from affray.model.order import Order, order_of
 
-__all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration"]
+__all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration", "told"]
 
 #: The end of a condition that lasts the whole fight (a weapon dropped, C2X-03).
 FOREVER: Tick = (1 << 30,)
@@ -73,6 +86,7 @@ class Clock(Protocol[S_co]):
     def expiry(self, fight: Any, tick: Tick, count: int, unit: str) -> Until: ...
     def pending(self, fight: Any) -> bool: ...
     def resolve_own(self, fight: Any, step: Step) -> None: ...
+    def refusal(self, fight: Any, f: Fighter, decl: Order) -> str | None: ...
 
 
 class Asker(Protocol):
@@ -139,6 +153,8 @@ class Fight(Generic[S]):
         #: plan is used up, while still possible (a group's answer, a change typed before its turn; ``SAME``: its
         #: standing declaration). An input like an answer: a driven fight records and gives them again.
         self.ahead: dict[str, Order | str] = {}
+        #: How many of the free attacks the file gives by round and attacker have been made (``rolls.free``, G-06).
+        self._free: dict[tuple[int, str], int] = {}
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
         self.roller = Roller(seed, record=explain, provider=provider)
         self.events: list[Event] = []
@@ -229,13 +245,14 @@ class Fight(Generic[S]):
         return self.state.standing <= 1
 
     def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
-                known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:
+                known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None) -> Order | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
         when routed, (``--auto``) the default action, or the asker's answer. Emits ``declare``.
 
         ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
         without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
-        into account when it is asked (Combat II's winners hear the losers')."""
+        into account when it is asked (Combat II's winners hear the losers'). ``fallback``: an action the ruleset
+        lets stand if nothing new is declared (a readied weapon, C2-21), carried on as ``resume`` would."""
         if self.on_declare is not None and not self.over:
             self.on_declare(f, tick, at)
             if not f.active:  # removed (or put down) by the referee at this very point: it declares nothing
@@ -264,6 +281,9 @@ class Fight(Generic[S]):
             consumed = True
         else:
             decl, consumed = self._unplanned(f, tick, at, known)
+            if decl is None and fallback is not None:
+                decl = fallback
+                continuing = True
         if decl is None:
             if f.declared is not None:
                 self.record(Declare(tick, at, self.round_at(tick), f.name, detail="nothing left to do"
@@ -303,7 +323,8 @@ class Fight(Generic[S]):
             chosen = self.policy(self, f)
             return (chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)), False
         if self.asker is not None and not self.over:
-            return order_of(self.asker.declaration(self, f, tick, at, known)), True
+            heard = tuple((name, told(d)) for name, d in known)
+            return order_of(self.asker.declaration(self, f, tick, at, heard)), True
         return None, False
 
     def standing(self, f: Fighter) -> Order | None:
@@ -313,13 +334,7 @@ class Fight(Generic[S]):
         if f.plan_pos == 0:
             return None
         last = f.plan[f.plan_pos - 1]
-        update: dict[str, Any] = {}
-        if last.outcomes:
-            update["outcome"] = None
-        if last.dice_given:
-            update["dice"] = None
-        if last.roll is not None:
-            update["roll"] = None
+        update = _one_time(last.source)
         if (last.distance or last.charge) and last.target in f.engaged:
             update["distance"] = 0
             update["charge"] = False
@@ -327,43 +342,48 @@ class Fight(Generic[S]):
         return decl if self.why_not(f, decl) is None else None
 
     def why_not(self, f: Fighter, decl: Order) -> str | None:
-        """Why ``decl`` can no longer be ``f``'s (its target is out of the fight, its spell cannot be paid for),
-        or None."""
-        state = self.state
-        target = decl.target
-        if target is not None:
-            t = state.fighters.get(target)
-            if t is None or not t.active:
-                return f"{target} is out of the fight"
-        if decl.cast is not None:
-            spell = f.spells.get(decl.cast)
-            if spell is None:
-                return f"{f.name} has no spell {decl.cast}"
-            cannot = f.can_cast(spell)
-            if cannot is not None:
-                return cannot
-            if decl.at is not None:
-                t = state.fighters.get(decl.at)
-                if t is not None and not t.active:
-                    return f"{decl.at} is out of the fight"
-                if t is None and decl.at in state.sides and state.active_left[decl.at] == 0:
-                    return f"no one of {decl.at} is left in the fight"
-        return None
+        """Why ``decl`` cannot be ``f``'s at this moment (its target is out of the fight, its spell cannot be paid
+        for, its ruleset forbids it now), or None: the one validator's answer (``engine.validity``)."""
+        return why_not(self, f, decl)
+
+    def free_dice(self, step: Step, target: str) -> Order | None:
+        """G-06: the referee's outcome or dice of ``step``'s free attack (an attack of opportunity, a free attack on a
+        flight, a defender's answer to a charge) as the file gives them (``rolls.free``: by the round of its tick,
+        then its attacker's, in order), as that attack's own declaration at ``target``; None when the file gives no
+        more (the dice are rolled, or asked)."""
+        by_round = self.encounter.rolls.free
+        if not by_round:
+            return None
+        key = (step.tick[0], step.actor.name)
+        given = by_round.get(key[0], {}).get(key[1], ())
+        k = self._free.get(key, 0)
+        if k >= len(given):
+            return None
+        self._free[key] = k + 1
+        entry = given[k]
+        kind = "missile" if step.kind == "missile" else "melee"
+        return order_of(Declaration.model_validate({kind: target, "outcome" if isinstance(entry, Outcome) else "dice":
+                                                    entry}))
 
     def set_condition(self, tick: Tick, at: str, target: Fighter, name: str, until: Until, *, by: str | None,
                       rule: str, why: str | None = None, detail: str | None = None, spell: str | None = None,
                       amount: int = 0, since: Tick | None = None, attack: int | None = None,
-                      damage: int | None = None) -> None:
+                      damage: int | None = None, step: Step | None = None) -> None:
         """``target`` holds condition ``name`` from now (or ``since``) to ``until``, set ``by`` a combatant (None: the
-        referee's hand) under ``rule``: a ``condition`` event, and the moment it ends placed in time (an ``expire``
-        then)."""
+        referee's hand) under ``rule`` by ``step`` (a spell's, an attack's): a ``condition`` event, and the moment it
+        ends placed in time (an ``expire`` then). A caster it stops from acting loses its spell (G-11): for this
+        casting, or from memory too where the rules say so of what disrupts a caster (``Rule.interrupt``: D12-09's
+        failed save, the 2nd edition's)."""
         self.emit(Condition, tick, at, by, why=why, detail=detail, target=target.name, spell=spell, condition=name,
                   until=until.at, end=until.tick, rule=rule, amount=amount, since=since, attack=attack,
                   free_damage=damage)
         if target.casting is not None and not effect_of(name).acts and (since is None or since <= tick):
-            self.emit(SpellRuined, tick, at, target.name, spell=target.casting, why=f"{target.name} is {name} while "
-                      f"casting {target.casting}: the spell is lost for this casting (G-11)" if self.explain else None,
-                      detail="the spell is ruined for this casting")
+            lost = step is not None and self.rules.interrupt(self, target, step) == LOST  # kept: it cannot act
+            self.emit(SpellLost if lost else SpellRuined, tick, at, target.name, spell=target.casting,
+                      why=f"{target.name} is {name} while casting {target.casting}: the spell is lost for this "
+                      f"casting{' and from memory' if lost else ''} (G-11)" if self.explain else None,
+                      detail="the spell is ruined and lost from memory" if lost else
+                      "the spell is ruined for this casting")
         if until.tick < FOREVER:
             self.push(Step(until.tick, target, "end-condition", until.at, until.why, note=name))
 
@@ -499,6 +519,25 @@ class Fight(Generic[S]):
                 unconscious, words = self.rules.fall(self, f)
                 self.record(Down(tick, at, self.round_at(tick), f.name, detail=f"{f.name} at {f.hp} hp: {words}"
                                  if self.explain else None, unconscious=unconscious, rolls=self.rolls()))
+
+
+def _one_time(d: Declaration) -> dict[str, Any]:
+    """What held for ``d`` alone, as the update that drops it: the referee's outcomes and dice, an initiative roll."""
+    update: dict[str, Any] = {}
+    if d.outcome is not None:
+        update["outcome"] = None
+    if d.dice is not None:
+        update["dice"] = None
+    if d.roll is not None:
+        update["roll"] = None
+    return update
+
+
+def told(d: Declaration) -> Declaration:
+    """``d`` as the others hear it (``known``): what was declared, never the referee's outcome or the dice entered
+    for it, which belong to the moment of the blow (G-04, G-06)."""
+    update = _one_time(d)
+    return d.changed(**update) if update else d
 
 
 @lru_cache(maxsize=64)

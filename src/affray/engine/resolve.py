@@ -14,6 +14,7 @@ from affray.engine.events import (
     Cast,
     CastStart,
     Delay,
+    Effect,
     Expire,
     Impossible,
     Melee,
@@ -42,6 +43,8 @@ _PLAIN = {"misc": Misc, "wait": Wait, "delay": Delay, "surrender": Surrender}
 _AUTOMATIC = Outcome(hit=True, damage=0)  # marks an automatic hit, its damage already thrown
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
+#: Step kinds the engine places for later itself: an attack owed (C2X-03), a spell's effect landing (SEG-10).
+_LATER = frozenset({"owed", "spell-effect"})
 
 
 class Engine(Fight[S]):
@@ -55,9 +58,10 @@ class Engine(Fight[S]):
 
     def _impossible(self, step: Step, why: str | None, detail: str | None = None, *, target: str | None = None,
                     spell: str | None = None) -> None:
+        step.failed = True
         self.record(Impossible(step.tick, step.at, self.round_at(step.tick), step.actor.name, why,
                                detail if detail is not None else f"{step.kind} cancelled" if self.explain else None,
-                               target=target, spell=spell, rolls=self.rolls()))
+                               target=target, spell=spell, rolls=self.rolls(), ends="ends" in step.tags))
 
     def _resolve(self, step: Step) -> None:
         if step.kind in self.own_kinds:  # the ruleset's own kind of step: its one route
@@ -71,6 +75,12 @@ class Engine(Fight[S]):
                           condition=step.note, detail=f"{a.name} is no longer {step.note}")
                 if not effect_of(step.note).acts and a.active:
                     self.ruleset.ready(self, a)  # it may act again: a ruleset that places actions as they come
+            return
+        if step.kind in _LATER:
+            if step.kind == "owed":  # an attack owed by a condition (C2X-03's free attack) not taken in its window
+                self._owed(step)
+            else:  # a spell's effect on its way (Rule.lands, SEG-10): it lands even if its caster fell
+                self._effect_lands(step)
             return
         if step.kind == "wound":  # damage already on its way (Rule.lands): it lands even if the attacker fell
             self.emit(Wound, step.tick, step.at, a.name, target=step.target, damage=step.amount,
@@ -104,6 +114,27 @@ class Engine(Fight[S]):
         else:
             self.emit(_PLAIN[kind], step.tick, step.at, a.name, target=step.target, why=step.why,
                       detail=step.note or None)
+
+    def _owed(self, step: Step) -> None:
+        """An attack that condition ``step.note`` owes its holder (a critical 10's free attack next phase, C2X-03),
+        at the end of the window: if the holder has not taken it with a regular attack meanwhile, it takes it now,
+        as a free attack of the kind and weapon of ``step`` (its dice are the declaration's, ``step.decl``)."""
+        a = step.actor
+        held = a.conditions.get(step.note)
+        if held is None or held.until != step.tick:
+            return  # taken already, or ended
+        self.emit(Expire, step.tick, step.at, a.name, target=a.name, condition=step.note,
+                  detail="the free attack is taken as its phase ends (C2X-03)")
+        target = self.state.fighters.get(step.target or "")
+        kind = "missile" if step.mode == "missile" else "melee"
+        strike = Step(step.tick, a, kind, step.at, step.why, decl=step.decl, target=step.target, weapon=step.weapon,
+                      tags=frozenset({"free"}))
+        if target is not None and self.may_act(strike):
+            if not target.active:
+                self._impossible(strike, f"the target {target.name} is {'down' if target.down else 'gone'} (G-05)"
+                                 if self.explain else None, target=target.name)
+                return
+            self.attack(strike, target)
 
     def may_act(self, step: Step) -> bool:
         """The engine's checks before an action: its actor still stands (G-05), no readied strike stops it,
@@ -143,7 +174,9 @@ class Engine(Fight[S]):
         decl = step.decl
         outcome = None
         given_attack = given_damage = None
-        if decl is not None and not opportunity:
+        if decl is None and (opportunity or "counter" in step.tags):  # a free attack: the file's, by round (G-06)
+            decl = self.free_dice(step, target.name)
+        if decl is not None:
             outcomes = decl.outcomes
             if step.index < len(outcomes):
                 outcome = outcomes[step.index]
@@ -154,7 +187,7 @@ class Engine(Fight[S]):
         detail = ""
         roll: AttackRoll | None = None
         asked = False
-        if outcome is None and given_attack is None and mods.automatic is not None:  # a helpless target (G-09)
+        if outcome is None and mods.automatic is not None:  # a helpless target (G-09): a d20 given is not needed
             expr = weapon.damage_large if (weapon.damage_large is not None and target.size in
                                            ("large", "huge", "gargantuan")) else weapon.damage
             rolled = self.roller.dice(expr, "damage", a.name, times=mods.dice_times, given=given_damage)
@@ -302,29 +335,28 @@ class Engine(Fight[S]):
         spell = step.spell
         assert spell is not None
         if a.casting != spell.name:
+            step.failed = True
             return  # ruined earlier: the spell-ruined or spell-lost event already said so
         cannot = a.can_cast(spell)
         if cannot is not None:  # a ruleset that starts casting itself: the pool is checked when the spell completes
+            step.failed = True
             self.emit(SpellRuined, step.tick, step.at, a.name, spell=spell.name, why=cannot,
                       detail="the spell cannot be paid for")
             return
         state = self.state
-        targets: list[Fighter] = []
-        if step.target in state.fighters:
-            targets = [state.fighters[step.target]]
-        elif step.target in state.sides:
-            targets = [f for f in state.sides[step.target] if f.active]
-        targets = [t for t in targets if t.active]
+        targets = self._targets(step.target)
         effects: dict[str, int] = {}
         splinter: list[str] = []
         detail = ""
+        decl = step.decl
         if spell.damage is not None and targets and not spell.damage_at:  # delayed damage is the ruleset's
-            outcomes = step.decl.outcomes if step.decl is not None else []
+            outcomes = decl.outcomes if decl is not None else []
             if outcomes:
                 dmg = outcomes[0].damage if outcomes[0].hit else 0
                 detail = f"the referee's outcome: {dmg} damage"
-            else:
-                rolled = self.roller.dice(spell.damage, "spell damage", a.name)
+            else:  # G-06: the damage dice rolled at the table, the first ``dice`` entry's ``damage``
+                rolled = self.roller.dice(spell.damage, "spell damage", a.name,
+                                          given=decl.dice_given[0].damage if decl and decl.dice_given else None)
                 dmg = max(0, rolled + spell.damage.bonus)
                 detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
                 detail += f" = {dmg} damage"
@@ -340,12 +372,20 @@ class Engine(Fight[S]):
                     effects[t.name] = dmg
         casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}
         affected: list[Fighter] = []
-        if spell.effect is not None:
-            affected, words = self._affected(step, spell, targets)
-            detail = "; ".join(x for x in (detail, words) if x)
+        if spell.effect is not None and targets:
+            later = self.rules.lands(self, step, 0)  # SEG-10: spell effects land with its damage, not at once
+            if later is not None:
+                cast_at = step.at or str(list(step.tick))
+                self.push(Step(later[0], a, "spell-effect", later[1], f"{spell.name}, cast at {cast_at}: its effect "
+                               "lands now" if self.explain else "", decl=decl, target=step.target, spell=spell,
+                               tags=frozenset(f"spared:{n}" for n in splinter)))
+            else:
+                affected, words, turned = self._affected(step, spell, targets, set(splinter))
+                splinter += turned
+                detail = "; ".join(x for x in (detail, words) if x)
         healed: dict[str, int] = {}
         if spell.heal is not None and targets:
-            healed, words = self._heal(spell, a, targets)
+            healed, words = self._heal(step, spell, a, targets)
             detail = "; ".join(x for x in (detail, words) if x)
         self.emit(Cast, step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
                   detail=(detail or None) if self.explain else None, effects=effects, splinter=tuple(splinter),
@@ -359,15 +399,40 @@ class Engine(Fight[S]):
             self._condition(step, spell, t)
         self.rules.took_effect(self, step)
 
-    def _heal(self, spell: Spell, caster: Fighter, targets: list[Fighter]) -> tuple[dict[str, int], str]:
-        """The hit points a healing spell gives back to each target (its dice rolled for each), never above those it
-        started the fight with; the words for each."""
+    def _targets(self, target: str | None) -> list[Fighter]:
+        """Who a spell at ``target`` (a combatant or a side) reaches: those of them still in the fight."""
+        state = self.state
+        if target in state.fighters:
+            return [t for t in (state.fighters[target],) if t.active]
+        if target in state.sides:
+            return [f for f in state.sides[target] if f.active]
+        return []
+
+    def _effect_lands(self, step: Step) -> None:
+        """A spell's effect that lands later than its casting (``Rule.lands``, SEG-10): on those of its targets still
+        in the fight then, as it would have at the casting (``max_hd``, a saving throw, a rowan shield)."""
+        spell = step.spell
+        assert spell is not None
+        targets = self._targets(step.target)
+        spared = {t[7:] for t in step.tags if t.startswith("spared:")}  # their shields turned its damage already
+        affected, words, turned = self._affected(step, spell, targets, spared)
+        self.emit(Effect, step.tick, step.at, step.actor.name, target=step.target, spell=spell.name,
+                  why=step.why or None, detail=(words or None) if self.explain else None, splinter=tuple(turned))
+        for t in affected:
+            self._condition(step, spell, t)
+
+    def _heal(self, step: Step, spell: Spell, caster: Fighter, targets: list[Fighter]) -> tuple[dict[str, int], str]:
+        """The hit points a healing spell gives back to each target (its dice rolled for each, or the ``heal`` of the
+        declaration's ``dice`` entry for that target, G-06), never above those it started the fight with; the words
+        for each."""
         heal = spell.heal
         assert heal is not None
+        dice = step.decl.dice_given if step.decl is not None else ()
         healed: dict[str, int] = {}
         words = []
-        for t in targets:
-            rolled = max(0, self.roller.dice(heal, "healing", caster.name) + heal.bonus)
+        for k, t in enumerate(targets):
+            entered = dice[k].other("heal") if k < len(dice) else None
+            rolled = max(0, self.roller.dice(heal, "healing", caster.name, given=entered) + heal.bonus)
             amount = max(0, min(rolled, t.spec.hp - t.hp))
             healed[t.name] = amount
             if self.explain:
@@ -375,16 +440,22 @@ class Engine(Fight[S]):
                 words.append(f"{t.name} regains {amount} hp ({heal.text}: {rolled}{cap})")
         return healed, f"{spell.name}: {', '.join(words)}" if words else ""
 
-    def _affected(self, step: Step, spell: Spell, targets: list[Fighter]) -> tuple[list[Fighter], str]:
-        """The targets a spell's effect takes (``max_hd``, a saving throw), and the words for each."""
+    def _affected(self, step: Step, spell: Spell, targets: list[Fighter],
+                  spared: set[str]) -> tuple[list[Fighter], str, list[str]]:
+        """The targets a spell's effect takes (``max_hd``, a saving throw, a shield given up to turn it, MJ-19), the
+        words for each, and those whose shield turned it (``spared``: those whose shield turned the spell's damage
+        already: one magic effect, one shield)."""
         effect = spell.effect
         assert effect is not None
         decl = step.decl
         saves = [d.other("save") for d in decl.dice_given] if decl is not None else []
         out: list[Fighter] = []
+        turned: list[str] = []
         words = []
         for k, t in enumerate(x for x in targets if x.active):
             hd = hit_dice(t)
+            if t.name in spared:
+                continue
             if effect.max_hd is not None and hd > effect.max_hd:
                 words.append(f"{t.name} ({hd:g} HD) above {effect.max_hd:g} HD: unaffected")
                 continue
@@ -393,11 +464,15 @@ class Engine(Fight[S]):
                 if d >= t.save:
                     words.append(f"{t.name} saves (d20 {d} >= {t.save}, 2e PH Table 60)")
                     continue
-                words.append(f"{t.name} fails to save (d20 {d} < {t.save}): {effect.condition}")
-            else:
-                words.append(f"{t.name} {effect.condition}")
+                words.append(f"{t.name} fails to save (d20 {d} < {t.save})")
+            absorbed = self.rules.absorb(self, t, 0, magic=True, effect=effect.condition)
+            if absorbed is not None:
+                turned.append(t.name)
+                words.append(absorbed)
+                continue
+            words.append(f"{t.name} {effect.condition}" if not effect.save else f"{words.pop()}: {effect.condition}")
             out.append(t)
-        return out, f"{spell.name}: {', '.join(words)}" if words else ""
+        return out, f"{spell.name}: {', '.join(words)}" if words else "", turned
 
     def _condition(self, step: Step, spell: Spell, t: Fighter) -> None:
         """A spell's effect on ``t``: its condition for the effect's duration (else the spell's), on the ruleset's
@@ -409,7 +484,7 @@ class Engine(Fight[S]):
             until = Until(FOREVER, "the referee ends it", "no duration given: until the referee ends it")
         else:
             until = self.ruleset.expiry(self, step.tick, *parse_duration(text))
-        self.set_condition(step.tick, step.at, t, effect.condition, until, by=step.actor.name, rule="G-09",
+        self.set_condition(step.tick, step.at, t, effect.condition, until, by=step.actor.name, rule="G-09", step=step,
                            spell=spell.name, why=f"{spell.name} takes effect: {t.name} is {effect.condition} "
                            f"{f'for {text}' if text else 'until the referee ends it'}, to {until.at} (G-08, G-09)"
                            if self.explain else None, detail=(until.why or None) if self.explain else None)

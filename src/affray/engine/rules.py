@@ -53,9 +53,10 @@ class Rule:
         """After a hit: who is actually struck (None: nobody) and a note; None leaves it to the next rule."""
         return None
 
-    def absorb(self, fight: Any, target: Fighter, damage: int, *, magic: bool) -> str | None:
+    def absorb(self, fight: Any, target: Fighter, damage: int, *, magic: bool, effect: str | None = None) -> str | None:
         """Whether something of the target's (a shield) takes this blow or magic effect instead: the words
-        for it (the shield is then spent), or None."""
+        for it (the shield is then spent), or None. ``effect``: the condition a magic effect without damage would
+        set (asleep, held...)."""
         return None
 
     def lands(self, fight: Any, step: Step, damage: int) -> tuple[Tick, str] | None:
@@ -63,7 +64,9 @@ class Rule:
         return None
 
     def interrupt(self, fight: Any, caster: Fighter, step: Step) -> str | None:
-        """Damage reached a caster mid-casting: RUINED, LOST or KEPT; None leaves it to the next rule."""
+        """Damage reached a caster mid-casting, or a condition that stops it acting (a failed save) set by ``step``:
+        RUINED, LOST or KEPT (a condition that stops it acting ruins the spell even then); None leaves it to the next
+        rule."""
         return None
 
     def free_attacks(self, fight: Any, step: Step) -> list[FreeAttack]:
@@ -138,9 +141,9 @@ class Chain:
                 return out
         return target, ""
 
-    def absorb(self, fight: Any, target: Fighter, damage: int, *, magic: bool) -> str | None:
+    def absorb(self, fight: Any, target: Fighter, damage: int, *, magic: bool, effect: str | None = None) -> str | None:
         for r in self._absorb:
-            words = r.absorb(fight, target, damage, magic=magic)
+            words = r.absorb(fight, target, damage, magic=magic, effect=effect)
             if words is not None:
                 return words
         return None

@@ -20,6 +20,7 @@ from affray.engine.options import BaseOptions, parse_options
 from affray.engine.rules import Rule
 from affray.engine.step import Step, Until, counted
 from affray.model.encounter import Combatant, Declaration, Dice
+from affray.model.order import Order
 
 if TYPE_CHECKING:
     from affray.engine.fight import Fight
@@ -48,6 +49,9 @@ class Ruleset(Generic[S, Opts]):
     initiative_die: ClassVar[int] = 6
     surprise_die: ClassVar[int] = 6
     action_die: ClassVar[int | None] = None  # a declaration's own ``roll`` (phase-count's d6)
+    #: Whether ``rolls.initiative`` may give a combatant's own die by its name (d12-procedure's PCs, phase-count's
+    #: action dice); else only sides'.
+    initiative_by_name: ClassVar[bool] = False
     attack_scheme: ClassVar[str | None] = None  # attacks per round by class/level: "1e", "2e" or none
     has_rounds: ClassVar[bool] = True  # the tick's first element is the round; else ``round`` is null
     #: Declaration points a round (``--max-rounds`` counts rounds): Combat II's three phases.
@@ -114,6 +118,13 @@ class Ruleset(Generic[S, Opts]):
         """Whether the ruleset still has work of its own when no plan is left (an attack owed after closing,
         a spell held into the next round): the fight goes on."""
         return False
+
+    def refusal(self, fight: Fight[S], f: Fighter, decl: Order) -> str | None:
+        """Why the seed forbids ``decl`` to ``f`` at this moment of the fight (a casting barred for the rest of the
+        round, a charge that cannot arrive), or None: the ruleset's part of the one validator (``engine.validity``),
+        asked for what a question offers, an answer, a repeated or said-ahead declaration. Only what would be
+        refused or cancelled: what the ruleset merely makes wait (a forced delay) is allowed."""
+        return None
 
     def resolve_own(self, fight: Fight[S], step: Step) -> None:
         """Resolve a step of one of ``own_kinds`` (a delayed effect, an expiry): the one route for them. It runs

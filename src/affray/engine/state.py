@@ -22,6 +22,7 @@ from affray.engine.events import (
     Event,
     Expire,
     Heal,
+    Impossible,
     Initiative,
     Join,
     Leave,
@@ -440,15 +441,22 @@ class FightState:
                 self._splinter(fs[name])
             for name, amount in e.healed.items():
                 fs[name].hp += amount
-        elif isinstance(e, Effect):  # a spell's delayed damage (heat metal, PC-12)
+        elif isinstance(e, Effect):  # a spell's delayed damage (heat metal, PC-12) or effect (SEG-10)
             for name, dmg in e.effects.items():
                 fs[name].hp -= dmg
                 self.hurt.add(fs[name])
+            for name in e.splinter:
+                self._splinter(fs[name])
         elif isinstance(e, SpellRuined):
             f = fs[e.actor]  # type: ignore[index]
             f.casting = None
             if isinstance(e, SpellLost) and e.spell is not None:
                 f.pool.pay(f.spells[e.spell])
+        elif isinstance(e, Impossible):
+            if e.ends:  # the declaration ends with its refused action: no approach left to continue
+                f = fs[e.actor]  # type: ignore[index]
+                f.current = None
+                f.remaining = 0
         elif isinstance(e, (Surrender, Leave)):
             self._leave(fs[e.actor])  # type: ignore[index]
         elif isinstance(e, Morale):

@@ -22,13 +22,15 @@ class Step:
     cast-start, move, misc, wait, delay, or a ruleset's own; ``index``: which attack of the declaration (picks its
     outcome and dice); ``tags``: ruleset facts about the step ("charge", "set", "lance-first"); ``counter``: a
     readied strike that lands just before this step (a set spear); ``amount``: a "wound" step's damage
-    (``Rule.lands``); ``cancelled``: withdrawn by its ruleset after it was pushed (the engine skips it silently).
+    (``Rule.lands``); ``cancelled``: withdrawn by its ruleset after it was pushed (the engine skips it silently);
+    ``failed``: it came up and did not happen (an ``impossible`` event said why, or its spell was ruined), so the
+    action it belongs to did not complete there.
 
     A plain class with its own ``__init__`` rather than a dataclass: the compiled build builds it by a direct
     call (a dataclass's generated ``__init__`` stays interpreted Python)."""
 
-    __slots__ = ("actor", "amount", "at", "cancelled", "counter", "decl", "feet", "index", "kind", "mode", "note",
-                 "spell", "tags", "target", "tick", "weapon", "why")
+    __slots__ = ("actor", "amount", "at", "cancelled", "counter", "decl", "failed", "feet", "index", "kind", "mode",
+                 "note", "spell", "tags", "target", "tick", "weapon", "why")
 
     def __init__(self, tick: Tick, actor: Fighter, kind: str, at: str = "", why: str = "",
                  decl: Order | None = None, target: str | None = None, weapon: Arms | None = None,
@@ -52,6 +54,7 @@ class Step:
         self.counter = counter
         self.amount = amount
         self.cancelled = cancelled
+        self.failed = False
 
     def moved(self, tick: Tick, at: str, why: str) -> Step:
         """The same step at another moment (a ruleset that holds it back pushes this one and cancels itself)."""

@@ -41,9 +41,18 @@ def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
         if not 1 <= value <= cls.surprise_die:
             yield loaded.problem(("rolls", "surprise", side),
                                  f"{value} is not a d{cls.surprise_die} result (1-{cls.surprise_die})")
+    names = {name for name, _side, _c, _loc in expand(enc)}
     for rnd, by_side in enc.rolls.initiative.items():
         for side, value in by_side.items():
-            if not 1 <= value <= cls.initiative_die:
+            if side not in enc.sides and side not in names:
+                continue  # the loader reports it
+            if side not in enc.sides and not cls.initiative_by_name:
+                sides = ", ".join(enc.sides)
+                yield loaded.problem(("rolls", "initiative", str(rnd), side),
+                                     f"{side!r} is a combatant: only d12-procedure (option individual_rolls) and "
+                                     f"phase-count (an action's own d6) read a combatant's own initiative die here; "
+                                     f"give a side (sides: {sides})")
+            elif not 1 <= value <= cls.initiative_die:
                 yield loaded.problem(("rolls", "initiative", str(rnd), side),
                                      f"{value} is not a d{cls.initiative_die} result (1-{cls.initiative_die})")
     default = next((o.default for o in option_info(cls.Options) if o.name == "morale_dice"), "2d6")
@@ -56,6 +65,13 @@ def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
             if not lo <= value <= hi:
                 yield loaded.problem(("rolls", "morale", str(rnd), side),
                                      f"{value} is not a {morale} total ({lo}-{hi})")
+    for rnd, by_name in enc.rolls.free.items():
+        for name, entries in by_name.items():
+            for k, entry in enumerate(entries):
+                attack = getattr(entry, "attack", None)
+                if attack is not None and not 1 <= attack <= 20:
+                    yield loaded.problem(("rolls", "free", str(rnd), name, k, "attack"),
+                                         f"{attack} is not a d20 result (1-20)")
     specs = {name: c for name, _side, c, _loc in expand(enc)}
     for actor, decls in enc.plan.items():
         spec = specs.get(actor)  # keys are checked even for a name the loader reports unknown

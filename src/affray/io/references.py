@@ -1,12 +1,17 @@
 """Cross-references of an encounter file (names, targets, weapons, spells, sides), checked on the raw
-data so that they are reported together with any field errors."""
+data so that they are reported together with any field errors. What a plan's declaration may name is the one
+validator's (``engine.validity.references``), asked of each declaration that is valid as written."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal, TypeVar
 
-from affray.model.encounter import ACTION_KEYS
+from pydantic import BaseModel, ValidationError
+
+from affray.engine.state import UNARMED
+from affray.engine.validity import references
+from affray.model.encounter import Declaration, Spell, Weapon
 
 __all__ = ["cross_references"]
 
@@ -48,72 +53,61 @@ def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
         for side in _dict(rolls.get(key)):
             if side not in sides:
                 yield ("rolls", key, side), f"unknown side {side!r} (sides: {side_list})"
-    own_die = data.get("ruleset") in (None, "d12-procedure")  # d12-procedure: a PC's own d12 (D12-04)
     for key in ("initiative", "morale"):
         for rnd, by_side in _dict(rolls.get(key)).items():
             for side in _dict(by_side):
-                if side in sides or (key == "initiative" and own_die and side in owners):
-                    continue  # a combatant's name: the ruleset's checks say whether it may roll its own die
-                if key == "initiative" and side in owners:
-                    yield ("rolls", key, str(rnd), side), (f"{side!r} is a combatant: only d12-procedure (option "
-                                                           f"individual_rolls) reads a combatant's own initiative "
-                                                           f"die here; give a side (sides: {side_list})")
-                else:
-                    yield ("rolls", key, str(rnd), side), f"unknown side {side!r} (sides: {side_list})"
+                if side in sides or (key == "initiative" and side in owners):
+                    continue  # a combatant's name: the ruleset's checks say whether it reads its own die
+                yield ("rolls", key, str(rnd), side), f"unknown side {side!r} (sides: {side_list})"
+    for rnd, by_name in _dict(rolls.get("free")).items():
+        for name in _dict(by_name):
+            if name not in owners:
+                yield ("rolls", "free", str(rnd), name), (f"no combatant named {name!r} to make free attacks "
+                                                          f"(combatants: {names})")
     for side in _dict(data.get("surprise")):
         if side not in sides:
             yield ("surprise", side), f"unknown side {side!r} (sides: {side_list})"
+    every = {n: str(loc[1]) for n, loc in owners.items()}
     for actor, decls in _dict(data.get("plan")).items():
         if actor not in specs:
             yield ("plan", actor), f"no combatant named {actor!r} (combatants: {names})"
             continue
+        weapons, spells = _arms(specs[actor])
         for i, d in enumerate(_list(decls)):
-            if isinstance(d, dict):
-                yield from _declaration(("plan", actor, i), specs[actor], d, specs, sides, names)
+            decl = _valid(Declaration, d)
+            if decl is not None:  # else the model reports it
+                for key, message in references(decl, actor, weapons, spells, every, [str(s) for s in sides]):
+                    yield ("plan", actor, i, key), message
 
 
-def _declaration(loc: Loc, c: dict[str, Any], d: dict[str, Any], specs: dict[str, Any], sides: dict[Any, Any],
-                 names: str) -> Iterator[tuple[Loc, str]]:
-    actions = [k for k in ACTION_KEYS if k in d]
-    if len(actions) != 1:
-        return  # the model reports it
-    action = actions[0]
-    weapons = [w for w in _list(c.get("weapons")) if isinstance(w, dict) and isinstance(w.get("name"), str)]
-    if action in ("melee", "missile"):
-        target = d[action]
-        if not isinstance(target, str):
-            pass  # the model reports it: a target is a name
-        elif target not in specs:
-            yield (*loc, action), f"no combatant named {target!r} to attack (combatants: {names})"
-        elif target == loc[1]:
-            yield (*loc, action), f"{target} cannot attack itself: name a foe"
-        if "weapon" in d and not isinstance(d["weapon"], str):
-            pass  # the model reports it: a weapon is a name
-        elif "weapon" in d:
-            weapon = next((w for w in weapons if w["name"] == d["weapon"]), None)
-            kind = (weapon or {}).get("kind", "melee")
-            if weapon is None:
-                have = ", ".join(w["name"] for w in weapons) or "none"
-                yield (*loc, "weapon"), f"{c['name']} carries no weapon {d['weapon']!r} (weapons: {have})"
-            elif action == "missile" and kind == "melee":
-                yield (*loc, "weapon"), (f"{d['weapon']!r} is a melee weapon; a missile attack needs kind: missile "
-                                         "or thrown")
-            elif action == "melee" and kind == "missile":
-                yield (*loc, "weapon"), f"{d['weapon']!r} is a missile weapon; use `missile:`"
-        elif action == "missile" and not any(w.get("kind", "melee") != "melee" for w in weapons):
-            yield (*loc, "missile"), f"{c['name']} has no missile or thrown weapon to shoot with"
-    elif action == "cast":
-        spells = [s.get("name") for s in _list(c.get("spells")) if isinstance(s, dict)]
-        if isinstance(d["cast"], str) and d["cast"] not in spells:
-            have = ", ".join(map(str, spells)) or "none"
-            yield (*loc, "cast"), f"{c['name']} has no spell {d['cast']!r} (spells: {have})"
-        if isinstance(d.get("at"), str) and d["at"] not in specs and d["at"] not in sides:
-            yield (*loc, "at"), (f"no combatant or side named {d['at']!r} (sides: {', '.join(map(str, sides))}; "
-                                 f"combatants: {names})")
-        spell = next((s for s in _list(c.get("spells")) if isinstance(s, dict) and s.get("name") == d["cast"]), None)
-        if (spell is not None and spell.get("area") == 1 and isinstance(d.get("at"), str) and d["at"] in sides
-                and d["at"] not in specs):
-            yield (*loc, "at"), (f"{d['cast']} takes one target (its area is 1): name a combatant of {d['at']}, "
-                                 "not the side")
-    if action != "melee" and d.get("charge"):
-        yield (*loc, "charge"), "charge: true goes with a melee declaration"
+M = TypeVar("M", bound=BaseModel)
+
+
+def _valid(model: type[M], data: Any) -> M | None:
+    """``data`` as a ``model``, or None when the model refuses it (it reports why itself)."""
+    try:
+        return model.model_validate(data)
+    except ValidationError:
+        return None
+
+
+def _arms(c: dict[str, Any]) -> tuple[list[Weapon], list[Spell]]:
+    """A combatant's weapons and spells; one invalid as written (the model reports why) by its name and kind alone,
+    so that a plan naming it is not also told it carries no such thing."""
+    weapons: list[Weapon] = []
+    for x in _list(c.get("weapons")):
+        w = _valid(Weapon, x)
+        if w is None and isinstance(x, dict) and isinstance(x.get("name"), str):
+            kind: Literal["melee", "missile", "thrown"] = (
+                "missile" if x.get("kind") == "missile" else "thrown" if x.get("kind") == "thrown" else "melee")
+            w = Weapon.model_construct(name=x["name"], kind=kind)
+        if w is not None:
+            weapons.append(w)
+    spells: list[Spell] = []
+    for x in _list(c.get("spells")):
+        s = _valid(Spell, x)
+        if s is None and isinstance(x, dict) and isinstance(x.get("name"), str):
+            s = Spell.model_construct(name=x["name"], touch=False, damage=None, heal=None, effect=None)
+        if s is not None:
+            spells.append(s)
+    return weapons or [UNARMED.source], spells  # without a weapon it fights unarmed, as in the fight

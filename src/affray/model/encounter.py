@@ -592,6 +592,23 @@ class Side(_Frozen):
         "repeat (a combatant's own setting wins); default: ask")
 
 
+def _free_entry(value: object) -> object:
+    """One free attack's: the referee's outcome when it says ``hit``, else the dice rolled at the table."""
+    if isinstance(value, dict):
+        return Outcome.model_validate(value) if "hit" in value else DiceGiven.model_validate(value)
+    return value
+
+
+def _free_plain(value: Outcome | DiceGiven) -> dict[str, Any]:
+    """A free attack's entry written back out so that it reads back the same: an outcome always says ``hit``."""
+    if isinstance(value, Outcome):
+        return {"hit": value.hit, "damage": value.damage} if value.hit else {"hit": False}
+    return value.model_dump(exclude_none=True)
+
+
+FreeAttack = Annotated[Outcome | DiceGiven, BeforeValidator(_free_entry), PlainSerializer(_free_plain)]
+
+
 class Rolls(_Frozen):
     """Dice already rolled at the table; any die not given is rolled from the seed."""
 
@@ -601,6 +618,11 @@ class Rolls(_Frozen):
                                               "dice's total per side")
     hp: dict[str, int] = Field(default_factory=dict, description="hit points rolled at the table, by combatant, "
                                "for those whose hp is dice or left to their Hit Dice")
+    free: dict[int, dict[str, list[FreeAttack]]] = Field(
+        default_factory=dict, description="by round (a cycle under combat2-phase2, a phase under phase-count): "
+        "each combatant's free attacks, in the order it makes them (on a flight or a full retreat, of opportunity, "
+        "a defender's answer to a charge): each the referee's outcome ({hit, damage}) or the dice ({attack, "
+        "damage}) (G-06)")
 
 
 class Encounter(_Frozen):

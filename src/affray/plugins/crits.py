@@ -68,15 +68,19 @@ def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Until:
 
 # -- the attack roll --------------------------------------------------------------------------------------
 def _reroll_minimums(fight: Fight, expr: DiceExpr, who: str, times: int, entered: int | None) -> tuple[int, str]:
-    """The dice with every minimum roll rolled again (critical 1-4); a total entered at the table stands."""
+    """The dice with every minimum roll rolled again (critical 1-4); a total entered at the table (the file's, or
+    the referee's when asked: rerolls included) stands."""
+    source = "file"
+    if entered is None:
+        entered, source = fight.roller.asked(expr, "damage", who, times=times), "referee"
     if entered is not None:
-        return fight.roller.dice(expr, "damage", who, times=times, given=entered), ""
+        return fight.roller.dice(expr, "damage", who, times=times, given=entered, source=source), ""
     total, again = 0, 0
     for n, sides in expr.groups:
         for _ in range(n * times):
-            v = fight.roller.die(sides, "damage", who)
+            v = fight.roller.die(sides, "damage", who, ask=False)
             if v == 1 and sides > 1:
-                v = fight.roller.die(sides, "damage (minimum rerolled)", who)
+                v = fight.roller.die(sides, "damage (minimum rerolled)", who, ask=False)
                 again += 1
             total += v
     return total, f" ({again} minimum{'s' if again != 1 else ''} rerolled)" if again else ""
@@ -161,7 +165,7 @@ def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Until, 
     """``who`` holds ``name`` from ``since`` (default: now) to ``until``, set by the step's attacker."""
     fight.set_condition(step.tick, step.at, who, name, until, by=step.actor.name, rule=_RULE[fight.ruleset.opt.crits],
                         detail=why if fight.explain else None, amount=amount,
-                        since=since.tick if since is not None else None, attack=attack, damage=damage)
+                        since=since.tick if since is not None else None, attack=attack, damage=damage, step=step)
 
 
 def _check(fight: Fight, step: Step, key: str, score: int, ability: str, minus: int = 0) -> tuple[bool, str]:
@@ -227,9 +231,17 @@ def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Ord
 
 
 def _free_attack(fight: Fight, step: Step, target: Fighter, end: Until, nxt: Until) -> None:
+    """C2X-03, critical 10: "one free attack next phase (in addition to regular attacks)": it follows the first
+    regular attack of that phase (``follow_up``); with none, it comes as the phase ends (an ``owed`` step, placed
+    before the condition's own end at that moment)."""
+    attack, damage = given(step, "free_attack"), given(step, "free_damage")
+    fight.push(Step(nxt.tick, step.actor, "owed", nxt.at, "the free attack of a critical 10 the phase before, made "
+                    "with no regular attack in that phase to follow: as the phase ends (C2X-03)" if fight.explain
+                    else "", decl=_decl_for(step, target, attack, damage), target=target.name, weapon=step.weapon,
+                    mode="missile" if step.kind == "missile" else "melee", note="free-attack"))
     _condition(fight, step, step.actor, "free-attack", nxt, "critical 10: one free attack next phase, besides the "
-               "regular ones: it follows the first of them (C2X-03)", since=end,
-               attack=given(step, "free_attack"), damage=given(step, "free_damage"))
+               "regular ones: it follows the first of them, or comes as the phase ends (C2X-03)", since=end,
+               attack=attack, damage=damage)
 
 
 def follow_up(fight: Fight, step: Step, target: Fighter) -> None:

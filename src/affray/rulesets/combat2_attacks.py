@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from affray.engine.conditions import active, effect_of
 from affray.engine.events import Check, Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.model.arms import Arms, arms_of
 from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment
-from affray.model.encounter import Weapon
-from affray.model.order import Order
+from affray.model.encounter import Declaration, Weapon
+from affray.model.order import Order, order_of
 from affray.plugins.conditions import strike_penalty
 from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
 from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book, charged
@@ -64,13 +65,14 @@ class Combat2Attacks(Combat2Part):
                             tags=frozenset({"refused"})))
             return
         # C2-08 a defenseless target may be struck every phase; C2-10 a touch in its casting's own round
-        free = (target is not None and self.defenseless(fight, target, period)) or (touch and self._touch_free(b, rnd))
-        if not free:
-            blocked = self._attack_blocked(fight, f, b, d, target, rnd, phase, period)
-            if blocked is not None:
-                why, until = blocked
-                self._delay(fight, f, d, rnd, phase, why, until)
-                return
+        free = (target is not None and self.exposed(fight, target, rnd, phase, period)) or (
+            touch and self._touch_free(b, rnd))
+        blocked = self._attack_blocked(fight, f, b, d, target, rnd, phase, period) if not free else (
+            self._barred(fight, b, d, period, rnd))  # a defenseless target frees the round's count, no more
+        if blocked is not None:
+            why, until = blocked
+            self._delay(fight, f, d, rnd, phase, why, until)
+            return
         if d.extra.get("ambush") is True and target is not None and not (rnd == 1 and phase == 1):
             self._ambush(fight, f, target, d, rnd, phase, period)
         parts = self._parts(f, d)
@@ -127,6 +129,22 @@ class Combat2Attacks(Combat2Part):
                             f"{slot + s.sf}" + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)"
                             if ex else "", decl=d, target=t, weapon=w, index=len(speeds)))
 
+    def answer(self, fight: Fight[Memo], f: Fighter, charger: Fighter, rnd: int, phase: int, period: int) -> str | None:
+        """C2-20: "A defender may not respond if it has already attacked within the phase or met its maximum number of
+        attacks per round": why ``f`` may not answer ``charger``'s charge now, or None, the answer then spent as an
+        attack of the round (and of its schedule, P2-07)."""
+        b = book(fight, f)
+        if b.attacked_phase == period:
+            return f"{f.name} has already attacked within the phase: it may not respond to the charge (C2-20)"
+        d = order_of(Declaration(melee=charger.name))
+        blocked = self._attack_blocked(fight, f, b, d, charger, rnd, phase, period)
+        if blocked is not None:
+            return f"{f.name} may not respond to the charge: {blocked[0]} (C2-20)"
+        self._spend(f, b, d, charger, rnd, period, 1)
+        b.attack_round = rnd
+        b.attacked_phase = period
+        return None
+
     def _due(self, f: Fighter, d: Order, target: Fighter | None, rnd: int) -> int:
         """Attacks due this round with this weapon (a missile's fire rate); a fighter's against creatures below
         1 HD: one per level (C2-25, the 2e PH)."""
@@ -142,14 +160,22 @@ class Combat2Attacks(Combat2Part):
     def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None,
                         rnd: int, phase: int, period: int) -> tuple[str, str] | None:
         """Why an attack must wait (a forced delay: why, until when), or None. P1: C2-09 and the round's count."""
-        if b.cast_round == rnd and not d.extra.get("touch"):
-            return ("a caster who cast (or began a spell) this round cannot attack physically in it (C2-09)",
-                    "until the next round")
+        barred = self._barred(fight, b, d, period, rnd)
+        if barred is not None:
+            return barred
         if self.opt.split_forms and isinstance(d.extra.get("routine"), list):
             return None  # C2-07: each form once a round, one form a phase (the routine's parts say which)
         due = self._due(f, d, target, rnd)
         if b.attacks >= due:
             return (f"all {due} of its attacks this round are spent (P1-07, P1-13)" if fight.heard else "",
+                    "until the next round")
+        return None
+
+    def _barred(self, fight: Fight[Memo], b: Book, d: Order, period: int, rnd: int) -> tuple[str, str] | None:
+        """What bars any physical attack now, even on a defenseless target (C2-08 frees only the round's count):
+        P1, a caster who cast this round (C2-09)."""
+        if b.cast_round == rnd and not d.extra.get("touch"):
+            return ("a caster who cast (or began a spell) this round cannot attack physically in it (C2-09)",
                     "until the next round")
         return None
 
@@ -211,6 +237,16 @@ class Combat2Attacks(Combat2Part):
             spell = target.spells.get(target.casting or "")
             return spell is not None and "S" in spell.components
         return False
+
+    def exposed(self, fight: Fight[Memo], target: Fighter, rnd: int, phase: int, period: int) -> bool:
+        """C2-08: "A defenseless target unable to move out of the way of a blow ... may be attacked each phase": a
+        caster casting with S or one prone (``defenseless``), or one held, as the phase begins, by a condition that
+        leaves it helpless (asleep, held, paralysed, unconscious, G-09) or stationary and defenseless (C2X-03)."""
+        if self.defenseless(fight, target, period):
+            return True
+        if not target.conditions:
+            return False
+        return any(effect_of(name).helpless or name == "defenseless" for name, _ in active(target, (rnd, phase, 0, 0)))
 
     def retarget(self, fight: Fight[Memo], step: Step, target: Fighter) -> str:
         """C2-04: the target fell on an earlier half-segment: strike another at +3 SF, or keep the attack."""

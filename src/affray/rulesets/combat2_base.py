@@ -36,8 +36,15 @@ class Combat2Phase1Options(BaseOptions):
     charge_bonus: int = option(1, "C2-20", "to-hit bonus of a charge (the 2nd-edition +1)")
     speed_checks: bool = option(True, "C2-19", "STR checks to accelerate and the round's CON check at speed")
     ready_maintained: bool = option(True, "C2-21", "a readied weapon stays ready from phase to phase until it "
-                                    "strikes, its foe arrives, falls or closes to blows (false: one phase; declare "
-                                    "it again to keep it)")
+                                    "strikes, its foe arrives, falls or closes to blows, unless something else is "
+                                    "declared (false: one phase; declare it again to keep it)")
+    held_round: str = option("endphase", "C2-14", "Phase System I: a spell held to the round's tenth unit (an "
+                             "effective CT of 10) completes in this round's endphase, as a 1-round spell; only 'over "
+                             "10' puts the balance into the next round (next_round: 10 goes over too)",
+                             ("endphase", "next_round"))
+    segments_per_phase: int = option(3, "P2-05", "a duration written in segments counts this many to a phase "
+                                     "(Table 4: three active half-segments, each a CT unit, a phase; 1: a segment "
+                                     "a phase)", minimum=1)
 
 
 class Book:

@@ -55,7 +55,11 @@ class Combat2Casting(Combat2Part):
                 return
             rel = ct_half_segment(units, winner=winner)
             absolute = 6 * (phase - 1) + rel
-            if absolute > 18:  # C2-14: held into the next round, counted on that round's track
+            # C2-14: held "to over 10 ... puts the balance into the next round": the round's tenth unit is its
+            # endphase (half-segment 19 for a winner, 20 for a loser, P1-05), where a held spell reaching exactly
+            # 10 completes as a 1-round spell does (option held_round)
+            last_hs = 20 if self.opt.held_round == "endphase" else 18
+            if absolute > last_hs:  # held into the next round, counted on that round's track
                 room = 3 * (4 - phase)
                 b.held = (spell, d, units - room, rnd + 1)
                 tick, at = (rnd + 1, 1, 0, 2), self.words.at(rnd + 1, 1, "stating intentions")
@@ -67,9 +71,10 @@ class Combat2Casting(Combat2Part):
                 due = (rnd, ph, slot, 0)
                 counted = f"{' '.join(terms)} = {units}" if len(terms) > 1 else terms[0]
                 parity = "odd" if winner else "even"
+                ten = ", the endphase: the round's tenth unit, as a 1-round spell (C2-14, P1-11)" if ph == 4 else ""
                 why = (f"{track} track, {counted}: the {_nth(units)} {parity} half-segment from the start of phase "
-                       f"{phase} is half-segment {absolute} (P1-05){release}") if ex else ""
-                until = 3 * (rnd - 1) + ph
+                       f"{phase} is half-segment {absolute}{ten} (P1-05){release}") if ex else ""
+                until = 3 * (rnd - 1) + min(ph, 3)
         b.cast_round = rnd
         self._begin_casting(fight, f, b, d, spell, rnd, phase, until)
         if b.held is None or b.held[0] is not spell:

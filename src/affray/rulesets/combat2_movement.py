@@ -5,7 +5,6 @@ from __future__ import annotations
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.step import Step
-from affray.model.derive import attacks_in_round
 from affray.model.order import Order
 from affray.rulesets.combat2 import half_segment_moves
 from affray.rulesets.combat2_attacks import Combat2Attacks
@@ -152,9 +151,9 @@ class Combat2Movement(Combat2Part):
         target = d.melee or ""
         why = (f"charging {target} at x{pace} (MV {f.mv} x{pace} / 3 = {run} ft this phase)"
                + (f"; {text}" if text else ""))
-        if pace < 2:
+        if pace < 2:  # refused, and the charge ends with it: it is not tried again phase after phase
             fight.push(Step((rnd, phase, 7, 0), f, "move", self.words.at_move(rnd, phase), why + ": a charge needs at "
-                            "least twice base MV (C2-20)", decl=d, tags=frozenset({"refused"}),
+                            "least twice base MV (C2-20)", decl=d, tags=frozenset({"refused", "ends"}),
                             note="too slow to charge"))
             return
         if remaining > run:
@@ -178,14 +177,12 @@ class Combat2Movement(Combat2Part):
         setter = fight.memo.sets.get(f.name)
         if setter is not None and setter[0] is defender:
             return  # C2-21: the readied defender strikes simultaneously (pushed by readied_wait)
-        db = book(fight, defender)
-        if db.attacked_phase != period and db.attacks < attacks_in_round(defender.attacks, rnd):
-            db.attacks += 1
-            db.attacked_phase = period
-            fight.push(Step((rnd, phase, 7, 1), defender, "melee", self.words.at_move(rnd, phase),
-                            f"charged by {f.name} and not ready: it answers only after the charger's blow, before the "
-                            "charger runs out of range (C2-20)", target=f.name, weapon=defender.weapon(None),
-                            tags=frozenset({"counter"})))
+        # whether it may answer ("not if it has already attacked within the phase or met its maximum number of
+        # attacks per round") is known only as the answer comes, after the phase's attacks (Combat2Rules.refuse)
+        fight.push(Step((rnd, phase, 7, 1), defender, "melee", self.words.at_move(rnd, phase),
+                        f"charged by {f.name} and not ready: it answers only after the charger's blow, before the "
+                        "charger runs out of range (C2-20)", target=f.name, weapon=defender.weapon(None),
+                        tags=frozenset({"counter"})))
         if overrun:
             fight.push(Step((rnd, phase, 7, 2), f, "move", self.words.at_move(rnd, phase), "momentum carries the "
                             f"charger on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d,
@@ -199,10 +196,13 @@ class Combat2Movement(Combat2Part):
         weapon = f.weapon(d.weapon, missile=d.action == "missile")
         trigger = ""
         if foe is not None and fdecl is not None and foe.active:
-            if fdecl.action == "melee" and fdecl.charge and fdecl.melee == f.name:
+            # the foe's own move was placed first: a charge in contact this phase has spent its attack, a closer
+            # arriving owes its blow (``pending``); one still on its way has not come, and the weapon stays ready
+            fb = book(fight, foe)
+            arrives = fb.attacked_phase == fight.period or fb.pending is fdecl
+            if fdecl.action == "melee" and fdecl.charge and fdecl.melee == f.name and arrives:
                 trigger = "charges it"
-            elif fdecl.action == "melee" and fdecl.melee == f.name and foe.remaining > 0 and (
-                    book(fight, foe).pace > 1):
+            elif fdecl.action == "melee" and fdecl.melee == f.name and foe.remaining > 0 and fb.pace > 1 and arrives:
                 trigger = "closes on it at speed"
             elif d.action == "missile" and (fdecl.action == "move" or foe.remaining > 0):
                 trigger = "moves into the covered area"

@@ -36,7 +36,8 @@ Modelled with simplifications (no positions on a map; the referee states who clo
   round's CON check is d20 <= CON - (top factor - 1), failure drops to base MV; a combatant that
   does anything but move has stopped (no momentum check).
 - C2-20 ramming (DEX and STR checks to stay up) and the charging backstab are not modelled.
-- C2-21 a readied defence lasts the phase it is declared; declare it again to keep it.
+- C2-21 a readied defence is maintained from phase to phase while nothing else is declared (option
+  ``ready_maintained``); it strikes only a foe that arrives in that phase.
 - C2-22 an ambush mid-fight is a declaration ``ambush: true``: its target passes a surprise roll
   (d10 > 3, +1 while casting) or loses its next phase.
 - C2-15 psionic tangents are not modelled (a power is a casting of CT 1).
@@ -61,7 +62,7 @@ from affray.model.order import Order
 from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
-from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book, round_of
+from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book, charged, round_of
 from affray.rulesets.combat2_casting import Combat2Casting
 from affray.rulesets.combat2_movement import Combat2Movement
 
@@ -131,15 +132,22 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
 
     def expiry(self, fight: Fight[Memo], tick: Tick, count: int, unit: str) -> Until:
         """G-08, P2-05: "three phases shall be considered the equivalent of a round"; an effect lasts to the end
-        of its phase that many phases on, after that phase's movement and combat (a turn is thirty phases; a
-        segment counts as a phase). Phase System I counts the same (Decision: its rounds are three phases too)."""
-        phases = count * {"round": 3, "turn": 30, "phase": 1, "segment": 1}[unit]
+        of its phase that many phases on, after that phase's movement and combat (a turn is thirty phases; N
+        segments are N CT units, three active half-segments a phase, Table 4: ceil(N / 3) phases, option
+        ``segments_per_phase``). Phase System I counts the same (Decision: its rounds are three phases too)."""
+        if unit == "segment":
+            per = int(self.opt.segments_per_phase)
+            phases = -(-count // per)
+        else:
+            phases = count * {"round": 3, "turn": 30, "phase": 1}[unit]
         done = 3 * (tick[0] - 1) + max(tick[1] if len(tick) > 1 else 1, 1)  # (1,): as the fight begins
         end = done + phases
         rnd, phase = round_of(end), (end - 1) % 3 + 1
+        seg = (f" ({count} segments, {self.opt.segments_per_phase} a phase, Table 4, a part counting whole)"
+               if unit == "segment" else "")
         return Until((rnd, phase, 8, 1), self.words.at(rnd, phase, "end of the phase"),
-                     f"= {counted(phases, 'phase')}: it ends with {self.words.phase_name(end)}, after its movement "
-                     "and combat (P2-05)")
+                     f"= {counted(phases, 'phase')}{seg}: it ends with {self.words.phase_name(end)}, after its "
+                     "movement and combat (P2-05)")
 
     def begin(self, fight: Fight[Memo], period: int) -> None:
         rnd, phase = round_of(period), (period - 1) % 3 + 1
@@ -305,9 +313,6 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
         b.casting_until = 0
         ready, b.ready = b.ready, None
-        if ready is not None and self._still_ready(fight, f, ready):
-            return fight.declare(f, tick, at, resume=ready, note="the ready state is maintained until an attack is "
-                                 "made (C2-21)")
         carry, pending = b.carry, b.pending
         b.carry = b.pending = None
         if carry is not None:
@@ -315,7 +320,11 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         if pending is not None and f.remaining == 0 and not f.routed:
             return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
         b.con_checked = False
-        return fight.declare(f, tick, at, known=known)
+        # C2-21: "A ready state MAY be maintained from phase to phase until an attack is made": it stands only if
+        # nothing new is declared (the plan's next entry, an answer, a policy's choice)
+        kept = ready if ready is not None and self._still_ready(fight, f, ready) else None
+        return fight.declare(f, tick, at, known=known, fallback=kept,
+                             note="the ready state is maintained until an attack is made (C2-21)" if kept else "")
 
     def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Order) -> bool:
         """C2-21: a readied weapon that has not struck stays ready while its foe stands and has neither arrived nor
@@ -330,6 +339,28 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     @staticmethod
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Order, tick: Tick, at: str, note: str) -> None:
         fight.declare(f, tick, at, resume=decl, note=note)
+        return None
+
+    # -- what the seed refuses outright ------------------------------------------------------------------
+    def refusal(self, fight: Fight[Memo], f: Fighter, decl: Order) -> str | None:
+        """What would only be refused or cancelled if declared now (a forced delay, such as a second casting in a
+        round, is allowed: it waits): a charge below twice base MV (C2-20), a plain move away from melee (C2-17), a
+        touch with no charged spell to deliver (C2-10)."""
+        b = f.memo if isinstance(f.memo, Book) else None  # no book yet: it stands, nothing charged
+        action = decl.action
+        if action == "melee" and decl.charge:
+            pace = decl.extra.get("pace")
+            now = b.pace if b is not None else 0
+            want = pace if isinstance(pace, int) and not isinstance(pace, bool) else max(now, 1)
+            if want < 2:
+                return (f"a charge runs at least twice base MV (C2-20): {f.name} is at x{now}; give pace: 2 or more "
+                        "(it accelerates by up to 2 a phase, C2-19)")
+        elif action == "move" and f.engaged and (decl.mode or "full") not in ("withdraw", "flee"):
+            return (f"{f.name} is engaged with {', '.join(sorted(f.engaged))}: it may only withdraw, flee or fight "
+                    "(C2-17)")
+        touch = decl.extra.get("touch")
+        if action == "melee" and touch is not None and (b is None or not charged(f, b, str(touch))):
+            return f"{f.name} has no charged {touch} to deliver: cast it first, then touch (C2-10)"
         return None
 
     # -- scheduling ----------------------------------------------------------------------------------------
@@ -459,6 +490,10 @@ class Combat2Rules(Rule):
                 if roll <= 3:
                     return (f"caught by {setter[0].name}'s covering fire: surprise check d10 {roll} (1-3 fails), the "
                             "move is not completed (C2-21)")
+        if "counter" in step.tags and step.target is not None:  # C2-20: an unready defender's answer to a charge
+            rnd, phase = step.tick[0], step.tick[1]
+            return self.ruleset.attacks.answer(fight, a, fight.state.fighters[step.target], rnd, phase,
+                                               fight.period)
         if step.kind in ("melee", "missile") and step.target is not None and step.decl is not None:
             target = fight.state.fighters[step.target]
             if not target.active and not step.tags & {"counter", "set"}:

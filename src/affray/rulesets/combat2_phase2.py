@@ -21,8 +21,9 @@ half-segments, 7 the movement, 8 the end of the phase (a "1 round" spell). ``rou
 the timeline; a cycle counts as a round for ``--max-rounds`` and for ``rolls`` (initiative and
 morale by cycle).
 
-A spell's ``duration`` ("2 rounds", "1 turn", "4 phases") ends with an ``expire`` event at the end
-of its phase (P2-05: a round is three phases, a turn thirty). Simplified as in ``combat2_phase1``.
+A spell's ``duration`` ("2 rounds", "1 turn", "4 phases", "4 segments") ends with an ``expire`` event at
+the end of its phase (P2-05: a round is three phases, a turn thirty; segments are CT units, three a phase by
+Table 4, option ``segments_per_phase``). Simplified as in ``combat2_phase1``.
 """
 
 from __future__ import annotations
@@ -184,14 +185,21 @@ class Phase2Attacks(Combat2Attacks):
             n = max(n, f.level)  # C2-25: a fighter's attacks against creatures below 1 HD
         return schedule(n)
 
-    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None,
-                        rnd: int, phase: int, period: int) -> tuple[str, str] | None:
+    def _barred(self, fight: Fight[Memo], b: Book, d: Order, period: int, rnd: int) -> tuple[str, str] | None:
+        """P2-06 a caster's wait after a spell; C2X-03 a sequence lost to a critical miss."""
         if b.spell_done and period <= b.spell_done + 2:
             return (f"a caster waits two phases after completing a spell before attacking physically: spell done in "
                     f"{self.words.phase_name(b.spell_done)} (P2-06)", "a phase")
         if period < b.sequence_resumes:
             return (f"a critical miss lost the rest of its attack sequence; the next begins in "
                     f"{self.words.phase_name(b.sequence_resumes)} (C2X-03)", "a phase")
+        return None
+
+    def _attack_blocked(self, fight: Fight[Memo], f: Fighter, b: Book, d: Order, target: Fighter | None,
+                        rnd: int, phase: int, period: int) -> tuple[str, str] | None:
+        barred = self._barred(fight, b, d, period, rnd)
+        if barred is not None:
+            return barred
         pattern = self._pattern(f, d, target, rnd)
         if pattern != b.pattern:
             b.pattern, b.sched_pos = pattern, 0

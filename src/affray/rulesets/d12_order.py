@@ -60,7 +60,7 @@ class Round:
     """One round's registry (D12-05 to D12-07): each combatant's count, who is still to declare, and the acts
     built but not yet pushed into the fight (a spell taking effect later, a blow moved by D12-06)."""
 
-    __slots__ = ("acts", "counted", "counts", "due", "granted", "number", "waiting")
+    __slots__ = ("acts", "counted", "counts", "due", "granted", "number", "said", "waiting")
 
     def __init__(self, number: int, counts: dict[str, tuple[int, str]] | None = None) -> None:
         self.number: int = number
@@ -72,6 +72,8 @@ class Round:
         self.due: dict[int, list[Fighter]] = {}
         self.acts: list[Act] = []  # built, not yet pushed
         self.counted: set[int | None] = set()  # counts with a "count" step placed (None: the end)
+        #: the declarations made this round, in order, by name (D12-11: whether a foe has said what it does)
+        self.said: dict[str, Order] = {}
 
 
 def strikes_first(act: Act, t: Fighter) -> str | None:

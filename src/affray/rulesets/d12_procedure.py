@@ -47,7 +47,13 @@ Decisions where the seed leaves it to the referee:
   own count. An attacker that is itself the one with the longer weapon, or the armed one, strikes first
   anyway on its earlier count, so nobody is asked early for it.
 - Missile fire at an adjacent melee attacker draws an attack of opportunity (D12-11): "attacking you" is
-  the foe's declaration this round if it has made one, else its last: it has been fighting the shooter.
+  the foe's declaration this round if it has made one (a melee at the shooter); one that has not declared yet
+  counts as attacking the shooter if engaged with it in melee (option ``attacker``: ``last``, its last
+  declaration was a melee at the shooter).
+- A foe that took its attack of opportunity at a fleer's back may not pursue on its turn (D12-19): a plain move of
+  its own that round is refused (when declared, and when it would happen).
+- What a combatant asked for its declaration knows (option ``known``): the declarations made so far this round,
+  in the order made (the readied shots first); ``none``: nothing.
 - A combatant that falls before its count is not asked for a declaration.
 
 Movement is counted in the seed's 5-ft squares (D12-15: 12" = six squares = 30 ft a round; option
@@ -128,6 +134,12 @@ class D12Options(BaseOptions):
     turn_rounds: int = option(10, "D12-21", "rounds in a turn of spell duration during combat")
     move_scale: str = option("squares", "D12-15", "a round's move: the seed's 5-ft squares (12\" = 6 squares = 30 "
                              "ft) or 10 ft an inch", ("squares", "inches"))
+    attacker: str = option("engaged", "D12-11", "missile fire draws an attack of opportunity from an adjacent foe "
+                           "attacking the shooter: one that has not declared yet this round counts as attacking if "
+                           "engaged with it in melee (engaged), or if its last declaration was a melee at it (last)",
+                           ("engaged", "last"))
+    known: str = option("said", "D12-05", "what a combatant asked for its declaration knows of the others': the "
+                        "declarations made so far this round (said), or none", ("said", "none"))
 
 
 @dataclass
@@ -138,6 +150,8 @@ class D12Memo:
     busy: dict[str, int] = field(default_factory=dict)  # caster -> last round of a casting longer than a round
     expiries: dict[int, list[tuple[str, str, int]]] = field(default_factory=dict)  # round -> (caster, spell, cast)
     surprise_counts: dict[str, int] = field(default_factory=dict)
+    #: who took an attack of opportunity at a fleer's back, and in which round: it may not pursue then (D12-19)
+    no_pursuit: dict[str, int] = field(default_factory=dict)
     surprise_round: bool = False
     round: Round = field(default_factory=lambda: Round(0))  # this round's counts, declarations and acts
 
@@ -159,6 +173,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         "parry": "move with mode withdraw: parries instead of attacking while falling back (D12-17)",
     }
     initiative_die = 12
+    initiative_by_name = True
     surprise_die = 12
     own_kinds = frozenset({"count"})  # a count comes up: its declarations, its acts placed (``resolve_own``)
     attack_scheme = "1e"  # D12-14
@@ -224,6 +239,22 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                 if d.action == "move" and d.mode == "step" and (d.move or 0) > 5:
                     yield loaded.problem(loc + ("move",), f"a 5-foot step is 5 ft (D12-16); got {d.move}")
 
+    # -- what the seed refuses outright ----------------------------------------------------------------
+    def refusal(self, fight: Fight[D12Memo], f: Fighter, decl: Order) -> str | None:
+        """D12-09: a caster damaged earlier this round may not cast in the rest of it; D12-19: a foe that took its
+        attack of opportunity at a fleer's back may not pursue on its turn (a move of its own this round)."""
+        memo = fight.memo
+        rnd = fight.period
+        if decl.action == "cast":
+            start = memo.hp_start.get(f.name, f.hp)
+            if f.hp < start:
+                return (f"{f.name} took damage earlier this round ({start} -> {f.hp} hp): no casting for the rest "
+                        "of the round (D12-09)")
+        elif decl.action == "move" and memo.no_pursuit.get(f.name) == rnd and _pursues(decl):
+            return (f"{f.name} took an attack of opportunity at a fleer's back this round: it may not pursue on its "
+                    "turn (D12-19)")
+        return None
+
     # -- movement --------------------------------------------------------------------------------------
     def rate(self, f: Fighter) -> tuple[int, str]:
         """D12-15: the standard move in feet a round, and how it was found (asked for every action: worked out once
@@ -258,6 +289,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         # "having the drop": the referee may grant the readied shooter its turn as well (D12-08, key drop)
         turns = [f for f in taking if f.active and (f.name not in ready or ready[f.name].extra.get("drop") is True)]
         r = memo.round = Round(rnd, self._initiative(fight, rnd, turns))
+        r.said.update(ready)
         for f in turns:
             count = r.counts[f.name][0]
             if f.name in ready:
@@ -330,8 +362,12 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         self._place(fight, r, count)
 
     def _declare(self, fight: Fight[D12Memo], r: Round, f: Fighter, tick: Tick, at: str) -> None:
-        d = fight.declare(f, tick, at)
+        """``f`` declares as its count comes up, knowing (option ``known``) what the others said so far this round."""
+        known = tuple((n, o.source) for n, o in r.said.items()) if (
+            fight.asker is not None and self.opt.known == "said") else ()
+        d = fight.declare(f, tick, at, known=known)
         if d is not None:
+            r.said[f.name] = d
             self._build(fight, r, f, d)
 
     def _build(self, fight: Fight[D12Memo], r: Round, f: Fighter, d: Order) -> None:
@@ -705,6 +741,10 @@ class D12Rules(Rule):
                     "for the rest of the round (D12-09)")
         if step.kind == "melee" and a.remaining > 0:
             return f"{a.name} is still {a.remaining} ft short of {step.target}"
+        if step.kind == "move" and step.decl is not None and fight.memo.no_pursuit.get(a.name) == fight.period and (
+                _pursues(step.decl)):
+            return (f"{a.name} took an attack of opportunity at a fleer's back this round: it may not pursue on its "
+                    "turn (D12-19)")
         return None
 
     def interrupt(self, fight: Fight[D12Memo], caster: Fighter, step: Step) -> str | None:
@@ -713,7 +753,7 @@ class D12Rules(Rule):
 
     def free_attacks(self, fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:
         """D12-11: a move's attacks of opportunity (``_opportunity``); firing or casting in reach (``_provoked``)."""
-        return _opportunity(fight, step) if step.kind == "move" else _provoked(fight, step)
+        return _opportunity(fight, step) if step.kind == "move" else _provoked(fight, step, self.opt.attacker)
 
     def took_effect(self, fight: Fight[D12Memo], step: Step) -> None:
         """D12-21: a duration in rounds, or turns of ``turn_rounds`` rounds, runs from the round it took effect."""
@@ -737,6 +777,7 @@ def _opportunity(fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:
         if foe.name == step.target:
             continue  # closing on it is entering its reach, not moving within it
         if mode == "flee":
+            fight.memo.no_pursuit[foe.name] = fight.period  # "but then are not permitted to pursue on their turn"
             out.append((foe, weapon, f"{mover.name} flees in panic: an attack of opportunity at its back "
                                      "(D12-19)"))
         elif mode == "withdraw":
@@ -750,23 +791,38 @@ def _opportunity(fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:
     return out
 
 
-def _provoked(fight: Fight[D12Memo], step: Step) -> list[FreeAttack]:
-    """D12-11: missile fire against an adjacent melee attacker; casting within melee range."""
+def _provoked(fight: Fight[D12Memo], step: Step, attacker: str) -> list[FreeAttack]:
+    """D12-11: missile fire against an adjacent melee attacker; casting within melee range. An engaged foe is
+    "attacking you" if its declaration this round is a melee at you; one that has not declared yet this round, if
+    engaged with you (option ``attacker`` engaged) or if its last declaration was a melee at you (last)."""
     a = step.actor
     if step.kind not in ("missile", "cast-start") or not a.engaged:
         return []
+    said = fight.memo.round.said
     out: list[FreeAttack] = []
     for foe in _foes_in_reach(fight, a):
         if step.kind == "missile":
-            d = foe.declared
-            if d is None or d.melee != a.name:
+            d = said.get(foe.name)
+            if d is None:  # not declared yet this round
+                d = foe.declared if attacker == "last" else None
+                if attacker == "last" and (d is None or d.melee != a.name):
+                    continue
+                how = "engaged with it in melee, not yet declared this round" if d is None else "attacks it in melee"
+            elif d.melee != a.name:
                 continue
-            out.append((foe, foe.weapon(d.weapon), f"{a.name} fires a missile while {foe.name} attacks it in "
-                        "melee: an attack of opportunity (D12-11)"))
+            else:
+                how = "attacks it in melee"
+            out.append((foe, foe.weapon(d.weapon if d is not None else None), f"{a.name} fires a missile while "
+                        f"{foe.name} {how}: an attack of opportunity (D12-11)"))
         else:
             out.append((foe, _best(foe), f"{a.name} casts within {foe.name}'s melee range: an attack of "
                         "opportunity (D12-11)"))
     return out
+
+
+def _pursues(decl: Order) -> bool:
+    """D12-19: a move that could follow a fleer (not a 5-foot step, a fall back, a disengage or a flight)."""
+    return (decl.mode or "full") in ("full", "half", "shift")
 
 
 def _foes_in_reach(fight: Fight[D12Memo], f: Fighter) -> list[Fighter]:

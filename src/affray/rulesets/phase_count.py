@@ -71,7 +71,7 @@ from affray.engine.step import AttackMods, Step, Until
 from affray.errors import Problem
 from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
-from affray.model.encounter import Spell, parse_duration
+from affray.model.encounter import Declaration, Spell, parse_duration
 from affray.model.order import Order
 from affray.plugins.conditions import strike_penalty
 from affray.reckon import losses, morale_due, morale_score
@@ -135,6 +135,9 @@ class _Battle:
     on the fighter (``_Own``)."""
 
     dice: dict[str, int] = field(default_factory=dict)  # side -> opening d6
+    #: phase -> combatant -> the d6 the file gives for an action it declares then (read at every action: kept here,
+    #: not read from the encounter model each time)
+    given: dict[int, dict[str, int]] = field(default_factory=dict)
     forced: list[tuple[Fighter, Fighter]] = field(default_factory=list)
     #: tick -> who may complete an action then: its last step's tick when placed, or a step that ended it early
     #: (``after`` looks at these, not at every fighter, each moment)
@@ -160,6 +163,8 @@ class PhaseCountOptions(BaseOptions):
                                  "another foe: a shot to the first standing foe in file order, a blow to an "
                                  "engaged one")
     fatigue: bool = option(True, "PC-11", "mark fatigue (a fatigue event) each time an action completes")
+    known: str = option("said", "PC-02", "what a combatant asked for its next action knows of the others': the "
+                        "actions they have declared and not yet completed (said), or none", ("said", "none"))
 
 
 class _Made:
@@ -203,6 +208,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     initiative_die = 6
     surprise_die = 10
     action_die = 6
+    initiative_by_name = True
     attack_scheme = "2e"
     has_rounds = False
     own_kinds = frozenset({"expire", "effect", "abort"})
@@ -296,10 +302,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
 
     def _initiative(self, fight: Fight[_Battle], tick: Tick) -> None:
         """PC-06 Decision: 1d6 per side at the start, low first; it is also each one's first action die."""
-        rolls = fight.encounter.rolls.initiative
-        given = rolls[min(rolls)] if rolls else {}
         sides = list(fight.encounter.sides)
+        rolls = fight.encounter.rolls.initiative  # the sides' dice under one key (any: the count has not begun)
+        given = next((by for by in rolls.values() if any(s in by for s in sides)), {})
         dice = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
+        fight.memo.given = dict(rolls)
         values = sorted(set(dice.values()))
         ranks = {s: values.index(dice[s]) + 1 for s in sides}
         fight.memo.dice = dice
@@ -317,13 +324,25 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         for _ in range(len(f.plan) + 2):
             if self._abort_ahead(fight, f, phase):
                 return  # idle until the phase of its abort (PC-09)
-            decl = fight.declare(f, tick, _at(phase))
+            decl = fight.declare(f, tick, _at(phase), known=self._known(fight, f))
             if decl is None:
                 return
             if self._place(fight, f, decl, phase, tick, free=free):
                 self._abort_ahead(fight, f, phase)
                 return
             free = False
+
+    def _known(self, fight: Fight[_Battle], f: Fighter) -> tuple[tuple[str, Declaration], ...]:
+        """What ``f``, asked for its next action, knows of the others' (option ``known``): the actions they declared
+        and have not completed, in file order; nothing when nobody is asked."""
+        if fight.asker is None or self.opt.known != "said":
+            return ()
+        out: list[tuple[str, Declaration]] = []
+        for g in fight.state.fighters.values():
+            own = g.memo
+            if g is not f and g.active and isinstance(own, _Own) and own.decl is not None:
+                out.append((g.name, own.decl.source))
+        return tuple(out)
 
     def _abort_ahead(self, fight: Fight[_Battle], f: Fighter, phase: int) -> bool:
         """Whether ``f``'s next declaration waits for its ``abort`` phase; pushes that moment once."""
@@ -405,12 +424,13 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         """PC-02: declared phase + d6 + PM; the die is the side's opening roll for a first action (PC-06)."""
         own = _own(f)
         opening = False  # the side's opening roll (PC-06), else the action's own d6
-        if decl.roll is not None and not continuing:
-            die = decl.roll
+        if decl.roll is not None and not continuing:  # the file's die for it, recorded as any die is (G-06)
+            die = fight.roller.die(6, "initiative", f.name, decl.roll)
         elif own.first:
             die, opening = fight.memo.dice[f.side], True
-        else:
-            die = fight.roller.die(6, "initiative", f.name)
+        else:  # its own d6: the file's for an action it declares at this phase, else rolled (G-06)
+            named = fight.memo.given
+            die = fight.roller.die(6, "initiative", f.name, named[phase].get(f.name) if phase in named else None)
         own.first = False
         pm, label = self._pm(fight, f, decl, phase)
         base = min(decl.extra.get("declared_at", phase), phase) if not continuing else phase
@@ -537,8 +557,19 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 self._declare(fight, f, phase, tick)
 
     def _complete(self, fight: Fight[_Battle], f: Fighter, own: _Own, decl: Order, tick: Tick) -> None:
-        """PC-11 fatigue; PC-12 durations and delayed effects of a spell that took effect."""
+        """PC-11 fatigue, "whenever a character has completed an action": an action none of whose steps happened
+        (each refused, its target gone, its spell ruined) was never completed and marks none; PC-12 durations and
+        delayed effects of a spell that took effect."""
         phase = tick[0]
+        if own.ruined:
+            return
+        happened = False
+        for s in own.steps:  # a loop: all() over a generator is a generic call in the compiled build
+            if not (s.failed or s.cancelled):
+                happened = True
+                break
+        if not happened:
+            return
         own.done = n = own.done + 1
         if self.opt.fatigue:
             fight.record(Fatigue(tick, _at(phase), fight.round_at(tick), f.name,

@@ -44,12 +44,15 @@ def ct_category(ct: int) -> str:
 
 
 def check_file(loaded: Loaded) -> Iterator[Problem]:
-    """phase-count's own checks: one opening roll, durations it can count, its declaration keys' values."""
+    """phase-count's own checks: one opening roll (the sides' dice under one key; a combatant's name under a phase
+    gives the d6 of an action it declares then), durations it can count, its declaration keys' values."""
     enc = loaded.encounter
-    if len(enc.rolls.initiative) > 1:
-        keys = ", ".join(map(str, enc.rolls.initiative))
+    opening = [k for k, by in enc.rolls.initiative.items() if any(s in enc.sides for s in by)]
+    if len(opening) > 1:
+        keys = ", ".join(map(str, opening))
         yield loaded.problem(("rolls", "initiative"), f"phase-count rolls initiative once, at the start of "
-                             f"the battle (PC-06): give one entry, not {keys}")
+                             f"the battle (PC-06): give the sides' dice in one entry, not {keys} (a combatant's "
+                             "own d6 for an action goes under the phase it is declared at)")
     specs = {name: c for name, _s, c, _l in expand(enc)}
     for side_name, side in enc.sides.items():
         for ci, c in enumerate(side.combatants):

@@ -15,7 +15,7 @@ else of its step (1).
 
 Not implemented (no fact in the encounter file carries them): the referee's free-form actions
 beyond a timed ``misc``, the subdued waking in 1-3 turns (after the fight), the unconscious being
-woken, the rowan shield against effects other than spell damage.
+woken.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from affray.engine.conditions import effect_of
 from affray.engine.events import Initiative, Surprise
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
@@ -529,12 +530,20 @@ class SideD6Rules(Rule):
                                 f"strikes {struck.name} (MJ-16)")
         return None
 
-    def absorb(self, fight: Fight[None], target: Fighter, damage: int, *, magic: bool) -> str | None:
-        """MJ-19: the bearer may let the shield take the blow (a rowan shield also turns one magic effect)."""
+    def absorb(self, fight: Fight[None], target: Fighter, damage: int, *, magic: bool,
+               effect: str | None = None) -> str | None:
+        """MJ-19: the bearer may let the shield take the blow; a rowan shield may instead "avoid one magic effect,
+        even one that deals no damage or one that offers no Save". When (option ``shield_splinter``): always, or
+        (lethal) a blow that would drop it, a magic effect that would leave it unable to act (asleep, held...: no
+        better than dropped), once any save it had has failed."""
         shield = target.shield
         policy = self.opt.shield_splinter
         if shield is None or policy == "never" or (magic and shield != "rowan"):
             return None
+        if effect is not None:
+            dropped = not effect_of(effect).acts
+            return (f"{target.name}'s rowan shield turns the magic: not {effect} (MJ-19)"
+                    if policy == "always" or dropped else None)
         if policy == "always" or target.hp - damage <= 0:
             return (f"{target.name}'s rowan shield turns the magic (MJ-19)" if magic else
                     f"{target.name}'s shield takes the blow and splinters (MJ-19)")

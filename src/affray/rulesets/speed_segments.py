@@ -208,10 +208,23 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
                                  begun=b.tick[:4] + (b.tick[4] + 1,))
             else:
                 actions.schedule(self.opt, fight, f, d, rnd, index=k)
+        seg, turn, phase = self._late_moment(fight, rnd, late)
         for k, f in enumerate(late):
-            tick = (rnd, 1, 0, 0, k)
+            tick = (rnd, seg, turn, phase, k)
             push(fight, Step(tick, f, "late", moment(fight, tick), f"{f.side} is surprised: it declares once the "
-                             "unsurprised have declared and begun acting (SEG-03, SEG-04)"))
+                             "unsurprised have declared and begun acting (SEG-03, SEG-04)"
+                             + (f": they acted in segment {seg}" if turn else "")))
+
+    def _late_moment(self, fight: Fight[SegmentsState], rnd: int, late: list[Fighter]) -> tuple[int, int, int]:
+        """SEG-03: the segment, turn and phase at which the surprised declare: as the count begins (segment 1, before
+        anyone acts); with option ``surprised_declare`` acted, at the end of the first segment in which an
+        unsurprised party's action came up, its effects landed (segment 1 if none did)."""
+        if not late or self.opt.surprised_declare != "acted":
+            return 1, 0, 0
+        surprised = {f.name for f in late}
+        first = min((s.tick[1] for name, steps in fight.memo.steps.items() if name not in surprised
+                     for s in steps if s.tick[0] == rnd and s.tick[1] >= 1), default=0)
+        return (first, END, 9) if first else (1, 0, 0)
 
     def _surprise(self, fight: Fight[SegmentsState]) -> dict[str, int]:
         """SEG-03: d6 per party, 1 or 2 surprised (+1/+2); all surprised: each minus the least."""

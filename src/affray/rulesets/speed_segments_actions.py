@@ -20,6 +20,7 @@ from affray.model.derive import attacks_in_round, hd_value
 from affray.model.encounter import SIZES
 from affray.model.order import Order
 from affray.rulesets.speed_segments_base import (
+    END,
     PHASES,
     Busy,
     SegmentsState,
@@ -72,9 +73,10 @@ def _arith(terms: list[tuple[int, str]]) -> str:
 # -- from declaration to parts ----------------------------------------------------------------------------
 def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order, rnd: int, *,
              start: int = 0, index: int = 0, now: Tick | None = None, changed: bool = False, held: bool = False,
-             begun: Tick | None = None, after: tuple[int, str] | None = None) -> None:
+             begun: Tick | None = None, after: tuple[int, str] | None = None, floor: int = 0) -> None:
     """Push the steps of ``d``: at speed + penalties (from ``start`` when changed), or (``now``) at once, a
-    wait's action. ``begun`` is the moment of declaring, when not the start of the round."""
+    wait's action. ``begun`` is the moment of declaring, when not the start of the round; ``floor``: no part before
+    that segment (declared only at the end of an earlier one)."""
     memo = fight.memo
     x = d.extra
     if not held and d.action == "missile" and x.get("pass_through") is True:
@@ -109,6 +111,9 @@ def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter,
             terms = lead + own + pen
             seg = sum(n for n, _ in terms)
             why = _arith(terms) if fight.explain else ""
+            if seg < floor:
+                why += f" = {seg}, but declared only at the end of segment {floor - 1} (SEG-03)" if why else ""
+                seg = floor
         placed = place(opt, now[0] if now is not None else rnd, seg)
         if placed is None:
             limit = opt.round_segments + opt.overrun
@@ -382,12 +387,14 @@ def resolve(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) 
 
 
 def _late(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:
-    """SEG-03, SEG-04: a surprised party declares once the count has begun."""
+    """SEG-03, SEG-04: a surprised party declares once the count has begun (or, option ``surprised_declare`` acted,
+    once the unsurprised have acted: then nothing of its comes before the next segment)."""
     f = step.actor
     d = fight.declare(f, step.tick, step.at, known=fight.memo.heard() if fight.asker is not None else ())
     if d is not None:
         fight.memo.declared.append((f.name, d))
-        schedule(opt, fight, f, d, step.tick[0], index=step.tick[4], begun=step.tick)
+        floor = step.tick[1] + 1 if step.tick[2] == END else 0
+        schedule(opt, fight, f, d, step.tick[0], index=step.tick[4], begun=step.tick, floor=floor)
 
 
 def _change(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], step: Step) -> None:

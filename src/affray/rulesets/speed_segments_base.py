@@ -56,6 +56,11 @@ class SpeedSegmentsOptions(BaseOptions):
                              "fewer than 4 HD check morale", SIZES)
     rear_bonus: int = option(2, "SEG-14", "to-hit bonus of an engaged foe's attack from the rear on one who breaks "
                              "and runs")
+    surprised_declare: str = option("count", "SEG-03", "when a surprised party declares, 'after the unsurprised have "
+                                    "declared intentions and begun acting': once the count has begun, at segment 1 "
+                                    "before anyone acts (count), or at the end of the first segment in which an "
+                                    "unsurprised party acted, none of its actions coming before the next (acted)",
+                                    ("count", "acted"))
 
 
 class Waiting(NamedTuple):
