@@ -11,7 +11,8 @@ moment and the combatant's name), and for a free attack (``rolls.free``: of oppo
 answer to a charge) by round and attacker; a declaration's ``roll`` (its action's die), its ``outcome`` or its
 ``dice`` (one entry per attack or part: ``attack``, ``damage``, a spell's ``damage``, each target's ``save`` and
 ``heal``, the checks ``con``, ``str``, ``dex``, ``prone``, ``surprise``, ``cover``, ``into_melee``, ``morale`` and
-the critical tables' keys). A die with no place fails the test, naming it.
+the critical tables' keys); hit points rolled from Hit Dice as the fight starts, ``rolls.hp``. A die with no place
+fails the test, naming it.
 
 Excluded, and tested apart: a critical 9 or 10's additional and free attacks (``test_combat2_fidelity``); the
 referee's commands mid-fight.
@@ -102,8 +103,8 @@ class Placer:
         """The place of ``order`` in ``actor``'s plan; a copy a ruleset made of its declaration (a blow on contact,
         C2-27: the same dice) is the declaration's."""
         f = self.fight.state.fighters[actor]
-        for i, o in enumerate(f.plan):
-            if o is order:
+        for i in range(min(f.plan_pos, len(f.plan)) - 1, -1, -1):  # the latest first: a policy hands out one
+            if f.plan[i] is order:  # declaration object for the same content, so it may stand twice in a plan
                 return ("plan", actor, i)
         d = f.declared
         if d is not None and order is not None and (d.action, d.target) == (order.action, order.target):
@@ -159,11 +160,13 @@ class Placer:
                 return None
             return (*self.current[:-1], "damage") if self.current[-1] == "attack" else (*self.current, "damage")
         if purpose in CRITS or (purpose in ("DEX check", "AGI check") and step.actor is f):
-            here = self.decl_place(actor, step.decl) if step.actor is f else None
             if purpose in ("DEX check", "AGI check"):  # C2X-03: the miss's d10 says which checks come, in order
                 key = self.checks.pop(0) if self.checks else "crit_dex"
             else:
                 key = CRITS[purpose]
+            if self.current is not None and self.current[:2] == ("rolls", "free"):  # a free attack's critical: its
+                return (*self.current[:-1], key)  # entry in rolls.free carries the table's keys too
+            here = self.decl_place(actor, step.decl) if step.actor is f else None
             return None if here is None else (*here, "dice", step.index, key)
         if purpose == "surprise" and step.actor is f:  # covering fire on a mover (C2-21)
             here = self.decl_place(actor, step.decl)
@@ -296,6 +299,9 @@ def drive_and_write(path: Path, ruleset: str, seed: int, rnd: random.Random, opt
         plan[actor] = list(plan.get(actor) or []) + entries
     for where, value in placer.placed.items():
         _put(doc, where, value)
+    for hp in prepared.loaded.hp_rolls:  # hit points rolled from the seed when the fight starts: the file's place
+        for name, value in zip(hp.names, hp.values(seed), strict=True):  # for them is rolls.hp (the catalogue's)
+            doc.setdefault("rolls", {}).setdefault("hp", {})[name] = value
     return timeline_dict(item.result), doc, placer.unplaced
 
 

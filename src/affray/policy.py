@@ -45,6 +45,7 @@ from affray.dice.expr import DiceExpr
 from affray.engine.conditions import effect_of, hit_dice
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
+from affray.engine.validity import cast_refusal
 from affray.errors import AffrayError, PolicyError
 from affray.model.arms import Arms
 from affray.model.encounter import POLICY_GROUP, Declaration, Spell
@@ -465,7 +466,7 @@ def _cast(auto: Auto, fight: Fight[Any], f: Fighter, eager: bool) -> Order | Non
     best = 0.0
     choice: tuple[str, str] | None = None
     for spell in kit.spells:
-        if f.can_cast(spell) is not None:
+        if cast_refusal(fight, f, spell) is not None:  # the one validator: paid for, and allowed now
             continue
         value, at = _spell_value(auto, fight, f, spell)
         if at is not None and value > best:

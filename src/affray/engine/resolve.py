@@ -176,6 +176,7 @@ class Engine(Fight[S]):
         given_attack = given_damage = None
         if decl is None and (opportunity or "counter" in step.tags):  # a free attack: the file's, by round (G-06)
             decl = self.free_dice(step, target.name)
+            step.decl = decl  # its own step: the rules that read its dice (a critical's d10) find them there
         if decl is not None:
             outcomes = decl.outcomes
             if step.index < len(outcomes):

@@ -19,15 +19,15 @@ answer as if the file had given it.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from affray.model.encounter import Declaration, Spell, Weapon
-from affray.model.order import order_of
+from affray.model.order import Order, order_of
 
 if TYPE_CHECKING:
     from affray.engine.fight import Fight
     from affray.engine.state import Fighter
-    from affray.model.order import Order
 
 __all__ = ["cast_refusal", "needs_target", "out_how", "references", "why_not"]
 
@@ -94,7 +94,13 @@ def cast_refusal(fight: Fight[Any], f: Fighter, spell: Spell) -> str | None:
     cannot = f.can_cast(spell)
     if cannot is not None:
         return cannot
-    return fight.ruleset.refusal(fight, f, order_of(Declaration(cast=spell.name)))
+    return fight.ruleset.refusal(fight, f, _casting(spell.name))
+
+
+@lru_cache(maxsize=256)
+def _casting(name: str) -> Order:
+    """A declaration to cast ``name`` (one a spell: the policies ask for each caster's spells at every point)."""
+    return order_of(Declaration(cast=name))
 
 
 def out_how(f: Fighter) -> str:

@@ -79,7 +79,7 @@ def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
             loc = ("plan", actor, i)
             yield from _keys(cls, loaded, d, loc)
             if spec is not None:
-                yield from _dice(cls, loaded, spec, d, loc)
+                yield from _dice(cls, loaded, spec, d, loc, specs.get(d.target or ""))
     yield from cls.check_more(loaded)
 
 
@@ -98,7 +98,9 @@ def _keys(cls: type[Ruleset[Any, Any]], loaded: Loaded, d: Declaration, loc: tup
 
 
 def _dice(cls: type[Ruleset[Any, Any]], loaded: Loaded, spec: Combatant, d: Declaration,
-          loc: tuple[Any, ...]) -> Iterator[Problem]:
+          loc: tuple[Any, ...], target: Combatant | None = None) -> Iterator[Problem]:
+    """The dice a declaration gives, each within what it throws: a weapon's damage against a large target its
+    ``damage_large`` (G-04, as the fight rolls it)."""
     if d.action == "cast":  # a saving throw for each target of the spell's effect, in order
         for k, given in enumerate(d.dice_given):
             save = given.other("save")
@@ -108,6 +110,10 @@ def _dice(cls: type[Ruleset[Any, Any]], loaded: Loaded, spec: Combatant, d: Decl
     if d.action not in ("melee", "missile"):
         return
     expr, times = cls.attack_dice(spec, d)
+    weapon = spec.weapon_for(d.weapon, missile=d.action == "missile")
+    if (weapon is not None and expr is weapon.damage and weapon.damage_large is not None and target is not None
+            and target.size in ("large", "huge", "gargantuan")):
+        expr = weapon.damage_large
     for k, given in enumerate(d.dice_given):
         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
         yield from check_dice(loaded, where, given, expr, times)
