@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["AffrayError", "EncounterError", "OptionError", "Problem", "UnknownRulesetError"]
+__all__ = ["AffrayError", "EncounterError", "MissingExtraError", "OptionError", "Problem", "UnknownRulesetError"]
 
 
 class AffrayError(Exception):
@@ -39,3 +39,7 @@ class UnknownRulesetError(AffrayError, ValueError):
 
 class OptionError(AffrayError, ValueError):
     """An unknown ruleset option or a value it does not take."""
+
+
+class MissingExtraError(AffrayError, ImportError):
+    """A part of affray whose packages an extra installs (``affray[sim]``...), used where they are not installed."""

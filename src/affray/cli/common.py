@@ -33,7 +33,18 @@ def err() -> Console:
 def guard(fn: Callable[[], T]) -> T:
     """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
     try:
-        return fn()
+        try:
+            return fn()
+        except ModuleNotFoundError as exc:  # an optional package (an extra's) not installed: say which extra
+            import click
+
+            from affray.extras import missing_extra
+
+            context = click.get_current_context(silent=True)
+            missing = missing_extra(exc, context.command_path if context is not None else "this command")
+            if missing is None:
+                raise
+            raise missing from None
     except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
         err().print(printable(str(exc), keep_newlines=True), markup=False)
         raise typer.Exit(2) from None
