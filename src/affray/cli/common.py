@@ -36,12 +36,9 @@ def guard(fn: Callable[[], T]) -> T:
         try:
             return fn()
         except ModuleNotFoundError as exc:  # an optional package (an extra's) not installed: say which extra
-            import click
-
             from affray.extras import missing_extra
 
-            context = click.get_current_context(silent=True)
-            missing = missing_extra(exc, context.command_path if context is not None else "this command")
+            missing = missing_extra(exc, _command(fn))
             if missing is None:
                 raise
             raise missing from None
@@ -56,6 +53,13 @@ def guard(fn: Callable[[], T]) -> T:
         err().print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
                   markup=False)
         raise typer.Exit(1) from None
+
+
+def _command(body: Callable[[], Any]) -> str:
+    """The command a body belongs to, by its name: ``serve.<locals>.body`` is ``affray serve``'s,
+    ``odds_attack.<locals>.body`` is ``affray odds attack``'s."""
+    outer, local, _ = body.__qualname__.partition(".<locals>")
+    return f"affray {outer.replace('_', ' ')}" if local else "this command"
 
 
 def parse_sets(values: list[str]) -> dict[str, Any]:

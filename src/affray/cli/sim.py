@@ -126,7 +126,7 @@ def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | Non
          max_rounds_text: str, plot: Path | None) -> Simulation:
     from affray.extras import require
 
-    require("affray simulate and compare", "numpy")  # before any fight: what the options ask for is there to be used
+    require("simulating fights", "numpy")  # before any fight: what the options ask for is there to be used
     if plot is not None:
         require("--plot", "matplotlib")
     if scheduler is not None:
