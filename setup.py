@@ -79,8 +79,13 @@ def _ext_modules() -> list[Any]:
         sys.exit("affray: AFFRAY_COMPILE=1 asks for the compiled build, but there is no C compiler here "
                  f"({sysconfig.get_config_var('CC') or 'cc'}): install one (Debian: apt-get install gcc python3-dev), "
                  "or leave AFFRAY_COMPILE out for the pure build")
-    from mypyc.build import mypycify
-
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        if set(sys.argv[1:]) & {"egg_info", "dist_info"}:  # the metadata, asked before the build's requirements
+            return []
+        sys.exit("affray: AFFRAY_COMPILE=1 asks for the compiled build, but mypyc is not installed here: build "
+                 "with pip's build isolation (the default), or pip install mypy first")
     _parallel_compile()
     opt = os.environ.get("AFFRAY_COMPILE_OPT", "3")
     return list(mypycify(_modules(), opt_level=opt, multi_file=True, group_name="affray._native"))
