@@ -88,7 +88,10 @@ def _ext_modules() -> list[Any]:
                  "with pip's build isolation (the default), or pip install mypy first")
     _parallel_compile()
     opt = os.environ.get("AFFRAY_COMPILE_OPT", "3")
-    return list(mypycify(_modules(), opt_level=opt, multi_file=True, group_name="affray._native"))
+    extensions = list(mypycify(_modules(), opt_level=opt, multi_file=True, group_name="affray._native"))
+    for ext in extensions:  # multi_file writes each module's C in build/, its group's header in build/affray/
+        ext.include_dirs.append(os.path.join("build", "affray"))
+    return extensions
 
 
 ext_modules = _ext_modules()
