@@ -29,9 +29,16 @@ def _message(what: str, modules: list[str]) -> str:
             f"pip install '{spec}'")
 
 
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # ValueError: blocked (None in sys.modules)
+        return False
+
+
 def require(what: str, *modules: str) -> None:
     """MissingExtraError naming the extra to install unless every one of ``modules`` can be imported."""
-    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    missing = [m for m in modules if not _installed(m)]
     if missing:
         raise MissingExtraError(_message(what, missing))
 
