@@ -72,8 +72,12 @@ def _parallel_compile() -> None:
     CCompiler.compile = compile_all  # type: ignore[method-assign]
 
 
+#: The commands that only write the metadata (the backend asks for it before building): no need to compile.
+METADATA_ONLY = {"egg_info", "dist_info"}
+
+
 def _ext_modules() -> list[Any]:
-    if not compile_asked():
+    if not compile_asked() or set(sys.argv[1:]) & METADATA_ONLY:
         return []
     if _compiler() is None:
         sys.exit("affray: AFFRAY_COMPILE=1 asks for the compiled build, but there is no C compiler here "
@@ -82,8 +86,6 @@ def _ext_modules() -> list[Any]:
     try:
         from mypyc.build import mypycify
     except ImportError:
-        if set(sys.argv[1:]) & {"egg_info", "dist_info"}:  # the metadata, asked before the build's requirements
-            return []
         sys.exit("affray: AFFRAY_COMPILE=1 asks for the compiled build, but mypyc is not installed here: build "
                  "with pip's build isolation (the default), or pip install mypy first")
     _parallel_compile()
