@@ -52,7 +52,7 @@ def _version(value: bool) -> None:
 def _main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                                 help="print affray's version and build (pure or compiled)")]
           = False) -> None:
-    """Combat sequencing for old-school D&D under six initiative systems."""
+    """The options of ``affray`` itself, before a command (the help is the Typer's own, above)."""
 
 
 # The options the commands that play a fight share (run, play, drive, serve), declared once.
