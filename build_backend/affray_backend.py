@@ -47,8 +47,8 @@ def get_requires_for_build_editable(config_settings: dict[str, Any] | None = Non
 def build_editable(wheel_directory: str, config_settings: dict[str, Any] | None = None,
                    metadata_directory: str | None = None) -> str:
     if not compile_asked():
-        left = sorted(p for suffix in EXTENSION_SUFFIXES for p in SRC.rglob(f"*{suffix}"))
-        left += sorted(SRC.parent.glob("affray_native*"))  # the shared library's place before affray 0.2
+        left = sorted({p for suffix in EXTENSION_SUFFIXES for p in SRC.rglob(f"*{suffix}")}  # ".so" and its kin
+                      | set(SRC.parent.glob("affray_native*")))  # the shared library's place before affray 0.2
         for path in left:
             path.unlink()
         if left:
