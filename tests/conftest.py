@@ -28,3 +28,19 @@ def run_yaml(text: str, ruleset: str = "side-d6", **kwargs: Any) -> dict[str, An
 settings.register_profile("fuzz", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("fuzz-hunt", settings.get_profile("fuzz"), max_examples=2000)
+
+
+#: The modules whose tests start processes (``affray`` as a user runs it, a console in a terminal, a process pool),
+#: a server, a Dask cluster or a browser, or play many whole fights: marked ``slow`` (pyproject.toml's markers),
+#: so that ``pytest -m "not slow"`` runs the rules' tests in a minute or so, and ``-m slow`` the rest.
+SLOW_MODULES = frozenset({
+    "test_builds", "test_cli", "test_d12_procedure_drive", "test_drive_cli", "test_extras", "test_fuzz", "test_guide",
+    "test_hostile_input", "test_odds", "test_play", "test_play_asked", "test_play_shared_db", "test_play_terminal",
+    "test_readme_walkthrough", "test_simulate", "test_startup", "test_web_browser", "test_web_security",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

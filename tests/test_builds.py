@@ -1,8 +1,9 @@
 """The compiled build (mypyc, setup.py) writes the bytes of the pure one: ``affray run --json`` of every example
 and benchmark file under every ruleset, many seeds, with and without ``--auto``, and some options set.
 
-Skipped where affray runs as pure Python (no C compiler at install, or ``AFFRAY_PURE=1``): one build, nothing
-to compare. Speed is measured by ``benchmarks/bench_fights.py``, never here.
+Skipped, saying so, where affray is installed as pure Python (the default): one build, nothing to compare. The
+compiled build is installed with ``AFFRAY_COMPILE=1 pip install .``; ``.ci/run`` runs this test on its wheel.
+Speed is measured by ``benchmarks/bench_builds.py``, never here.
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ def cases() -> list[tuple[str, str, int, bool, list[str]]]:
     return out
 
 
-@pytest.mark.skipif(not compiled(), reason="pure Python build: no compiled build to compare")
-def test_compiled_build_writes_the_pure_builds_bytes() -> None:
-    all_cases = cases()
+@pytest.mark.skipif(not compiled(), reason="the pure build is installed: no compiled build to compare it with "
+                    "(AFFRAY_COMPILE=1 pip install . installs the compiled one)")
+@pytest.mark.parametrize("ruleset", RULESETS)  # one test a ruleset: xdist's workers share them
+def test_compiled_build_writes_the_pure_builds_bytes(ruleset: str) -> None:
+    all_cases = [case for case in cases() if case[1] == ruleset]
     pure = subprocess.run([sys.executable, str(Path(__file__).with_name("pure_build.py"))], cwd=ROOT,
                           input=json.dumps(all_cases), capture_output=True, text=True, check=True).stdout.split()
     here = [digest(*case) for case in all_cases]

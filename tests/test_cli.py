@@ -14,12 +14,10 @@ from typing import Any
 import pytest
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
-#: The contract's examples and bad files, beside the repository (``../shared``): the tests fail, loudly, without them.
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "contract"
-SKIRMISH = SHARED / "examples" / "skirmish.yaml"
-BAD = sorted((SHARED / "bad").glob("*.yaml"))
-assert SKIRMISH.exists() and BAD, (f"{SHARED}: the contract's examples and bad files are missing; these tests need "
-                                   "../shared beside the repository (it is not part of the package)")
+#: The contract's example and bad files (CONTRACT.md), copied into the tests' fixtures: the tests stand alone.
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "contract"
+SKIRMISH = FIXTURES / "examples" / "skirmish.yaml"
+BAD = sorted((FIXTURES / "bad").glob("*.yaml"))
 
 
 def affray(*args: str | Path) -> subprocess.CompletedProcess[str]:

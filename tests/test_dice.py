@@ -1,4 +1,4 @@
-"""Dice (G-06): expressions parsed by d20, and our seeded Roller that records every die with its purpose."""
+"""Dice (G-06): dice expressions, and our seeded Roller that records every die with its purpose."""
 
 from __future__ import annotations
 
@@ -27,7 +27,38 @@ def test_g02_parse_dice(text: str | int, groups: tuple[tuple[int, int], ...], bo
     assert str(expr) == str(text)  # written back as the file wrote it
 
 
-@pytest.mark.parametrize("bad", ["2d", "d", "1d0", "0d6", "4d6kh3", "1d6*2", "abc", "", True, 1.5, None])
+@pytest.mark.parametrize(("text", "groups", "bonus"), [
+    # The notations the d20 package read for affray (up to 0.1), every one still read the same way:
+    ("d6", ((1, 6),), 0),                 # no count: one die
+    ("1d6 + 1", ((1, 6),), 1),            # spaces between terms
+    ("1 + 1d6", ((1, 6),), 1),            # the constant first
+    ("1d6 +\t1", ((1, 6),), 1),           # a tab is a space
+    ("+1d6", ((1, 6),), 0),               # a leading sign
+    ("--2", (), 2),                       # minus minus two: +2
+    ("1d6+-1", ((1, 6),), -1),            # plus minus one: -1
+    ("1d6++1", ((1, 6),), 1),
+    ("(1d6+1)", ((1, 6),), 1),            # parentheses
+    ("((1d6))", ((1, 6),), 0),
+    ("1d6-(-2)", ((1, 6),), 2),           # minus (minus two): +2
+    ("-(-1d6)+1", ((1, 6),), 1),          # the die's sign is minus minus: added
+    ("1d8 [slashing]", ((1, 8),), 0),     # an annotation, left aside
+    ("1d6+1 [fire]", ((1, 6),), 1),
+    ("1d6[a][b] + 2", ((1, 6),), 2),      # two annotations, then a term
+    ("(1d4+1) [acid] - 1", ((1, 4),), 0),  # an annotated parenthesis: 1d4+1-1
+    ("01d6", ((1, 6),), 0),               # leading zeros: one d6
+    ("2d06+007", ((2, 6),), 7),
+    ("2+-1", (), 1),                      # two minus one: 1
+])
+def test_g02_every_notation_the_old_parser_read(text: str, groups: tuple[tuple[int, int], ...], bonus: int) -> None:
+    expr = parse_dice(text)
+    assert (expr.groups, expr.bonus, str(expr)) == (groups, bonus, text)
+
+
+@pytest.mark.parametrize("bad", [
+    "2d", "d", "1d0", "0d6", "4d6kh3", "1d6*2", "abc", "", True, 1.5, None,
+    "1D6", "1 d6", "1d 6", "1.5", "2.0", "1d6>3", "1d%", "d%", "10-1d4", "10-(1d4)", "-1d6+10",  # each d20 refused
+    "1d6 [fire", "(1d6", "1d6)", "()", "(1,2)", "1d6 1", "1dd6", "1d6d6", "[x]1d6", "1d6 [a\nb]",
+])
 def test_g02_bad_dice_rejected_with_the_notation(bad: object) -> None:
     # every refusal says what to write instead (CONTRACT.md: `damage` is "1d8", "2d4+1" or a plain number)
     with pytest.raises(ValueError, match=r"1d8, 2d4\+1") as info:
@@ -138,7 +169,7 @@ def test_record_false_rolls_the_same_dice() -> None:
 
 
 def test_the_rng_is_our_own_not_the_global_random() -> None:
-    # STYLE.md "Avoid its global random": d20 rolls from the module-level `random`; our Roller must not
+    # STYLE.md "Avoid its global random": dice packages roll from the module-level `random`; our Roller must not
     random.seed(1234)
     before = random.getstate()
     roller = Roller(99)
@@ -159,25 +190,29 @@ def test_the_global_random_does_not_change_our_rolls() -> None:
     assert first + _faces(roller, 20, 10) == reference
 
 
-@pytest.mark.parametrize("text", ["1d8", "2d4+1", "1d6-1", "3", "0", "1d8+1d6-2", "10d10+100", "08",
-                                  "1d8+1+1", "2d4-9", "5000d6", "1d20000", "1d4-1", "1d1-1"])
-def test_plain_sums_read_as_d20_reads_them(text: str) -> None:
-    """The plain reader (d20 not even imported) gives the DiceExpr, or the error, that d20's parse gives."""
-    from affray.dice import expr as e
-
-    def via(groups: list[tuple[int, int]], bonus: int) -> object:
-        try:
-            return e._check(e.DiceExpr(tuple(groups), bonus, text), text)
-        except ValueError as exc:
-            return str(exc)
-
-    plain = e._plain(text)
-    assert plain is not None
-    assert via(*plain) == via(*e._parse_d20(text))
+@pytest.mark.parametrize(("text", "groups", "bonus"), [
+    ("1d8+1d6-2", ((1, 8), (1, 6)), -2),  # two groups, the constant apart
+    ("10d10+100", ((10, 10),), 100),       # 10 dice (limit 100), constant 100 (limit 1000)
+    ("08", (), 8),                         # a leading zero: eight
+    ("1d8+1+1", ((1, 8),), 2),             # constants summed: 1 + 1
+    ("1d4-1", ((1, 4),), -1),              # 1d4-1 rolls 0-3: can roll above 0
+    ("100d1000+1000", ((100, 1000),), 1000),  # every limit reached, none passed
+])
+def test_g02_sums_within_the_limits(text: str, groups: tuple[tuple[int, int], ...], bonus: int) -> None:
+    assert (parse_dice(text).groups, parse_dice(text).bonus) == (groups, bonus)
 
 
-@pytest.mark.parametrize("text", ["d8", "1d08", "0d6", "1d0", "-1", "1d8 + 1", "1d8-1d4", "4d6kh3", "1D8", "(1d8)"])
-def test_anything_else_goes_to_d20(text: str) -> None:
-    from affray.dice import expr as e
-
-    assert e._plain(text) is None
+@pytest.mark.parametrize(("text", "why"), [
+    ("0", "can never roll above 0"),                # 0 at most
+    ("2d4-9", "can never roll above 0"),            # 2d4 is 8 at most: 8 - 9 = -1
+    ("1d1-1", "can never roll above 0"),            # 1 - 1 = 0
+    ("101d6", "throws 101 dice: at most 100"),      # MAX_DICE 100
+    ("60d6+41d4", "throws 101 dice: at most 100"),  # 60 + 41 = 101 dice, the groups counted together
+    ("1d1001", "at most 1000 faces"),               # MAX_DIE_SIDES 1000
+    ("1d6+1001", "the constant is 1001"),           # MAX_MODIFIER 1000
+    ("1d6-600-401", "the constant is -1001"),       # -600 - 401 = -1001
+    ("1" * 41, "at most 40"),                       # MAX_DICE_TEXT 40 characters
+])
+def test_g02_the_limits_refuse_with_the_reason(text: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        parse_dice(text)

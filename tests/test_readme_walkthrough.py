@@ -62,6 +62,6 @@ def test_the_readme_opening_commands_are_unchanged() -> None:
     block = re.search(r"```sh\n(.*?)```", text, flags=re.S)
     assert block is not None
     assert block.group(1) == (
-        'pip install -c requirements.lock -e ".[dev]" && affray play src/affray/examples/skirmish.yaml --auto --db '
+        'pip install -c requirements.lock -e . && affray play src/affray/examples/skirmish.yaml --auto --db '
         "/tmp/affray-skirmish.db < src/affray/examples/skirmish.console\n"
-        'pip install -c requirements.lock -e ".[dev]" && python -m pytest\n')
+        'pip install -c requirements.lock -e ".[dev]" && python -m pytest -n auto\n')

@@ -1,8 +1,7 @@
-"""Start-up: what `affray run FILE` imports. A command pays only for what it uses: d20's grammar (built at
-import) only for a dice string beyond a plain sum, rich only to print, the driven fight only to drive one, one
-ruleset, the one the fight is under, and of the command line only the command called (the others' options are
-built when looked up, the workbench's module imported by its commands). Measured as modules loaded, never as time
-(the benchmarks time)."""
+"""Start-up: what `affray run FILE` imports. A command pays only for what it uses: rich only to print, the driven
+fight only to drive one, one ruleset, the one the fight is under, and of the command line only the command called
+(the others' options are built when looked up, the workbench's module imported by its commands). Measured as
+modules loaded, never as time (the benchmarks time)."""
 
 from __future__ import annotations
 
@@ -53,10 +52,10 @@ def test_the_registry_names_each_ruleset_by_its_own_id() -> None:
     assert all(find_ruleset(r.id) is r for r in RULESETS)
 
 
-def test_run_json_loads_neither_d20_rich_nor_the_driven_fight_nor_other_rulesets() -> None:
+def test_run_json_loads_neither_rich_nor_the_driven_fight_nor_other_rulesets() -> None:
     modules = loaded("run", EXAMPLE, "--json")
     assert "affray.rulesets.side_d6" in modules
-    assert not under(modules, "d20", "rich", "greenlet", "affray.drive", "affray.play")
+    assert not under(modules, "rich", "greenlet", "affray.drive", "affray.play")
     others = {"combat2_phase1", "combat2_phase2", "speed_segments", "phase_count", "d12_procedure"}
     assert not {m for m in modules if m.removeprefix("affray.rulesets.") in others}
 

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from affray.rulesets import RULESETS
+
+pytestmark = pytest.mark.slow  # a terminal, affray drive and a browser, three rounds each
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 ENV = dict(os.environ, NO_COLOR="1", PROMPT_TOOLKIT_NO_CPR="1", TERM="dumb")
@@ -215,21 +215,7 @@ def test_the_same_lines_through_affray_drive_give_the_same_journal(tmp_path: Pat
     assert rows(tmp_path / "drive.db") == rows(tmp_path / "console.db")
 
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium; .ci/run does it)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+from test_web_browser import browser  # noqa: E402,F401  (Debian's chromium, or a skip that says why)
 
 
 def play_on_the_page(browser: Any, file: Path, ruleset: str, db: Path) -> Referee:

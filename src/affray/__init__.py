@@ -13,7 +13,11 @@ The user's documentation is in the repository's ``docs/`` (the file format, one 
 the commands); ``affray rulesets ID`` and ``affray examples`` say much of it at the command line.
 """
 
+import os
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import TYPE_CHECKING, Any
+
+__version__ = "0.2.0"
 
 if TYPE_CHECKING:
     from affray.api import Prepared, prepare, run, run_file
@@ -44,6 +48,28 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def _check_build() -> None:
+    """In a source checkout (an editable install), warn when a compiled module is older than its source: Python
+    would import the compiled one, and the edit would not run (compiled.py)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.path.basename(os.path.dirname(here)) != "src":  # installed: nobody edits it
+        return
+    try:
+        if not any(n.endswith(tuple(EXTENSION_SUFFIXES)) for n in os.listdir(os.path.join(here, "engine"))):
+            return  # the pure build
+    except OSError:
+        return
+    import warnings
+
+    from affray.compiled import StaleBuildWarning, stale, stale_message
+
+    found = stale()
+    if found:
+        warnings.warn(stale_message(found), StaleBuildWarning, stacklevel=2)
+
+
+_check_build()
+
 __all__ = [
     "RULESETS",
     "AffrayError",
@@ -58,6 +84,7 @@ __all__ = [
     "Ruleset",
     "Simulation",
     "UnknownRulesetError",
+    "__version__",
     "find_ruleset",
     "load_encounter",
     "load_text",

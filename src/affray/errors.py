@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["AffrayError", "EncounterError", "OptionError", "PolicyError", "Problem", "UnknownRulesetError"]
+__all__ = ["AffrayError", "EncounterError", "MissingExtraError", "OptionError", "PolicyError", "Problem",
+           "UnknownRulesetError"]
 
 
 class AffrayError(Exception):
@@ -43,3 +44,7 @@ class OptionError(AffrayError, ValueError):
 
 class PolicyError(AffrayError):
     """A designer's auto-play policy that cannot be loaded, or that failed or declared what cannot be declared."""
+
+
+class MissingExtraError(AffrayError, ImportError):
+    """A part of affray whose packages an extra installs (``affray[sim]``...), used where they are not installed."""

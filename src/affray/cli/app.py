@@ -40,6 +40,21 @@ _app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions
                    help="Combat sequencing for old-school D&D under six initiative systems.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from affray.compiled import describe
+
+        typer.echo(describe())
+        raise typer.Exit()
+
+
+@_app.callback()
+def _main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="print affray's version and build (pure or compiled)")]
+          = False) -> None:
+    """The options of ``affray`` itself, before a command (the help is the Typer's own, above)."""
+
+
 # The options the commands that play a fight share (run, play, drive, serve), declared once.
 _Ruleset = Annotated[str | None, typer.Option(help="ruleset id (overrides the file's)")]
 _Seed = Annotated[str | None, typer.Option(help="seed (overrides the file's)", metavar="N")]

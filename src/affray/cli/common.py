@@ -33,7 +33,15 @@ def err() -> Console:
 def guard(fn: Callable[[], T]) -> T:
     """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
     try:
-        return fn()
+        try:
+            return fn()
+        except ModuleNotFoundError as exc:  # an optional package (an extra's) not installed: say which extra
+            from affray.extras import missing_extra
+
+            missing = missing_extra(exc, _command(fn))
+            if missing is None:
+                raise
+            raise missing from None
     except AffrayError as exc:  # names and paths in it come from the input: printed without control characters
         err().print(printable(str(exc), keep_newlines=True), markup=False)
         raise typer.Exit(2) from None
@@ -45,6 +53,13 @@ def guard(fn: Callable[[], T]) -> T:
         err().print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
                   markup=False)
         raise typer.Exit(1) from None
+
+
+def _command(body: Callable[[], Any]) -> str:
+    """The command a body belongs to, by its name: ``serve.<locals>.body`` is ``affray serve``'s,
+    ``odds_attack.<locals>.body`` is ``affray odds attack``'s."""
+    outer, local, _ = body.__qualname__.partition(".<locals>")
+    return f"affray {outer.replace('_', ' ')}" if local else "this command"
 
 
 def parse_sets(values: list[str]) -> dict[str, Any]:

@@ -163,6 +163,13 @@ def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
 def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
          scheduler: str | None, sets: list[str] | None, vary: list[str] | None, policy: list[str] | None,
          max_rounds_text: str, plot: Path | None, rows: Path | None = None) -> Simulation:
+    from affray.extras import require
+
+    require("simulating fights", "numpy")  # before any fight: what the options ask for is there to be used
+    if plot is not None:
+        require("--plot", "matplotlib")
+    if scheduler is not None:
+        require("--scheduler", "distributed")
     from affray.sim import field_axis, option_axis, simulate
     from affray.sim.plot import check_plot_path
     from affray.sim.simulate import check_rows_path

@@ -1,4 +1,4 @@
-"""Dice: expressions (parsed by d20) and the seeded roller that records every die."""
+"""Dice: expressions (read by our own parser, dice/expr.py) and the seeded roller that records every die."""
 
 from affray.dice.expr import DiceExpr, parse_dice
 from affray.dice.roller import DieProvider, Roll, Roller

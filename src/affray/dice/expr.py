@@ -1,13 +1,16 @@
-"""Dice expressions: parsed by d20, rolled by our own roller (never d20's global RNG).
+"""Dice expressions, read by a small parser of our own and rolled by our own roller (``dice/roller.py``).
 
-d20 builds its grammar when imported (a fifth of the command line's start-up): the plain sums every file
-writes (``1d8``, ``2d4+1``, ``3``) are read here, and d20 is imported only for anything else."""
+What a file may write: a sum of dice ``NdS`` (``N`` left out means one: ``d6``) and whole numbers, joined by
+``+`` and ``-``, with spaces between terms, parentheses and ``[annotations]`` (``1d8+1 [slashing]``) allowed:
+the notation the d20 package read for affray before 0.2, less what affray never rolled (keep/drop, rerolls,
+exploding dice, ``*``, ``/``, comparisons, decimals, ``d%``). Dice are never subtracted (``10-1d4`` is refused).
+"""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NoReturn
 
 from affray.limits import MAX_DICE, MAX_DICE_TEXT, MAX_DIE_SIDES, MAX_MODIFIER
 
@@ -47,67 +50,94 @@ def parse_dice(value: object) -> DiceExpr:
     return _parse(text)
 
 
-#: A plain sum: terms ``NdS`` (N and S from 1) or ``N``, joined by ``+`` or ``-``, no dice subtracted, no spaces.
-_PLAIN = re.compile(r"(?:[1-9]\d{0,5}d[1-9]\d{0,5}|\d{1,6})(?:\+[1-9]\d{0,5}d[1-9]\d{0,5}|[+-]\d{1,6})*")
-_TERM = re.compile(r"([+-]?)(\d+)(?:d(\d+))?")
-
-
-def _plain(text: str) -> tuple[list[tuple[int, int]], int] | None:
-    """The dice groups and constant of a plain sum, as d20 reads it; None for anything else."""
-    if _PLAIN.fullmatch(text) is None:
-        return None
-    groups: list[tuple[int, int]] = []
-    bonus = 0
-    for sign, number, sides in _TERM.findall(text):
-        if sides:
-            groups.append((int(number), int(sides)))
-        else:
-            bonus += -int(number) if sign == "-" else int(number)
-    return groups, bonus
-
-
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> DiceExpr:
     """An expression's text parsed once (DiceExpr is immutable); a bad one raises each time."""
-    plain = _plain(text)
-    groups, bonus = plain if plain is not None else _parse_d20(text)
-    return _check(DiceExpr(tuple(groups), bonus, text), text)
+    reader = _Reader(text)
+    reader.sum(1)
+    reader.space()
+    if reader.at < len(text):
+        reader.fail()
+    return _check(DiceExpr(tuple(reader.groups), reader.bonus, text), text)
 
 
-def _parse_d20(text: str) -> tuple[list[tuple[int, int]], int]:
-    """Any other expression, as d20 parses it."""
-    import d20
-    from d20 import diceast
+_SPACE = " \t\f\r\n"
 
-    try:
-        tree = d20.parse(text)
-    except d20.RollSyntaxError as exc:
-        raise ValueError(f"not a dice expression: {text!r} ({_HINT})") from exc
-    groups: list[tuple[int, int]] = []
-    bonus = 0
 
-    def walk(node: object, sign: int) -> None:
-        nonlocal bonus
-        if isinstance(node, diceast.Expression):
-            walk(node.roll, sign)
-        elif isinstance(node, (diceast.AnnotatedNumber, diceast.Parenthetical)):
-            walk(node.value, sign)
-        elif isinstance(node, diceast.Literal) and isinstance(node.value, int):
-            bonus += sign * node.value
-        elif isinstance(node, diceast.Dice) and type(node) is diceast.Dice and sign > 0:
-            if node.num < 1 or not isinstance(node.size, int) or node.size < 1:
-                raise ValueError(f"not a dice expression: {text!r} ({_HINT})")
-            groups.append((int(node.num), int(node.size)))
-        elif isinstance(node, diceast.BinOp) and node.op in ("+", "-"):
-            walk(node.left, sign)
-            walk(node.right, sign if node.op == "+" else -sign)
-        elif isinstance(node, diceast.UnOp) and node.op in ("+", "-"):
-            walk(node.value, sign if node.op == "+" else -sign)
+class _Reader:
+    """A recursive-descent reading of one expression (at most ``MAX_DICE_TEXT`` characters, so as deep):
+
+    ``sum := term (("+" | "-") term)*``, ``term := ("+" | "-")* (dice | number | "(" sum ")") annotation*``,
+    ``dice := number? "d" number``, ``annotation := "[" any but "]" "]"``; spaces between any two of them.
+    Each term is added to ``groups`` (dice) or ``bonus`` (a number) with the sign it has in the whole sum."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+        self.groups: list[tuple[int, int]] = []
+        self.bonus = 0
+
+    def fail(self, unsupported: bool = False) -> NoReturn:
+        what = "unsupported dice expression" if unsupported else "not a dice expression"
+        raise ValueError(f"{what}: {self.text!r} ({_HINT})")
+
+    def space(self) -> None:
+        while self.at < len(self.text) and self.text[self.at] in _SPACE:
+            self.at += 1
+
+    def peek(self) -> str:
+        return self.text[self.at] if self.at < len(self.text) else ""
+
+    def number(self) -> int | None:
+        start = self.at
+        while self.at < len(self.text) and self.text[self.at] in "0123456789":
+            self.at += 1
+        return int(self.text[start:self.at]) if self.at > start else None
+
+    def sum(self, sign: int) -> None:
+        self.space()
+        self.term(sign)
+        self.space()
+        while self.peek() in ("+", "-") and self.peek():
+            op = self.text[self.at]
+            self.at += 1
+            self.space()
+            self.term(sign if op == "+" else -sign)
+            self.space()
+
+    def term(self, sign: int) -> None:
+        while self.peek() in ("+", "-") and self.peek():  # unary signs
+            sign = sign if self.text[self.at] == "+" else -sign
+            self.at += 1
+            self.space()
+        if self.peek() == "(":
+            self.at += 1
+            self.sum(sign)
+            if self.peek() != ")":
+                self.fail()
+            self.at += 1
         else:
-            raise ValueError(f"unsupported dice expression: {text!r} ({_HINT})")
-
-    walk(tree, 1)
-    return groups, bonus
+            count = self.number()
+            if self.peek() == "d":
+                self.at += 1
+                sides = self.number()
+                if sides is None:
+                    self.fail()
+                n = 1 if count is None else count
+                if sign < 0 or n < 1 or sides < 1:  # dice are never subtracted; no zero dice, no zero faces
+                    self.fail(unsupported=True)
+                self.groups.append((n, sides))
+            elif count is None:
+                self.fail()
+            else:
+                self.bonus += sign * count
+        self.space()
+        while self.peek() == "[":  # an annotation ("[fire]"): read and left aside
+            end = self.text.find("]", self.at)
+            if end < 0 or "\n" in self.text[self.at:end]:
+                self.fail()
+            self.at = end + 1
+            self.space()
 
 
 def _check(expr: DiceExpr, text: str) -> DiceExpr:

@@ -6,10 +6,11 @@ inputs (``affray.drive.Input``, each with the point it was given at) and every e
 updated or deleted (triggers refuse it): ``undo`` is a journal row too, and the current fight is the fold
 of its journal (``Journal``).
 
-One writer per fight: a session that writes holds ``Store.writer(game)``, an advisory lock (``flock``) on
-a file beside the database, ``PATH-fightN.lock``, which the system releases when the process ends, even by
-kill -9. A second writer of the same fight waits a moment, then is refused (``FightBusyError``); two fights of
-one database are played at once, each under its own lock, and readers (``log``, ``games``) take none.
+One writer per fight: a session that writes holds ``Store.writer(game)``, a lock (filelock's ``lock_descriptor``:
+``flock`` on POSIX, ``LockFileEx`` on Windows) on a file beside the database, ``PATH-fightN.lock``, which the
+system releases when the process ends, even by kill -9. A second writer of the same fight waits a moment, then
+is refused (``FightBusyError``); two fights of one database are played at once, each under its own lock, and
+readers (``log``, ``games``) take none.
 
 A damaged database is refused fight by fight: a row that cannot be read or makes no sense names the file,
 the fight and the row (``StoreError``), and the other fights stay open.
@@ -18,7 +19,6 @@ the fight and the row (``StoreError``), and the other fights stay open.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import sqlite3
@@ -202,6 +202,16 @@ def answer_value(data: Any) -> object:
     return data
 
 
+def _holder(fd: int) -> str:
+    """What the lock file says of its holder (its process id); nothing where the lock keeps it unread
+    (Windows locks the file's first byte against other processes' reads)."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        return os.read(fd, 32).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+
+
 class Store:
     """An SQLite database of fights; every write is committed before it returns."""
 
@@ -257,29 +267,30 @@ class Store:
             self._release(game)
 
     def _acquire(self, game: int, wait: float) -> int:
+        from filelock import lock_descriptor  # imported by writers only (readers take no lock)
+
         path = self.lock_path(game)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
         except OSError as exc:
             raise StoreError(f"{path}: cannot make the lock file that keeps fight {game} to one writer: "
                              f"{exc.strerror or exc}") from None
         deadline = time.monotonic() + wait
         while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if lock_descriptor(fd, blocking=False):
                 break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                    os.close(fd)
-                    by = f" (process {holder})" if holder.isdecimal() else ""
-                    raise FightBusyError(
-                        f"{self.path}: fight {game} is being played in another console{by}, and a fight takes one "
-                        f"writer at a time: quit that one first (`affray log --db {self.path} --game {game}` shows "
-                        "it meanwhile), or start or resume another fight") from None
-                time.sleep(0.05)
+            if time.monotonic() >= deadline:
+                holder = _holder(fd)
+                os.close(fd)
+                by = f" (process {holder})" if holder.isdecimal() else ""
+                raise FightBusyError(
+                    f"{self.path}: fight {game} is being played in another console{by}, and a fight takes one "
+                    f"writer at a time: quit that one first (`affray log --db {self.path} --game {game}` shows "
+                    "it meanwhile), or start or resume another fight") from None
+            time.sleep(0.05)
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         return fd
 
     def _release(self, game: int) -> None:
