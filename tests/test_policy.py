@@ -487,7 +487,8 @@ def test_a_designers_policy_plays_its_own_choices(designer: Path) -> None:
 
 @pytest.mark.parametrize(("ref", "message"), [
     ("mypolicies:nobody", "policy mypolicies:nobody: declared {'melee': 'Nobody'} for F 1 at round 1, "
-                          "surprise: no combatant named 'Nobody' (enemies: Orc 1, Orc 2)"),
+                          "surprise: no combatant named 'Nobody' to attack (combatants: F 1, F 2, F 3, F 4, Orc 1, "
+                          "Orc 2)"),
     ("mypolicies:broken", "policy mypolicies:broken: raised ZeroDivisionError: division by zero ("),
     ("mypolicies:junk", "policy mypolicies:junk: declared 42 for F 1"),
 ])
