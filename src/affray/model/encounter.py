@@ -116,20 +116,23 @@ Attacks = Annotated[Fraction, BeforeValidator(lambda v: _rate(v, "number of atta
                     PlainSerializer(str)]
 
 
+def _kinds(annotation: Any) -> set[Any]:
+    """The types an annotation's unions and aliases come down to (a container counts as itself)."""
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (dict, tuple, list) or not args:
+        return {annotation}
+    return set().union(*(_kinds(a) for a in args)) if typing.get_origin(annotation) is not Literal else {str}
+
+
 @cache
 def _numbers_only(model: type[BaseModel], field: str) -> bool:
-    """Whether ``field`` takes a number and never true/false (pydantic would read true as 1)."""
+    """Whether ``field`` takes a number and never true/false (pydantic would read true as 1). Worked out once per
+    field, by a function of the module's (a recursive inner one made a reference cycle: garbage when a fight
+    first built a declaration with a true or false in it, with the collector paused)."""
     info = model.model_fields.get(field)
     if info is None:
         return False
-
-    def kinds(annotation: Any) -> set[Any]:
-        args = typing.get_args(annotation)
-        if typing.get_origin(annotation) in (dict, tuple, list) or not args:
-            return {annotation}
-        return set().union(*(kinds(a) for a in args)) if typing.get_origin(annotation) is not Literal else {str}
-
-    found = kinds(info.annotation)
+    found = _kinds(info.annotation)
     return bool(found & {int, float}) and bool not in found
 
 
