@@ -153,13 +153,25 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="the timeline as one JSON document")] = False,
     declare: _Declare = None,
     catalogue: _Catalogue = None,
+    board: Annotated[Path | None, typer.Option(help="also draw the sequence board as an SVG file", metavar="PATH")] = (
+        None),
+    round_: Annotated[str | None, typer.Option("--round", help="with --board: only this round (phase-count: run of "
+                                               "ten phases; combat2-phase2: cycle)", metavar="N")] = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
+        window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
+        if window is not None and board is None:
+            raise OptionError("--round N picks the round --board draws: give --board PATH too")
         prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
-        result = prepared.fight(auto=auto, max_rounds=rounds).run()
+        fight = prepared.fight(auto=auto, max_rounds=rounds)
+        result = fight.run()
+        if board is not None:
+            from affray.render.board_svg import board_file
+
+            _write(board, board_file(fight, window))
         if as_json:
             from affray.io.timeline import timeline_json
 
@@ -360,6 +372,14 @@ def log(
             render_result(result, _console())
 
     _guard(body)
+
+
+def _write(path: Path, text: str) -> None:
+    """A file the user asked for, or a clear error (exit 2) naming it."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"{printable(str(path))}: cannot write the file: {exc.strerror or exc}") from None
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
