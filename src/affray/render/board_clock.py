@@ -175,7 +175,8 @@ class SideD6Layout(Layout):
             label, tip = self.start[step]
             return Column(key, label, "start", tip)
         sides = [s for s, r in ctx.ranks.items() if r == turn]
-        group = f"{' and '.join(sides) if sides else 'side'} ({ordinal(turn)})"
+        who = " and ".join(sides) + (" together" if len(sides) > 1 else "") if sides else "side"  # its `at`'s words
+        group = f"{who} ({ordinal(turn)})"
         short, words = self.steps[step]
         return Column(key, str(step), group, f"{group}, step {step}: {words} (MJ-05)", short)
 

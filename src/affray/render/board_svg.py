@@ -210,7 +210,8 @@ def _header(board: Board, panel: Panel, xs: dict[int, float], widths: list[int],
         key = ",".join(map(str, col.key))
         sub = (f'<text x="{cx:.1f}" y="38" text-anchor="middle" font-size="8" fill="currentColor">{_x(col.sub)}'
                "</text>") if col.sub else ""
-        out.append(f'<g class="bd-col" data-col="{c}" data-key="{key}" data-x0="{xs[c]:.1f}" '
+        out.append(f'<g class="bd-col" data-col="{c}" data-key="{key}" data-group="{_x(col.group)}" '
+                   f'data-x0="{xs[c]:.1f}" '
                    f'data-x1="{xs[c] + widths[c]:.1f}"><title>{_x(col.tip)}</title>'
                    f'<text x="{cx:.1f}" y="27" text-anchor="middle" fill="currentColor">{_x(col.label)}</text>'
                    f"{sub}</g>")
