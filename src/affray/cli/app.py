@@ -299,10 +299,13 @@ def serve(
     port: Annotated[str, typer.Option(help="the port to listen on (0: any free one)", metavar="N")] = "8000",
     declare: _Declare = None,
     catalogue: _Catalogue = None,
+    new_links: Annotated[bool, typer.Option("--new-links", help="reissue every link (the old ones stop working)")] = (
+        False),
 ) -> None:
     """Serve the fight as a web page: the referee's screen and one link per player character, live.
 
-    Prints one line per link (referee: URL, then NAME: URL); each carries its own secret token."""
+    Prints one line per link (referee: URL, then NAME: URL, then the table view's); each carries its own secret
+    token, kept with the fight: serving it again prints the same links, until --new-links."""
 
     def body() -> None:
         from affray.web.serve import Opening
@@ -316,10 +319,11 @@ def serve(
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
             prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare)
-            opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds))
+            opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
+                              new_links=new_links)
         else:
             _existing_store(db).close()
-            opening = Opening(str(db), game=game_n)
+            opening = Opening(str(db), game=game_n, new_links=new_links)
         run_server(opening, host, port_n, sys.stdout)
 
     _guard(body)
