@@ -265,8 +265,8 @@ def play_on_the_page(browser: Any, file: Path, ruleset: str, db: Path) -> Refere
                 title = ask.locator("h2").text_content() or ""
                 actor = title.split(" (")[0]
                 rev = int(page.locator(".screen").get_attribute("data-rev") or "-1")
-                ask.locator("input[name=text]").fill(ref.declares(actor))
-                ask.locator("button", has_text="Declare").click()
+                ask.locator("details.say input[name=text]").fill(ref.declares(actor))  # open on the referee's page
+                ask.locator("details.say button").click()
                 page.wait_for_function("r => +document.querySelector('.screen').dataset.rev > r", arg=rev)
                 continue
             paused = page.locator("p.paused")

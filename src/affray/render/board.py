@@ -166,8 +166,8 @@ def _lane_of(e: Event, lanes: Mapping[str, Lane]) -> str:
 
 
 def _title(s: Seen) -> str:
-    text = " ".join(s.text.split())
-    return p(f"{text}\n{s.why}" if s.why else f"{text}\nat {s.event.at}")
+    """A mark's line, then its moment and why (on a line of their own: names come from files, printable)."""
+    return p(" ".join(s.text.split())) + "\n" + p(s.why if s.why else f"at {s.event.at}")
 
 
 def _step_title(step: Step) -> str:
@@ -175,7 +175,7 @@ def _step_title(step: Step) -> str:
     target = f" -> {step.target}" if step.target else ""
     weapon = f" ({step.weapon.name})" if step.weapon is not None and step.kind in ("melee", "missile") else ""
     why = f" Why: {step.why}" if step.why else ""
-    return p(f"coming: {step.actor.name}: {what}{target}{weapon}\nat {step.at}.{why}")
+    return p(f"coming: {step.actor.name}: {what}{target}{weapon}") + "\n" + p(f"at {step.at}.{why}")
 
 
 def _spans(seen: Sequence[Seen], steps: Sequence[Step], lanes: Mapping[str, Lane],

@@ -21,15 +21,17 @@ from affray.errors import OptionError
 from affray.render.board import Bar, Board, Lane, Mark, fight_board, windows
 from affray.render.board_clock import layout_for
 
-__all__ = ["CSS", "LEGEND", "Panel", "board_file", "board_panels", "board_svg", "legend_svg", "panel_svg", "panels"]
+__all__ = ["CSS", "LEGEND", "PANEL_WIDTH", "Panel", "board_file", "board_panels", "board_svg", "legend_svg",
+           "panel_svg", "panels"]
 
 _HEAD = 42  # the group row, the column labels and their second line
 _LABEL_FONT = 11
 _MARK = 14  # a mark's room in a cell
 _BAR = 7  # a bar row's height
 _PAD = 4
-#: The most a panel's columns take (px), so that one panel and its lane names fit a phone's width.
-PANEL_COLUMNS = 250
+#: The most a panel takes (px), its lanes' names with its columns, so that a panel fits a phone's width (390 px
+#: less the page's margins).
+PANEL_WIDTH = 362
 
 #: The kinds the legend explains, in its order: (kind, hit, placed, words).
 LEGEND = (("melee", True, False, "melee: hit (filled), miss (hollow)"),
@@ -71,12 +73,14 @@ def _widths(board: Board) -> list[int]:
         per[(m.lane, m.column)] = per.get((m.lane, m.column), 0) + 1
     for (_, col), n in per.items():
         most[col] = max(most[col], n)
-    return [max(30 if col.sub else 24, _MARK * n + 8) for n, col in zip(most, board.columns, strict=True)]
+    return [max(30 if len(col.sub) > 2 else 24, _MARK * n + 8) for n, col in zip(most, board.columns, strict=True)]
 
 
-def panels(board: Board, budget: int = PANEL_COLUMNS) -> list[Panel]:
-    """The board's columns cut into panels: whole groups while they fit ``budget`` pixels, a long group in pieces."""
+def panels(board: Board, width: int = PANEL_WIDTH) -> list[Panel]:
+    """The board's columns cut into panels ``width`` pixels wide at most (with their lanes' names): whole groups
+    while they fit, a long group in pieces."""
     widths = _widths(board)
+    budget = width - _label_width(board) - _PAD
     out: list[Panel] = []
     start, used = 0, 0
     i = 0
@@ -338,9 +342,9 @@ def _mark(m: Mark, cx: float, cy: float) -> str:
             f"{_glyph(m.kind, m.hit, m.passed, m.placed, round(cx, 1), round(cy, 1))}</g>")
 
 
-def board_panels(board: Board, budget: int = PANEL_COLUMNS) -> list[str]:
+def board_panels(board: Board, width: int = PANEL_WIDTH) -> list[str]:
     """The board as panels, each a whole ``<svg>`` (the page lays them side by side, or one under another)."""
-    return [panel_svg(board, panel) for panel in panels(board, budget)]
+    return [panel_svg(board, panel) for panel in panels(board, width)]
 
 
 def legend_svg() -> str:
@@ -365,7 +369,7 @@ def legend_svg() -> str:
             f"<title>What the board's marks mean</title>{''.join(rows)}</svg>")
 
 
-def board_svg(boards: Sequence[Board], title: str, row_width: int = 1100, budget: int = 560) -> str:
+def board_svg(boards: Sequence[Board], title: str, row_width: int = 1100, panel_width: int = 680) -> str:
     """A standalone SVG file (``affray run --board``): each window's panels in rows, its title above them, the
     legend at the end; styled for light and dark."""
     parts: list[str] = []
@@ -376,7 +380,7 @@ def board_svg(boards: Sequence[Board], title: str, row_width: int = 1100, budget
                      f"{_x(board.title)}</text>")
         y += 24
         x, row_h = 8, 0
-        for panel in panels(board, budget):
+        for panel in panels(board, panel_width):
             svg = panel_svg(board, panel)
             w, h = _size(svg)
             if x > 8 and x + w > row_width:

@@ -128,6 +128,15 @@ class View:
     names: list[str] = field(default_factory=list)
     paused: str | None = None  # why the fight waits for the referee (a round's declarations come next...)
 
+    @property
+    def card_groups(self) -> list[tuple[str, bool, list[Card]]]:
+        """The cards by side, in the fight's order; a player's (and the table view's) own side first."""
+        groups: dict[str, list[Card]] = {}
+        for c in self.cards:
+            groups.setdefault(c.side, []).append(c)
+        out = [(side, cards[0].ours, cards) for side, cards in groups.items()]
+        return out if self.seat == "referee" else sorted(out, key=lambda g: not g[1])
+
 
 def _state(f: Fighter) -> str:
     if f.down:
@@ -143,13 +152,13 @@ def _headings(fight: Fight[Any]) -> Callable[[Event], str | None]:
 Keep = Callable[[int, Event], "bool | str | None"]
 
 
-def _scrub(e: Event, seq: int, shown: bool | str, ours: Callable[[str], bool]) -> tuple[Event, str, str | None]:
+def _scrub(e: Event, seq: int, shown: bool | str, knows: Callable[[str], bool]) -> tuple[Event, str, str | None]:
     """An event as a viewer sees it, with its line and why: whole (True), without detail or why where they may tell
     what the viewer may not know (False: an enemy's event), or without a detail naming hit points ("scrub": a blow
     at an enemy). A condition on an enemy is seen without its end."""
     if shown is not True and e.detail and (shown is False or _HP.search(e.detail)):
         e = e._replace(detail=None)
-    if isinstance(e, Condition) and e.target is not None and not ours(e.target) and (e.until or e.end):
+    if isinstance(e, Condition) and e.target is not None and not knows(e.target) and (e.until or e.end):
         e = e._replace(until=None, end=None, why=None)
     why = why_line(e)
     if shown is False and (e.kind in _INTENT or (e.why and _HP.search(e.why))):
@@ -157,7 +166,7 @@ def _scrub(e: Event, seq: int, shown: bool | str, ours: Callable[[str], bool]) -
     return e, event_line(e, seq).plain.strip(), why.plain if why else None
 
 
-def _seen(fight: Fight[Any], keep: Keep, ours: Callable[[str], bool]) -> tuple[list[Line], list[Seen]]:
+def _seen(fight: Fight[Any], keep: Keep, knows: Callable[[str], bool]) -> tuple[list[Line], list[Seen]]:
     """The events ``keep`` lets through (None: hidden; else as ``_scrub`` shows them): the timeline, newest first,
     a heading where the round (or the ruleset's own unit) changes; and the same events for the board."""
     heading = _headings(fight)
@@ -169,7 +178,7 @@ def _seen(fight: Fight[Any], keep: Keep, ours: Callable[[str], bool]) -> tuple[l
         if shown is None:
             continue
         title = heading(e)
-        scrubbed, text, why = _scrub(e, seq, shown, ours)
+        scrubbed, text, why = _scrub(e, seq, shown, knows)
         lines.append(Line(seq, e.kind, text, why, title if title != last else None))
         seen.append(Seen(seq, scrubbed, text, why))
         last = title if title is not None else last
@@ -262,7 +271,7 @@ def referee_view(table: Table, rev: int) -> View:
             notes.append(p(f"pending: {s.actor.name}: {s.kind} at {s.at}"))
     notes += [p(f"morale due: {side} ({' and '.join(t)}, G-07)") for side, t in morale_due(fight).items()]
     pcs = {f.name for f in fight.state.fighters.values() if f.pc}
-    lines, seen = _seen(fight, lambda seq, e: True, lambda name: name in pcs)
+    lines, seen = _seen(fight, lambda seq, e: True, lambda name: True)
     q = table.pending
     return View("referee", "referee", rev,
                 p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
