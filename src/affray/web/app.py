@@ -296,7 +296,8 @@ def _act(table: Table, v: Viewer, data: dict[str, str]) -> str | None:
         entry = _declaration(table, data)
         if not entry.startswith("{"):  # what is missing, in words
             return entry
-        return table.answer(v.pc, int(q), entry)
+        note = table.answer(v.pc, int(q), entry)
+        return note.removeprefix(f"{entry}: ") if note is not None else None  # the refusal, without the JSON
     if not v.referee:
         return "only the referee gives commands"
     if op == "command":
