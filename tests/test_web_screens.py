@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
+import test_web_browser
 from affray.web.app import Served
 from web_helpers import live_server, opening
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+browser = test_web_browser.browser  # the module's Chromium (a fixture)
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 PLAYERS = ("Brom", "Mina")
 
@@ -62,18 +62,6 @@ plan:
 EVENTS = {"combat2-phase1": 40, "side-d6": 30, "phase-count": 30}
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed (apt-get install chromium; .ci/run does it)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 def _rev(page: Page) -> int:
     return int(page.locator(".screen").get_attribute("data-rev") or "-1")
 
@@ -107,17 +95,22 @@ def _play(pages: dict[str, Page], served: Served, events: int) -> None:
     box.fill("dice roll")
     referee.locator("section.controls button[name=say][value='']").click()
     _after(referee, rev)
-    for _ in range(300):
-        if len(served.table.journal.events) >= events or referee.locator(".over").count():
-            break
-        asked = [pc for pc in PLAYERS if pages[pc].locator("section.ask form.declare").count()]
-        if asked:
-            _declare(pages[asked[0]], asked[0])
-            continue
-        _referee_moves(referee)
+    _until(pages, lambda: len(served.table.journal.events) >= events or bool(referee.locator(".over").count()))
     assert not referee.locator(".over").count(), "the fight ended before its screens were looked at"
     for page in pages.values():
         page.wait_for_function("r => +document.querySelector('.screen').dataset.rev >= r", arg=_rev(referee))
+
+
+def _until(pages: dict[str, Page], done: Callable[[], bool]) -> None:
+    """Play on until ``done``: each player answers its own declarations, the referee does the rest."""
+    for _ in range(300):
+        if done():
+            return
+        asked = [pc for pc in PLAYERS if pages[pc].locator("section.ask form.declare").count()]
+        if asked:
+            _declare(pages[asked[0]], asked[0])
+        else:
+            _referee_moves(pages["referee"])
 
 
 def _referee_moves(referee: Page) -> None:
@@ -194,14 +187,7 @@ def _declaring(pages: dict[str, Page], served: Served, shots: str | None, rulese
     distance), fits his phone too; and the referee's tools stay open across a command."""
     brom, referee = pages["Brom"], pages["referee"]
     brom.set_viewport_size(SIZES["phone"])
-    for _ in range(200):
-        if brom.locator("section.ask form.declare").count():
-            break
-        asked = [pc for pc in PLAYERS if pages[pc].locator("section.ask form.declare").count()]
-        if asked:
-            _declare(pages[asked[0]], asked[0])
-            continue
-        _referee_moves(referee)
+    _until(pages, lambda: bool(brom.locator("section.ask form.declare").count()))
     form = brom.locator("section.ask form.declare")
     assert form.count(), "Brom was never asked"
     assert form.locator("fieldset.for-melee").first.is_hidden()  # the options come with the action
