@@ -121,9 +121,6 @@ class Board:
     bars: list[Bar] = field(default_factory=list)
     now: int | None = None
 
-    def column_of(self, mark: Mark) -> Column:
-        return self.columns[mark.column]
-
 
 def seen_all(events: Sequence[Event]) -> list[Seen]:
     """Every event whole, as the referee and ``affray run`` see them."""

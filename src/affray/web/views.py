@@ -70,10 +70,6 @@ class Card:
     mine: bool = False
     ours: bool = False
 
-    @property
-    def hp_text(self) -> str:
-        return "?" if self.hp is None else f"{self.hp}/{self.hp_max}"
-
 
 @dataclass(frozen=True)
 class DeclareForm:
