@@ -215,7 +215,9 @@ def test_the_same_lines_through_affray_drive_give_the_same_journal(tmp_path: Pat
     assert rows(tmp_path / "drive.db") == rows(tmp_path / "console.db")
 
 
-from test_web_browser import browser  # noqa: E402,F401  (Debian's chromium, or a skip that says why)
+import test_web_browser  # noqa: E402
+
+browser = test_web_browser.browser  # Debian's chromium, or a skip that says why (a fixture)
 
 
 def play_on_the_page(browser: Any, file: Path, ruleset: str, db: Path) -> Referee:
@@ -251,8 +253,8 @@ def play_on_the_page(browser: Any, file: Path, ruleset: str, db: Path) -> Refere
                 title = ask.locator("h2").text_content() or ""
                 actor = title.split(" (")[0]
                 rev = int(page.locator(".screen").get_attribute("data-rev") or "-1")
-                ask.locator("input[name=text]").fill(ref.declares(actor))
-                ask.locator("button", has_text="Declare").click()
+                ask.locator("details.say input[name=text]").fill(ref.declares(actor))  # open on the referee's page
+                ask.locator("details.say button").click()
                 page.wait_for_function("r => +document.querySelector('.screen').dataset.rev > r", arg=rev)
                 continue
             paused = page.locator("p.paused")

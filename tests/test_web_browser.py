@@ -4,7 +4,7 @@ then equals ``affray log --json``, and the same answers given to ``affray drive`
 
 Chromium is Debian's (``.ci/run`` installs it), driven by Playwright through ``executable_path``. Without it this
 test is skipped, saying why in the summary, where a user runs the suite; where ``AFFRAY_REQUIRE_BROWSER=1`` is set
-(``.ci/run`` sets it) it fails instead. ``AFFRAY_SHOTS=DIR`` also saves the screenshots of docs/web.md there.
+(``.ci/run`` sets it) it fails instead. The screenshots of docs/web.md come from ``test_web_screens.py``.
 """
 
 from __future__ import annotations
@@ -94,23 +94,6 @@ def _settle(pages: list[Page], rev: int) -> None:
         page.wait_for_function("r => +document.querySelector('.screen').dataset.rev >= r", arg=rev, timeout=15_000)
 
 
-def _shoot(pages: dict[str, Page], ruleset: str) -> None:
-    shots = os.environ.get("AFFRAY_SHOTS")
-    if not shots or ruleset != "combat2-phase1":
-        return
-    Path(shots).mkdir(parents=True, exist_ok=True)
-    for who, page, size, name in (("referee", pages["referee"], DESKTOP, "referee-desktop"),
-                                  ("referee", pages["referee"], PHONE, "referee-phone"),
-                                  ("Brom", pages["Brom"], DESKTOP, "player-desktop"),
-                                  ("Brom", pages["Brom"], PHONE, "player-phone")):
-        old = page.viewport_size
-        page.set_viewport_size(size)
-        page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=name.endswith("desktop"))
-        assert old is not None
-        page.set_viewport_size(old)
-        del who
-
-
 def _play(browser: Browser, links: dict[str, str], ruleset: str) -> dict[int, dict[str, Any]]:
     """The whole fight through the four pages: the referee runs it, each player answers what its page asks
     (a blow at the first orc listed, a d20 of 19, the damage die's highest face, its side's dice). The answers
@@ -129,7 +112,6 @@ def _play(browser: Browser, links: dict[str, str], ruleset: str) -> dict[int, di
     referee = pages["referee"]
     answers: dict[int, dict[str, Any]] = {}
     by: dict[str, set[str]] = {pc: set() for pc in PCS}
-    shot = False
     for _ in range(400):
         if referee.locator(".over").count():
             break
@@ -143,12 +125,12 @@ def _play(browser: Browser, links: dict[str, str], ruleset: str) -> dict[int, di
             ask = page.locator("section.ask")
             qid = int(ask.get_attribute("data-question") or "-1")
             if ask.get_attribute("data-what") == "declare":
-                if not shot and pc == "Brom" and len(answers) > 6:
-                    _shoot(pages, ruleset)
-                    shot = True
-                button = ask.locator("button[name=say][value^='melee ']").first
-                target = (button.get_attribute("value") or "").removeprefix("melee ")
-                button.click()
+                form = ask.locator("form.declare")  # the action, then the target
+                form.locator("input[name=action][value=melee]").check()
+                chip = form.locator("input[name=target]").first
+                target = chip.get_attribute("value") or ""
+                chip.check()
+                form.locator("button.primary").click()
                 answers[qid] = {"declare": {"melee": target}}
                 by[pc].add("declare")
             else:

@@ -18,7 +18,7 @@ from affray.cli.app import app
 from affray.table.store import FightBusyError
 from affray.web.app import Served
 from affray.web.serve import Opening, open_served
-from web_helpers import PCS, TABLE, client, first_frame, form_key, live_server, opening, question, table_file
+from web_helpers import PCS, TABLE, card, client, first_frame, form_key, live_server, opening, question, table_file
 
 runner = CliRunner(env={"COLUMNS": "400"})
 
@@ -127,19 +127,21 @@ def test_a_player_answers_only_its_own_questions_and_gives_no_commands(tmp_path:
 def test_enemy_hit_points_never_reach_a_player(tmp_path: Path) -> None:
     with client(opening(tmp_path, "side-d6")) as (c, served):
         s = Screens(c, served)
-        orc = re.compile(r'<th scope="row">Orc 1</th><td>orcs</td><td>([^<]*)</td>')
-        assert orc.findall(s.page(s.ref)) == ["3/3"]
+        def orc(html: str) -> str:
+            return card(html, "Orc 1").split("Orc 1 ", 1)[1]
+
+        assert orc(s.page(s.ref)) == "standing 3/3 3/3 hp"
         brom = s.page(s.tok["Brom"])
-        assert orc.findall(brom) == ["?"] and "3/3" not in brom
-        assert re.findall(r'<th scope="row">Sela</th><td>party</td><td>([^<]*)</td>', brom) == ["50/50"]  # an ally
+        assert orc(brom) == "standing hp ?" and "3/3" not in brom
+        assert card(brom, "Sela") == "Sela standing 50/50 50/50 hp"  # an ally's
         assert s.post(s.ref, op="compose", verb="damage", name="Orc 1", a="1") == "done: damage Orc 1 1"
-        assert orc.findall(s.page(s.ref)) == ["2/3"]
+        assert orc(s.page(s.ref)) == "standing 2/3 2/3 hp"
         assert s.post(s.ref, op="command", say="damage Orc 1 2") == "done: damage Orc 1 2"
         ref = s.page(s.ref)
-        assert orc.findall(ref) == ["0/3"] and "Orc 1 at 0 hp: dead" in ref
+        assert orc(ref) == "down 0/3 0/3 hp" and "Orc 1 at 0 hp: dead" in ref
         for token in s.tok.values():
             html = s.page(token)
-            assert orc.findall(html) == ["?"] and re.search(r"\b[0-3]/3\b", html) is None
+            assert orc(html) == "down hp ?" and re.search(r"\b[0-3]/3\b", html) is None
             assert "hp: dead" not in html and "damage to Orc 1" not in html
             assert "down         Orc 1" in html  # that it fell is seen by all
 
@@ -170,7 +172,7 @@ def test_live_frames_carry_no_enemy_hit_points_nor_declarations(tmp_path: Path) 
         for pc, target in zip(PCS, ("Orc 1", "Orc 2", "Orc 3"), strict=True):
             assert s.answer(s.tok[pc], f"melee {target}") == ""
         ref = first_frame(f"{url}/t/{s.ref}/live")
-        assert "declare      Orc 1   melee Brom" in ref and ">3/3<" in ref
+        assert "declare      Orc 1   melee Brom" in ref and "3/3 hp" in ref
         for pc, token in s.tok.items():
             frame = first_frame(f"{url}/t/{token}/live")
             assert f'data-viewer="{pc}"' in frame and "declare      Ash   melee Orc 3" in frame

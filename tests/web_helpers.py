@@ -113,3 +113,11 @@ def first_frame(url: str) -> str:
             elif line == "" and data:
                 return "\n".join(data)
     raise AssertionError("the channel closed before a frame")
+
+
+def card(html: str, name: str) -> str:
+    """A combatant's card as its words read (tags dropped, spaces collapsed)."""
+    found = re.search(rf'<li class="card[^"]*" data-name="{re.escape(name)}">(.*?)</li>\s*(?=<li class="card|</ul>)',
+                      html, re.S)
+    assert found, f"no card of {name}"
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())

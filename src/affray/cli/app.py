@@ -172,13 +172,25 @@ def run(
     declare: _Declare = None,
     catalogue: _Catalogue = None,
     policy: _Policy = None,
+    board: Annotated[Path | None, typer.Option(help="also draw the sequence board as an SVG file", metavar="PATH")] = (
+        None),
+    round_: Annotated[str | None, typer.Option("--round", help="with --board: only this round (phase-count: run of "
+                                               "ten phases; combat2-phase2: cycle)", metavar="N")] = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
+        window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
+        if window is not None and board is None:
+            raise OptionError("--round N picks the round --board draws: give --board PATH too")
         prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
-        result = prepared.fight(auto=auto, max_rounds=rounds).run()
+        fight = prepared.fight(auto=auto, max_rounds=rounds)
+        result = fight.run()
+        if board is not None:
+            from affray.render.board_svg import board_file
+
+            _write(board, board_file(fight, window))
         if as_json:
             from affray.io.timeline import timeline_json
 
@@ -313,10 +325,13 @@ def serve(
     policy: _Policy = None,
     declare: _Declare = None,
     catalogue: _Catalogue = None,
+    new_links: Annotated[bool, typer.Option("--new-links", help="reissue every link (the old ones stop working)")] = (
+        False),
 ) -> None:
     """Serve the fight as a web page: the referee's screen and one link per player character, live.
 
-    Prints one line per link (referee: URL, then NAME: URL); each carries its own secret token."""
+    Prints one line per link (referee: URL, then NAME: URL, then the table view's); each carries its own secret
+    token, kept with the fight: serving it again prints the same links, until --new-links."""
 
     def body() -> None:
         from affray.web.serve import Opening
@@ -330,10 +345,11 @@ def serve(
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
             prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
-            opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds))
+            opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
+                              new_links=new_links)
         else:
             _existing_store(db).close()
-            opening = Opening(str(db), game=game_n)
+            opening = Opening(str(db), game=game_n, new_links=new_links)
         run_server(opening, host, port_n, sys.stdout)
 
     _guard(body)
@@ -386,6 +402,14 @@ def log(
             render_result(result, _console())
 
     _guard(body)
+
+
+def _write(path: Path, text: str) -> None:
+    """A file the user asked for, or a clear error (exit 2) naming it."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"{printable(str(path))}: cannot write the file: {exc.strerror or exc}") from None
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,

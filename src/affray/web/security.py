@@ -34,31 +34,39 @@ HEADERS = {
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who a token is: the referee (``pc`` None) or one player character."""
+    """Who a token is: the referee (``pc`` None), one player character, or the shared screen (``board``: the
+    table view, read-only, what the players' side may know)."""
 
     token: str
     pc: str | None
+    board: bool = False
 
     @property
     def key(self) -> str:
-        return "referee" if self.pc is None else f"pc:{self.pc}"
+        return "board" if self.board else "referee" if self.pc is None else f"pc:{self.pc}"
+
+    @property
+    def referee(self) -> bool:
+        return self.pc is None and not self.board
 
 
 @dataclass
 class Tokens:
-    """The screens' secret tokens, made fresh each time the page is served."""
+    """The screens' secret tokens: kept with the fight (``affray.table.seats``), or made fresh (``make``)."""
 
     referee: Viewer
     players: dict[str, Viewer]
+    board: Viewer | None = None
 
     @classmethod
     def make(cls, pcs: list[str]) -> Tokens:
-        return cls(Viewer(secrets.token_urlsafe(24), None), {pc: Viewer(secrets.token_urlsafe(24), pc) for pc in pcs})
+        return cls(Viewer(secrets.token_urlsafe(24), None), {pc: Viewer(secrets.token_urlsafe(24), pc) for pc in pcs},
+                   Viewer(secrets.token_urlsafe(24), None, board=True))
 
     def find(self, token: str) -> Viewer | None:
         """The viewer a token is (compared in constant time), or None."""
         found = None
-        for v in (self.referee, *self.players.values()):
+        for v in (self.referee, *self.players.values(), *([self.board] if self.board else [])):
             if hmac.compare_digest(v.token.encode(), token.encode("utf-8", "replace")):
                 found = v
         return found

@@ -12,7 +12,7 @@ import uvicorn
 
 from affray.errors import OptionError
 from affray.table.store import Store
-from affray.web.app import Served, make_app
+from affray.web.app import Served, make_app, seat_tokens
 from affray.web.security import BodyLimit, Tokens
 from affray.web.table import Table
 
@@ -27,27 +27,34 @@ class Opening:
     db: str
     new: tuple[str, str, str, int, dict[str, object], bool, int] | None = None
     game: int | None = None
+    new_links: bool = False  # reissue every link (the old ones open nothing any more)
 
 
 def open_served(opening: Opening) -> Served:
     """The fight opened on a thread of its own (its lock held there); affray's errors come out as they are."""
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="affray-table")
 
-    def start() -> Table:
+    def start() -> tuple[Table, Tokens]:
         store = Store(opening.db)
         try:
             game = store.new_game(*opening.new) if opening.new is not None else store.game(opening.game)
-            return Table.open(store, game)
+            table = Table.open(store, game)
         except BaseException:
+            store.close()
+            raise
+        try:
+            return table, seat_tokens(table, renew=opening.new_links)
+        except BaseException:
+            table.close()
             store.close()
             raise
 
     try:
-        table = pool.submit(start).result()
+        table, tokens = pool.submit(start).result()
     except BaseException:
         pool.shutdown()
         raise
-    return Served(table, Tokens.make(table.session.pcs()), pool)
+    return Served(table, tokens, pool)
 
 
 def close_served(served: Served) -> None:
@@ -79,12 +86,13 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def links(served: Served, host: str, port: int) -> list[tuple[str, str]]:
-    """(who, URL) for the referee then each player character."""
+    """(who, URL) for the referee, each player character, then the table view (the shared screen's board)."""
     shown = socket.gethostname() if host in ("0.0.0.0", "::", "") else host
     shown = f"[{shown}]" if ":" in shown else shown
     base = f"http://{shown}:{port}/t/"
+    board = [("table view", base + served.tokens.board.token)] if served.tokens.board is not None else []
     return [("referee", base + served.tokens.referee.token)] + [
-        (pc, base + v.token) for pc, v in served.tokens.players.items()]
+        (pc, base + v.token) for pc, v in served.tokens.players.items()] + board
 
 
 def serve(opening: Opening, host: str, port: int, out: TextIO,
@@ -108,7 +116,7 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
             ready(server)
         server.run(sockets=[sock])
         out.write(f"stopped: the fight is saved in {opening.db}; `affray serve --db {opening.db}` serves it again "
-                  "(with new links)\n")
+                  "(with the same links)\n")
     finally:
         sock.close()
         close_served(served)

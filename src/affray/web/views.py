@@ -1,36 +1,46 @@
 """What each screen shows, as plain data: everything for the referee; for a player, only what its character
-could know (CONTRACT "The table's web page"). A player's view is built from what it may see and nothing else,
-so nothing hidden can reach its page or its live frames: an enemy's hit points are never read into it, nor an
-enemy's declaration before its character heard it, nor what an enemy will do next.
+could know; for the table view (a shared screen), what the players' side could know (CONTRACT "The table's web
+page"). A player's view is built from what it may see and nothing else, so nothing hidden can reach its page or
+its live frames: an enemy's hit points are never read into it, nor an enemy's declaration before its character
+heard it, nor what an enemy will do next, nor when an enemy's spell completes or its conditions end. The board
+(``affray.render.board``) is drawn from the same events, scrubbed the same way, and the same steps.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import PurePath
 from typing import Any
 
 from rich.console import Console
 
 from affray.drive import DeclareQuestion, DieQuestion, Question
-from affray.engine.events import Event
+from affray.engine.events import Condition, Event
 from affray.engine.fight import Fight, describe_declaration
 from affray.engine.state import Fighter
 from affray.engine.step import Step
+from affray.model.encounter import MOVE_MODES
 from affray.printable import printable as p
-from affray.render.status import morale_due, next_lines, status_table, still_to_come, warn_opportunity
+from affray.render.board import Board, Seen, Who, build_board
+from affray.render.status import morale_due, next_lines, still_to_come, warn_opportunity
 from affray.render.timeline import event_line, why_line
 from affray.rulesets import find_ruleset
 from affray.table import wins
 from affray.web.table import Table
 
-__all__ = ["Ask", "Line", "Row", "View", "player_view", "referee_view"]
+__all__ = ["Ask", "Card", "DeclareForm", "Line", "View", "board_view", "player_view", "referee_view"]
 
 #: Enemy events a player sees only as their line (no detail, no why): what they tell is the enemy's intent.
 _INTENT = frozenset({"delay", "wait", "replan", "declare"})
 _HP = re.compile(r"\bhp\b", re.IGNORECASE)
+#: A step to come in a player's words (never the engine's: "end-condition").
+_DOES = {"melee": "attacks", "missile": "shoots", "cast": "completes", "cast-start": "begins casting",
+         "move": "moves", "misc": "acts", "wait": "waits", "delay": "is delayed", "wound": "lands damage"}
+_ACTIONS = (("melee", "Attack in melee"), ("missile", "Shoot or throw"), ("cast", "Cast a spell"), ("move", "Move"),
+            ("wait", "Wait"), ("misc", "Something else"), ("none", "Nothing"))
 
 
 @dataclass(frozen=True)
@@ -45,27 +55,48 @@ class Line:
 
 
 @dataclass(frozen=True)
-class Row:
-    """One combatant as a screen shows it (``hp`` None: not known to this viewer)."""
+class Card:
+    """One combatant as a screen shows it: ``hp`` and ``hp_max`` None when not known to this viewer; ``badges``
+    its conditions (with their end where known); ``ours``: of the viewer's side."""
 
     name: str
     side: str
-    hp: str | None
+    hp: int | None
+    hp_max: int | None
     state: str
     casting: str
     engaged: str
-    conditions: str
+    badges: list[str]
     mine: bool = False
+    ours: bool = False
+
+
+@dataclass(frozen=True)
+class DeclareForm:
+    """A declaration in three parts, only what the question's ``choices`` offer: the action, then its target, then
+    its options (weapon, charge, distance to close, spell and its target, how far and how to move), and the
+    ruleset's own keys with what each means."""
+
+    actions: list[tuple[str, str]]
+    targets: list[str]
+    melee_weapons: list[str]
+    missile_weapons: list[str]
+    spells: list[tuple[str, str]]
+    spell_targets: list[str]
+    modes: list[str]
+    movement: int
+    keys: list[tuple[str, str]]
+    suggestion: str | None = None
 
 
 @dataclass(frozen=True)
 class Ask:
-    """The question a viewer may answer: a declaration (its choices as buttons) or a die."""
+    """The question a viewer may answer: a declaration (its form) or a die."""
 
     id: int
     what: str
     title: str
-    buttons: list[tuple[str, str]] = field(default_factory=list)
+    form: DeclareForm | None = None
     known: list[str] = field(default_factory=list)
     die: str = ""
     low: int = 1
@@ -75,21 +106,32 @@ class Ask:
 
 @dataclass(frozen=True)
 class View:
-    viewer: str  # "referee" or the player character's name
+    viewer: str  # "referee", "table view" or the player character's name
+    seat: str  # "referee", "player" or "board"
     rev: int
     title: str
     now: str
     next: list[str]
-    rows: list[Row]
+    cards: list[Card]
     timeline: list[Line]
-    ask: Ask | None
-    waiting: str | None
-    over: str | None
+    board: Board
+    ask: Ask | None = None
+    waiting: str | None = None
+    over: str | None = None
     notes: list[str] = field(default_factory=list)  # morale due, pending effects, warnings (the referee's)
     dice: dict[str, str] = field(default_factory=dict)
     sides: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     paused: str | None = None  # why the fight waits for the referee (a round's declarations come next...)
+
+    @property
+    def card_groups(self) -> list[tuple[str, bool, list[Card]]]:
+        """The cards by side, in the fight's order; a player's (and the table view's) own side first."""
+        groups: dict[str, list[Card]] = {}
+        for c in self.cards:
+            groups.setdefault(c.side, []).append(c)
+        out = [(side, cards[0].ours, cards) for side, cards in groups.items()]
+        return out if self.seat == "referee" else sorted(out, key=lambda g: not g[1])
 
 
 def _state(f: Fighter) -> str:
@@ -98,36 +140,65 @@ def _state(f: Fighter) -> str:
     return "fled" if f.fled else "routed" if f.routed else "standing"
 
 
-def _headings(fight: Fight[Any]) -> Any:
+def _headings(fight: Fight[Any]) -> Callable[[Event], str | None]:
     heading = find_ruleset(fight.ruleset.id).heading
     return lambda e: heading(e.tick) if e.round is None else f"Round {e.round}"
 
 
-def _line(e: Event, seq: int, title: str | None, shown: bool | str) -> Line:
-    """An event's line and why: whole (True), without detail or why where they may tell what the viewer may
-    not know (False: an enemy's event), or without a detail naming hit points ("scrub": a blow at an enemy)."""
+Keep = Callable[[int, Event], "bool | str | None"]
+
+
+def _scrub(e: Event, seq: int, shown: bool | str, knows: Callable[[str], bool]) -> tuple[Event, str, str | None]:
+    """An event as a viewer sees it, with its line and why: whole (True), without detail or why where they may tell
+    what the viewer may not know (False: an enemy's event), or without a detail naming hit points ("scrub": a blow
+    at an enemy). A condition on an enemy is seen without its end."""
     if shown is not True and e.detail and (shown is False or _HP.search(e.detail)):
         e = e._replace(detail=None)
+    if isinstance(e, Condition) and e.target is not None and not knows(e.target) and (e.until or e.end):
+        e = e._replace(until=None, end=None, why=None)
     why = why_line(e)
     if shown is False and (e.kind in _INTENT or (e.why and _HP.search(e.why))):
         why = None
-    return Line(seq, e.kind, event_line(e, seq).plain.strip(), why.plain if why else None, title)
+    return e, event_line(e, seq).plain.strip(), why.plain if why else None
 
 
-def _timeline(fight: Fight[Any], keep: Any) -> list[Line]:
-    """The events ``keep`` lets through (None: hidden; else as ``_line`` shows them), newest first, a heading
-    where the round (or the ruleset's own unit) changes."""
+def _seen(fight: Fight[Any], keep: Keep, knows: Callable[[str], bool]) -> tuple[list[Line], list[Seen]]:
+    """The events ``keep`` lets through (None: hidden; else as ``_scrub`` shows them): the timeline, newest first,
+    a heading where the round (or the ruleset's own unit) changes; and the same events for the board."""
     heading = _headings(fight)
-    out: list[Line] = []
+    lines: list[Line] = []
+    seen: list[Seen] = []
     last: str | None = None
     for seq, e in enumerate(fight.events):
         shown = keep(seq, e)
         if shown is None:
             continue
         title = heading(e)
-        out.append(_line(e, seq, title if title != last else None, shown))
+        scrubbed, text, why = _scrub(e, seq, shown, knows)
+        lines.append(Line(seq, e.kind, text, why, title if title != last else None))
+        seen.append(Seen(seq, scrubbed, text, why))
         last = title if title is not None else last
-    return out[::-1]
+    return lines[::-1], seen
+
+
+def _board(table: Table, seen: list[Seen], steps: list[Step], ours: Callable[[str], bool], *,
+           secret: bool) -> Board:
+    fight = table.session.fight
+    state = fight.state
+    who = [Who(f.name, f.side, ours(f.name)) for f in state.fighters.values()]
+    return build_board(fight.ruleset.id, _options(fight), list(state.sides), who, seen, steps,
+                       now=fight.now or None,
+                       secret=[f.name for f in state.fighters.values() if not ours(f.name)] if secret else ())
+
+
+def _options(fight: Fight[Any]) -> dict[str, Any]:
+    return asdict(fight.ruleset.opt)
+
+
+def _steps(table: Table) -> list[Step]:
+    """The steps to come that can still happen (``still_to_come``), the one about to resolve first."""
+    d = table.session.drive
+    return still_to_come(d.fight, d.coming)
 
 
 def _ask(q: Question, fight: Fight[Any]) -> Ask:
@@ -135,25 +206,58 @@ def _ask(q: Question, fight: Fight[Any]) -> Ask:
         whose = f" ({q.actor})" if q.actor else ""
         what = f"{q.actor} attacks {q.target} ({q.kind}): the d20" if q.attack else f"{q.die} for {q.purpose}{whose}"
         return Ask(q.id, "die", p(what), die=q.die, low=q.count, high=q.count * q.sides, attack=q.attack)
-    c = q.choices
-    buttons = [(f"melee {t}", f"melee {t}") for t in c["melee"]]
-    buttons += [(f"missile {t}", f"missile {t}") for t in c.get("missile", [])]
-    buttons += [(f"cast {s}", f"cast {s}") for s in c.get("cast", [])]
-    buttons += [("move", "move"), ("withdraw", "withdraw"), ("wait", "wait"), ("nothing", "none")]
     known = [p(f"{name}: {describe_declaration(d, fight.state.fighters[name])}") for name, d in q.known
              if name in fight.state.fighters]
-    return Ask(q.id, "declare", p(f"{q.actor} ({q.side}) declares, {q.at}"), [(p(a), p(b)) for a, b in buttons],
-               known)
+    return Ask(q.id, "declare", p(f"{q.actor} ({q.side}) declares, {q.at}"), _form(q, fight), known)
+
+
+def _form(q: DeclareQuestion, fight: Fight[Any]) -> DeclareForm:
+    """What the question offers (``choices``, the validator's), laid out as a form."""
+    c = q.choices
+    enemies = [p(n) for n in c.get("enemies", [])]
+    offered = {"melee": bool(c.get("melee")), "missile": bool(c.get("missile")), "cast": bool(c.get("cast")),
+               "move": bool(c.get("move")), "wait": bool(c.get("wait")), "misc": bool(c.get("misc")),
+               "none": bool(c.get("none"))}
+    weapons = c.get("weapons", [])
+    spells = {s["name"]: s for s in c.get("spells", [])}
+    castable = [(p(n), p(f"{n} (level {spells[n]['level']}, casting time {spells[n]['ct']})" if n in spells else n))
+                for n in c.get("cast", [])]
+    me = fight.state.fighters[q.actor]
+    suggestion = describe_declaration(q.suggestion, me) if q.suggestion is not None else None
+    return DeclareForm(
+        [(a, words) for a, words in _ACTIONS if offered[a]],
+        [p(n) for n in c.get("melee", [])],
+        [p(w["name"]) for w in weapons if w["kind"] in ("melee", "thrown")],
+        [p(w["name"]) for w in weapons if w["kind"] in ("missile", "thrown")],
+        castable,
+        enemies + [p(n) for n in (q.actor, *c.get("allies", []))] + [p(s) for s in c.get("sides", [])],
+        [m for m in c.get("move", MOVE_MODES)],
+        int(c.get("movement", 0)),
+        [(p(k), p(v)) for k, v in dict(c.get("keys", {})).items()],
+        p(suggestion) if suggestion else None)
+
+
+def _card(f: Fighter, *, known: bool, ours: bool, mine: bool, completes: dict[str, str], now: Any) -> Card:
+    held = [(c, h) for c, h in f.conditions.items() if now < h.until]
+    badges = [p(f"{c}, to {h.words}" if known and h.words else c) for c, h in held]
+    casting = ""
+    if f.casting:
+        casting = f.casting + (f", completes {completes[f.name]}" if known and f.name in completes else "")
+    return Card(p(f.name), p(f.side), f.hp if known else None, f.spec.hp if known else None, _state(f), p(casting),
+                p(", ".join(sorted(f.engaged))), badges, mine, ours)
+
+
+def _completes(table: Table) -> dict[str, str]:
+    return {s.actor.name: s.at for s in _steps(table) if s.kind == "cast"}
 
 
 def referee_view(table: Table, rev: int) -> View:
     """Everything: what the console shows at a prompt, the whole timeline with each why, any question."""
     d = table.session.drive
     fight = d.fight
-    rows = status_table(fight, d.coming)[1:]
-    by_name = {f.name: f for f in fight.state.fighters.values()}
-    shown = [Row(r[0], r[1], r[2], r[3] or "standing", r[4], r[5], r[6], mine=by_name[r[0]].pc if r[0] in by_name
-                 else False) for r in rows]
+    completes = _completes(table)
+    cards = [_card(f, known=True, ours=f.pc, mine=False, completes=completes, now=fight.now)
+             for f in fight.state.fighters.values()]
     notes = []
     sink = Console(file=io.StringIO(), width=200, highlight=False, color_system=None)
     if d.coming is not None:
@@ -163,12 +267,15 @@ def referee_view(table: Table, rev: int) -> View:
         if s.kind == "delay" or s.kind in fight.ruleset.own_kinds:
             notes.append(p(f"pending: {s.actor.name}: {s.kind} at {s.at}"))
     notes += [p(f"morale due: {side} ({' and '.join(t)}, G-07)") for side, t in morale_due(fight).items()]
+    pcs = {f.name for f in fight.state.fighters.values() if f.pc}
+    lines, seen = _seen(fight, lambda seq, e: True, lambda name: True)
     q = table.pending
-    return View("referee", rev, p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
-                p(fight.now_at), [line.plain for line in next_lines(fight, d.coming, d.declaring)], shown,
-                _timeline(fight, lambda seq, e: True), _ask(q, fight) if q is not None else None, None,
-                _over(table, None), notes, dict(d.dice.by), list(fight.state.sides), list(fight.state.fighters),
-                _paused(table) if q is None else None)
+    return View("referee", "referee", rev,
+                p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
+                p(fight.now_at), [line.plain for line in next_lines(fight, d.coming, d.declaring)], cards, lines,
+                _board(table, seen, _steps(table), lambda name: name in pcs, secret=False),
+                _ask(q, fight) if q is not None else None, None, _over(table, None), notes, dict(d.dice.by),
+                list(fight.state.sides), list(fight.state.fighters), _paused(table) if q is None else None)
 
 
 def _paused(table: Table) -> str | None:
@@ -185,44 +292,57 @@ def _paused(table: Table) -> str | None:
     return None
 
 
-def player_view(table: Table, pc: str, rev: int) -> View:
-    """What ``pc`` could know: its own and its allies' state, enemies as seen across the field (no hit points,
-    no casting's end), the timeline as it saw it, its own side's coming steps, and its own questions."""
-    d = table.session.drive
-    fight = d.fight
-    me = fight.state.fighters[pc]
-    side = me.side
-    heard = table.session.heard.get(pc, set())
+def _knows(fight: Fight[Any], sides: set[str], heard: set[int]) -> Keep:
+    """What the combatants of ``sides`` see of each event (``_scrub``'s ``shown``; None: nothing of it)."""
 
     def keep(seq: int, e: Event) -> bool | str | None:
         actor = fight.state.fighters.get(e.actor or "")
         target = fight.state.fighters.get(getattr(e, "target", None) or "")
-        if actor is not None and actor.side != side:  # an enemy's: its declarations only once heard
+        if actor is not None and actor.side not in sides:  # an enemy's: its declarations only once heard
             if e.kind in ("declare", "replan"):
                 return True if seq in heard and e.kind == "declare" else None
             return False
-        if target is not None and target.side != side:
+        if target is not None and target.side not in sides:
             return "scrub" if actor is not None else False  # the referee's hand on an enemy: no amounts
         # an enemy side's morale (actor None, its side named): passed or failed, not its roll against its score
-        return actor is not None or getattr(e, "side", None) in (None, side)
+        side = getattr(e, "side", None)
+        return actor is not None or side is None or side in sides
 
-    completes = {s.actor.name: s.at for s in still_to_come(fight, d.coming)
-                 if s.kind == "cast"}
-    rows = []
-    for f in fight.state.fighters.values():
-        held = [(c, h) for c, h in f.conditions.items() if fight.now < h.until]
-        if f.side == side:
-            casting = (f.casting or "") + (f" (completes {completes[f.name]})" if f.casting and f.name in completes
-                                           else "")
-            conditions = ", ".join(f"{c} (to {h.words})" if h.words else c for c, h in held)
-            rows.append(Row(p(f.name), p(f.side), f"{f.hp}/{f.spec.hp}", _state(f), p(casting),
-                            p(", ".join(sorted(f.engaged))), p(conditions), mine=f.name == pc))
-        else:
-            rows.append(Row(p(f.name), p(f.side), None, _state(f), p(f.casting or ""), p(", ".join(sorted(f.engaged))),
-                            p(", ".join(c for c, _ in held))))
-    steps: list[Step] = still_to_come(fight, d.coming)
-    nxt = [p(f"{s.actor.name}: {s.kind}{f' {s.spell.name}' if s.spell else ''}"
-             f"{f' -> {s.target}' if s.target else ''} at {s.at}") for s in steps if s.actor.side == side][:4]
+    return keep
+
+
+def _side_view(table: Table, sides: set[str], heard: set[int]) -> tuple[list[Card], list[Line], Board, list[str]]:
+    """What the combatants of ``sides`` could know: their own and their allies' state, enemies as seen across the
+    field (no hit points, no casting's end, no condition's end), the timeline and board as they saw them, and
+    their own side's coming steps."""
+    fight = table.session.fight
+    completes = _completes(table)
+
+    def ours(name: str) -> bool:
+        f = fight.state.fighters.get(name)
+        return f is not None and f.side in sides
+
+    cards = [_card(f, known=f.side in sides, ours=f.side in sides, mine=False, completes=completes, now=fight.now)
+             for f in fight.state.fighters.values()]
+    lines, seen = _seen(fight, _knows(fight, sides, heard), ours)
+    steps = [s for s in _steps(table) if s.actor.side in sides]
+    nxt = [p(f"{s.actor.name} {_step_words(s)}, {s.at}") for s in steps if s.kind in _DOES][:4]
+    return cards, lines, _board(table, seen, steps, ours, secret=True), nxt
+
+
+def _step_words(s: Step) -> str:
+    what = _DOES[s.kind] + (f" {s.spell.name}" if s.kind in ("cast", "cast-start") and s.spell is not None else "")
+    return what + (f" ({s.target})" if s.target and s.kind in ("melee", "missile", "cast") else "")
+
+
+def player_view(table: Table, pc: str, rev: int) -> View:
+    """What ``pc`` could know (its side's view, with the declarations it heard), and its own questions."""
+    fight = table.session.fight
+    me = fight.state.fighters[pc]
+    side = me.side
+    cards, lines, board, nxt = _side_view(table, {side}, table.session.heard.get(pc, set()))
+    cards = [Card(c.name, c.side, c.hp, c.hp_max, c.state, c.casting, c.engaged, c.badges, c.name == p(pc), c.ours)
+             for c in cards]
     q = table.pending
     ask = _ask(q, fight) if q is not None and table.session.entitled(pc, q) else None
     waiting = None if q is not None or table.over else "waiting for the referee to go on"
@@ -230,8 +350,21 @@ def player_view(table: Table, pc: str, rev: int) -> View:
         who = q.actor if isinstance(q, DeclareQuestion) else q.actor or ""
         asked = fight.state.fighters.get(who)
         waiting = p(f"waiting for {who}") if asked is not None and asked.side == side else "waiting for the referee"
-    return View(p(pc), rev, p(f"{pc} ({side}), under {fight.ruleset.id}"), p(fight.now_at), nxt, rows,
-                _timeline(fight, keep), ask, waiting, _over(table, side))
+    return View(p(pc), "player", rev, p(f"{pc} ({side}), under {fight.ruleset.id}"), p(fight.now_at), nxt, cards,
+                lines, board, ask, waiting, _over(table, side))
+
+
+def board_view(table: Table, rev: int) -> View:
+    """The table view for a shared screen: what the players' side could know (every player character's side, and
+    the declarations any of them heard), read-only."""
+    fight = table.session.fight
+    pcs = [f for f in fight.state.fighters.values() if f.pc]
+    sides = {f.side for f in pcs}
+    heard: set[int] = set().union(*table.session.heard.values()) if table.session.heard else set()
+    cards, lines, board, nxt = _side_view(table, sides, heard)
+    side = next(iter(sides)) if len(sides) == 1 else None
+    return View("table view", "board", rev, p(f"{PurePath(table.game.file).stem} under {fight.ruleset.id}"),
+                p(fight.now_at), nxt, cards, lines[:12], board, over=_over(table, side))
 
 
 def _over(table: Table, side: str | None) -> str | None:
