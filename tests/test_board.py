@@ -174,7 +174,7 @@ def test_combat2_winner_and_loser_tracks_by_hand(tmp_path: Path) -> None:
     text = FIGHT.replace("seed: 5\n", "seed: 5\nsurprise: none\nrolls: {initiative: {1: {party: 2, orcs: 8}}}\n")
     timeline, svg = run_board(tmp_path, "combat2-phase1", text, "--round", "1")
     placed = {(events["kind"], events["actor"]): expected("combat2-phase1", events["at"])
-              for events in timeline["events"] if events["tick"][1] == 1}
+              for events in timeline["events"] if events["tick"][:2] == [1, 1]}  # round 1, phase 1
     assert placed[("melee", "Brom")] == ("phase 1", "3")
     assert placed[("melee", "Orc Captain")] == ("phase 1", "5")
     assert placed[("cast", "Mina")] == ("phase 1", "1")
