@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -213,7 +214,7 @@ def play(
             store = Store(db)
             record = store.game(game_n)
         io = io_for_stdin()
-        with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
+        with contextlib.closing(store), store.writer(record.id):  # one writer per fight: a second is refused (exit 2)
             try:
                 console = _session(store, record, io, dice, new_rules)
             except DivergedError as exc:  # the rules changed since it was saved: at a terminal, the referee chooses
@@ -263,7 +264,7 @@ def drive(
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
             store = _existing_store(db, write=True)
             record = store.game(game_n)
-            with store.writer(record.id):  # one writer per fight
+            with contextlib.closing(store), store.writer(record.id):  # one writer per fight
                 try:
                     opened = open_fight(store, record, DicePrefs(), new_rules=new_rules)
                 except DivergedError as exc:  # said on stdout too, for the program driving it; exit 2
@@ -284,7 +285,7 @@ def drive(
             return
         store = Store(db)
         record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
-        with store.writer(record.id):
+        with contextlib.closing(store), store.writer(record.id):
             opened = open_fight(store, record, DicePrefs())
             session = Session(opened.drive, opened.record)
             if dice == "ask":  # an input like any other: a resumed fight asks them too

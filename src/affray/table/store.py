@@ -695,9 +695,8 @@ class Store:
         self._ready(game)
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.executemany("INSERT INTO journal (game, kind, at, payload) VALUES (?, ?, ?, ?)",
-                                [(game, kind, at, json.dumps(payload, ensure_ascii=False))
-                                 for kind, at, payload in rows])
+            for row in rows:
+                self._insert(game, row)
             self.db.execute("COMMIT")
         except (sqlite3.Error, OverflowError) as exc:
             with contextlib.suppress(sqlite3.Error):
@@ -705,6 +704,11 @@ class Store:
             self._check(game)  # SQLite refuses to write a file removed under it: say so first
             raise self._refused(game, exc) from None
         self._check(game)  # taken away as it was written: the rows just written are in what is kept
+
+    def _insert(self, game: int, row: Row) -> None:
+        kind, at, payload = row
+        self.db.execute("INSERT INTO journal (game, kind, at, payload) VALUES (?, ?, ?, ?)",
+                        (game, kind, at, json.dumps(payload, ensure_ascii=False)))
 
     def append(self, game: int, kind: str, at: int, payload: dict[str, Any]) -> None:
         """One journal row, on its own (``write``)."""
