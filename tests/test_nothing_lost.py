@@ -309,6 +309,45 @@ def test_a_write_refused_on_the_page_goes_back_to_the_last_step_saved(
     assert log_json(db) == ran
 
 
+def test_the_database_taken_away_stops_the_page_saying_where_the_fight_is(tmp_path: Path) -> None:
+    """The database removed under the page: the next form stops the fight, and that form and every later one are
+    answered with what happened and where everything saved so far was copied; the copy resumes and ends as
+    `affray run` does."""
+    from fastapi.testclient import TestClient
+
+    from affray.api import prepare
+    from affray.io.load import load_text
+    from affray.web.app import make_app
+    from affray.web.security import BodyLimit
+    from affray.web.serve import Opening, close_served, open_served
+
+    db, ran = plain(tmp_path)
+    text = SKIRMISH.read_text(encoding="utf-8")
+    prepared = prepare(load_text(text, str(SKIRMISH)), ruleset="side-d6")
+    served = open_served(Opening(str(db), (str(SKIRMISH), text, "side-d6", prepared.seed, {}, True, 50)))
+    url, token = f"/t/{served.tokens.referee.token}", served.tokens.referee.token
+    rescued = tmp_path / "fight.db-rescued.db"
+    try:
+        with TestClient(BodyLimit(make_app(served)), base_url="http://127.0.0.1:8000") as client:
+            def say(line: str) -> str:
+                key = re.search(r'name="key" value="([^"]+)"', client.get(url).text)
+                assert key is not None
+                return client.post("/act", data={"token": token, "key": key[1], "op": "command", "say": line}).text
+
+            say("dice party roll")
+            say("step 3")
+            db.unlink()
+            for line in ("step 3", "run"):
+                page = say(line)
+                assert "the fight stopped" in page and "was removed while the fight was being played" in page
+                assert f"copied to {rescued}" in page
+    finally:
+        close_served(served)
+    assert not db.exists()
+    ok("play", "--db", rescued, stdin="run\nquit\n")
+    assert log_json(rescued) == ran
+
+
 # ------------------------------------------------------------------------------ the files taken away
 
 def console(db: Path, *args: str | Path) -> subprocess.Popen[str]:
