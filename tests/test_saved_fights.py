@@ -316,3 +316,51 @@ def test_a_fight_cut_inside_a_step_resumes(tmp_path: Path) -> None:
     assert len(log_json(cut, "--stored")["events"]) == web + 3
     ok("play", "--db", cut, stdin="run\nquit\n")
     assert log_json(cut) == log_json(whole)
+
+
+FORMAT_0 = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, created TEXT NOT NULL, file TEXT NOT NULL, text TEXT NOT NULL,
+    ruleset TEXT NOT NULL, seed INTEGER NOT NULL, options TEXT NOT NULL, auto INTEGER NOT NULL,
+    max_rounds INTEGER NOT NULL);
+CREATE TABLE journal (id INTEGER PRIMARY KEY AUTOINCREMENT, game INTEGER NOT NULL REFERENCES games(id),
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'die', 'outcome', 'command', 'undo', 'end')),
+    at INTEGER NOT NULL, payload TEXT NOT NULL);
+CREATE INDEX journal_game ON journal(game, id);
+CREATE TRIGGER journal_append_only_u BEFORE UPDATE ON journal
+    BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER journal_append_only_d BEFORE DELETE ON journal
+    BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER games_append_only_u BEFORE UPDATE ON games
+    BEGIN SELECT RAISE(ABORT, 'games are append-only'); END;
+"""
+
+
+def test_a_database_of_the_first_format_is_read_then_migrated(tmp_path: Path) -> None:
+    """The first journal format (affray's first console: its dice and outcomes journalled by rows of their own, a
+    command placed by ``step``) is read as it is, without a byte written, then migrated when its fight is played on:
+    that format's own rows left out (its fight is rebuilt from its seed), every other row kept with its id; the
+    fight ends as `affray run` does."""
+    today = tmp_path / "today.db"
+    ok("play", SKIRMISH, "--auto", "--db", today, stdin="step 8\nquit\n")
+    db = tmp_path / "first.db"
+    con = sqlite3.connect(db)
+    con.executescript(FORMAT_0)
+    src = sqlite3.connect(f"{today.as_uri()}?mode=ro", uri=True)
+    con.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", src.execute("SELECT * FROM games"))
+    events = src.execute("SELECT id, game, kind, at, payload FROM journal WHERE kind = 'event' ORDER BY id").fetchall()
+    src.close()
+    con.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", events)
+    con.execute("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'die', 0, '{\"n\": 0, \"value\": 9}')")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    stored = log_json(db, "--stored")["events"]
+    assert len(stored) == len(events)
+    assert ok("games", "--db", db).rstrip().endswith(f"{len(events)} events  in progress")
+    assert db.read_bytes() == before
+    ok("play", "--db", db, stdin="run\nquit\n")
+    assert rows(db, "SELECT id, kind FROM journal WHERE kind = 'event' ORDER BY id")[:len(events)] == [
+        (i, "event") for i, *_ in events]
+    assert rows(db, "SELECT count(*) FROM journal WHERE kind = 'die'") == [(0,)]  # that format's own, left out
+    assert log_json(db) == json.loads(ok("run", SKIRMISH, "--auto", "--json"))
+    assert rows(db, "PRAGMA user_version") == [(2,)]

@@ -152,7 +152,7 @@ def stored_text(e: dict[str, Any]) -> list[str]:
     target = f" -> {e['target']}" if e.get("target") is not None else ""
     hit = (f": hit, {e.get('damage', 0)} damage" if e["hit"] else ": miss") if "hit" in e else ""
     detail = f"   {e['detail']}" if e.get("detail") else ""
-    lines = [f"{e.get('seq', '?'):>4} {e.get('kind', '?'):<12} {who}{target}{hit}{detail}"]
+    lines = [f"{e.get('seq', '?')!s:>4} {e.get('kind', '?')!s:<12} {who}{target}{hit}{detail}"]
     if e.get("why"):
         lines.append(f"       at {e.get('at', '?')}. Why: {e['why']}")
     return lines

@@ -342,7 +342,11 @@ class _Writers:
     def _file(self) -> int:
         if self._fd is None:
             parked = _PARKED.get(self.ident)
-            self._fd = parked.pop() if parked else os.open(self.real, os.O_RDWR)
+            try:
+                self._fd = parked.pop() if parked else os.open(self.real, os.O_RDWR)
+            except OSError as exc:
+                raise StoreError(f"{self.real}: cannot open the database to hold its fights' locks: "
+                                 f"{exc.strerror or exc}") from None
         return self._fd
 
     def take(self, game: int) -> bool:
@@ -398,7 +402,7 @@ class _Writers:
 def _ident(path: str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
-    except FileNotFoundError:
+    except OSError:  # gone (or out of reach)
         return None
     return st.st_dev, st.st_ino
 
@@ -434,6 +438,9 @@ class Store:
             self.format = self._open()
         except sqlite3.Error as exc:
             self.db.close()
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (5, 6):  # SQLITE_BUSY, SQLITE_LOCKED
+                raise StoreBusyError(f"{self.path}: the database is locked by another program, still after "
+                                     f"{WRITE_WAIT:g} s: close that program, then try again") from None
             raise StoreError(f"{self.path}: cannot use this file as affray's database: {exc}") from None
         except BaseException:
             self.db.close()
