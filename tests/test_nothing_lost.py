@@ -100,6 +100,18 @@ def whole(db: Path) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------------ the three front ends
 
 FRONT_ENDS = ("play", "drive", "serve")
+_STARTED: list[subprocess.Popen[str]] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left() -> Iterator[None]:
+    """Whatever a test started is gone when it ends, passed or failed."""
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
 
 
 def start(front: str, db: Path, fight: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
@@ -116,6 +128,7 @@ def start(front: str, db: Path, fight: Path, env: dict[str, str] | None = None) 
     proc = subprocess.Popen([sys.executable, KILLER, *args], stdin=stdin,
                             stdout=subprocess.PIPE if front == "serve" else subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, env=dict(os.environ, **(env or {})))
+    _STARTED.append(proc)
     if front == "play":
         stdin.close()  # type: ignore[union-attr]
     if front == "serve":  # its output is the referee's alone (the links)
@@ -357,6 +370,7 @@ def console(db: Path, *args: str | Path) -> subprocess.Popen[str]:
     """A console in its own process on ``db``, waiting for lines on its stdin once its session is open."""
     child = subprocess.Popen([AFFRAY, "play", *map(str, args), "--db", str(db)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _STARTED.append(child)
     deadline = time.monotonic() + 60
     while count(db, "kind = 'open'") == 0:
         assert child.poll() is None, child.communicate()
