@@ -76,12 +76,14 @@ def test_undo_removes_the_commands_of_the_events_it_takes_back(tmp_path: Path) -
 
 
 def test_the_journal_is_append_only(tmp_path: Path) -> None:
-    """Undo appends a row; nothing is ever updated or deleted (the database refuses it)."""
+    """Undo appends a row; nothing is ever updated or deleted (the database refuses it). The console's session
+    opens the journal (``open``: which affray writes), and each die rolled from the seed is a row (``roll``): side-d6's
+    first four events are the surprise roll (each side's d6, MJ-08: two dice) and three declarations."""
     db = tmp_path / "fight.db"
     play(db, SKIRMISH, stdin="step 4\nundo 2\nquit\n")
     con = sqlite3.connect(db)
     kinds = [k for (k,) in con.execute("SELECT kind FROM journal ORDER BY id")]
-    assert kinds == ["event"] * 4 + ["undo"]
+    assert kinds == ["open", "roll", "roll"] + ["event"] * 4 + ["undo"]
     assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         con.execute("DELETE FROM journal")
@@ -216,9 +218,10 @@ def test_phase_count_a_declaration_changed_mid_action_aborts_it_pc_09(tmp_path: 
     assert after["declaration"]["melee"] == "Sela"
 
 
-def test_a_journal_that_does_not_replay_is_refused(tmp_path: Path) -> None:
-    """A stored event changed behind affray's back (the append-only trigger dropped first): resuming and
-    logging both stop with exit 2 instead of going on from a fight that is not the one journalled."""
+def test_a_journal_that_does_not_replay_is_shown_where_it_parts(tmp_path: Path) -> None:
+    """A stored event changed behind affray's back (the append-only trigger dropped first): resuming and logging
+    both stop with exit 2, naming the first event that differs in both versions and the way on, and change
+    nothing (the divergence path itself: tests/test_saved_fights.py)."""
     db = tmp_path / "fight.db"
     play(db, SKIRMISH, stdin="step 5\nquit\n")
     con = sqlite3.connect(db)
@@ -226,8 +229,15 @@ def test_a_journal_that_does_not_replay_is_refused(tmp_path: Path) -> None:
     con.execute("UPDATE journal SET payload = replace(payload, 'Orc 4', 'Orc 3') "
                 "WHERE id = (SELECT max(id) FROM journal WHERE kind = 'event')")  # Ash's declaration, event 4
     con.commit()
+    rows = con.execute("SELECT count(*) FROM journal").fetchone()
     con.close()
     for args in (("play", "--db", db), ("log", "--db", db)):
         done = affray(*args, stdin="quit\n")
         assert done.returncode == 2
-        assert "fight 1 does not replay to its stored event 4" in done.stderr
+        assert "plays it differently from event 4 on (of 5 saved)" in done.stderr
+        assert "saved: 4 declare      Ash   missile Orc 3 with short bow" in done.stderr
+        assert "now:   4 declare      Ash   missile Orc 4 with short bow" in done.stderr
+        assert "the same version: the journal was changed behind affray's back" in done.stderr
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM journal").fetchone() == rows
+    con.close()

@@ -47,13 +47,29 @@ def log_json(db: Path, game: int) -> dict[str, Any]:
     return json.loads(out)
 
 
+def opened_by(db: Path, game: int = 1) -> int | None:
+    """The process of the fight's last writer's session (its ``open`` row), if any yet."""
+    if not db.exists():
+        return None
+    try:
+        con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            row = con.execute("SELECT payload FROM journal WHERE game = ? AND kind = 'open' ORDER BY id DESC LIMIT 1",
+                              (game,)).fetchone()
+        finally:
+            con.close()
+    except sqlite3.OperationalError:  # the tables are not there yet
+        return None
+    return int(json.loads(row[0])["pid"]) if row else None
+
+
 def console(db: Path, *args: str | Path) -> subprocess.Popen[str]:
-    """A console in its own process, waiting for commands on its stdin, once it holds its fight's lock."""
+    """A console in its own process, waiting for commands on its stdin, once it holds its fight's lock (its
+    session is opened in the journal once it does)."""
     child = subprocess.Popen([AFFRAY, "play", *map(str, args), "--db", str(db)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lock = Path(f"{db}-fight1.lock")
     deadline = time.monotonic() + 60
-    while not (lock.exists() and lock.read_text().strip() == str(child.pid)):
+    while opened_by(db) != child.pid:
         assert child.poll() is None, child.communicate()
         assert time.monotonic() < deadline, "the console never took its fight's lock"
         time.sleep(0.05)
@@ -80,10 +96,10 @@ def test_a_second_console_on_the_same_fight_is_refused_and_writes_nothing(tmp_pa
     finish(first, "run\nquit\n")
     assert log_json(db, 1) == run_json("--auto")
     con = sqlite3.connect(db)
-    kinds = [k for (k,) in con.execute("SELECT kind FROM journal ORDER BY id")]
+    kinds = [k for (k,) in con.execute("SELECT kind FROM journal WHERE kind != 'roll' ORDER BY id")]
     con.close()
     events = len(run_json("--auto")["events"])
-    assert kinds == ["event"] * events + ["end"]  # the refused consoles wrote no row: nothing interleaved
+    assert kinds == ["open"] + ["event"] * events + ["end"]  # the refused consoles wrote no row: nothing interleaved
 
 
 def test_two_fights_of_one_database_are_played_at_once(tmp_path: Path) -> None:
@@ -172,19 +188,22 @@ def the_other_fight_is_open(db: Path, listed_damaged: bool = True) -> None:
     assert lines[1].startswith("2  ") and "side-d6" in lines[1] and lines[1].endswith("over")
 
 
+THIRD_EVENT = "(SELECT id FROM journal WHERE game = 1 AND kind = 'event' ORDER BY id LIMIT 1 OFFSET 2)"
+
+
 @pytest.mark.parametrize(("sql", "message"), [
-    ("UPDATE journal SET payload = '{not json' WHERE id = 3", "journal row 3 (event) cannot be used"),
-    ("UPDATE journal SET at = 7 WHERE id = 3", "journal row 3 (event) cannot be used (journal out of order: event 7 "
-                                               "after 2 events)"),
+    (f"UPDATE journal SET payload = '{{not json' WHERE id = {THIRD_EVENT}", "(event) cannot be used (Expecting"),
+    (f"UPDATE journal SET at = 7 WHERE id = {THIRD_EVENT}", "(event) cannot be used (journal out of order: event 7 "
+                                                            "after 2 events)"),
     ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'event', 3, '{}')",
      "(event) cannot be used (journal out of order: event 3 after 40 events)"),
-    ("UPDATE journal SET payload = '[1, 2]' WHERE id = 1", "journal row 1 (event) cannot be used (not a journal row"),
+    ("UPDATE journal SET payload = '[1, 2]' WHERE id = 1", "journal row 1 (open) cannot be used (not a journal row"),
     ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'answer', 0, '{\"key\": [\"die\", 0], \"k\": 0, "
      "\"value\": \"six\"}')", "(answer) cannot be used (a die's answer of 'six')"),
-    # the fight's first die is the party's surprise d10 (C2-27): a 11 cannot be rolled on it
+    # the fight's first die is the party's surprise d10 (C2-27): a 11 cannot be rolled on it; the rebuild stops
+    # there, before the first event, and the fight is shown as one this affray plays otherwise (nothing refused)
     ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'answer', 0, '{\"key\": [\"die\", 0], \"k\": 0, "
-     "\"value\": 11}')", "fight 1 is damaged: rebuilding the fight: the recorded answer 11 cannot be rolled on d10 "
-                         "(1-10)"),
+     "\"value\": 11}')", "plays it differently from event 0 on (of 40 saved):\n  saved: 0 surprise"),
     ("UPDATE games SET options = '{oops' WHERE id = 1", "its row in the database cannot be read"),
     ("INSERT INTO journal (game, kind, at, payload) VALUES (1, 'answer', 30, '{\"key\": [\"die\", 9], \"k\": 0, "
      "\"value\": {\"outcome\": {\"hit\": true, \"damage\": 100000}}}')",
@@ -197,8 +216,12 @@ def test_a_damaged_row_exits_2_naming_the_file_and_fight_and_the_others_stay_ope
     for command in (("log", "--db", db, "--game", "1"), ("play", "--db", db, "--game", "1")):
         code, out = cli(*command, stdin="run\nquit\n")
         assert code == 2, out
-        assert out.startswith(f"{db}: fight 1 is damaged") and message in out, out
-    the_other_fight_is_open(db, listed_damaged="rebuilding" not in message)
+        head = "was saved by affray" if "differently" in message else "is damaged"
+        assert out.startswith(f"{db}: fight 1 {head}") and message in out, out
+        if "differently" in message:
+            assert "now:   the fight cannot be rebuilt past it: the recorded answer 11 cannot be rolled on d10 " \
+                   "(1-10)" in out, out
+    the_other_fight_is_open(db, listed_damaged="differently" not in message)
 
 
 def test_a_malformed_page_exits_2_and_the_other_fight_stays_open(tmp_path: Path) -> None:

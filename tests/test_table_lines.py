@@ -34,8 +34,6 @@ from ruamel.yaml import YAML
 
 from affray.rulesets import RULESETS
 
-pytestmark = pytest.mark.slow  # a terminal, affray drive and a browser, three rounds each
-
 AFFRAY = str(Path(sys.executable).parent / "affray")
 ENV = dict(os.environ, NO_COLOR="1", PROMPT_TOOLKIT_NO_CPR="1", TERM="dumb")
 IDS = [r.id for r in RULESETS]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -70,6 +71,9 @@ _Catalogue = Annotated[Path | None, typer.Option("--catalogue", metavar="FILE", 
 _Policy = Annotated[list[str] | None, typer.Option("--policy", help="how --auto plays: NAME for every side or "
                                                    "SIDE=NAME, repeatable; a built-in policy or module:function "
                                                    "(docs/policies.md)")]
+_NewRules = Annotated[bool, typer.Option("--new-rules", help="a fight saved by an affray whose rules played it "
+                                         "otherwise: go on under this version's rules from the last event both agree "
+                                         "on (the saved rest is kept as a branch: `affray log --branch N`)")]
 
 def _console() -> Console:
     """A console for the output (rich is imported only when something is printed)."""
@@ -218,6 +222,7 @@ def play(
                                              "rolled from the seed (the default from a pipe)")] = None,
     catalogue: _Catalogue = None,
     policy: _Policy = None,
+    new_rules: _NewRules = False,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
@@ -225,7 +230,7 @@ def play(
 
     def body() -> None:
         from affray.play.terminal import io_for_stdin
-        from affray.table import Store
+        from affray.table import DivergedError, Store
 
         if dice not in (None, "roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
@@ -242,8 +247,21 @@ def play(
                 raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = Store(db)
             record = store.game(game_n)
-        with store.writer(record.id):  # one writer per fight: a second console on it is refused (exit 2)
-            _session(store, record, io_for_stdin(), dice).play()
+        io = io_for_stdin()
+        with contextlib.closing(store), store.writer(record.id):  # one writer per fight: a second is refused (exit 2)
+            try:
+                console = _session(store, record, io, dice, new_rules)
+            except DivergedError as exc:  # the rules changed since it was saved: at a terminal, the referee chooses
+                if not io.interactive:
+                    raise
+                d = exc.divergence
+                _console().print(printable(str(exc), keep_newlines=True), markup=False)
+                answer = io.ask(f"Go on under these rules from event {d.agreed} now? [y/N] ")
+                if (answer or "").strip().lower() not in ("y", "yes"):
+                    typer.echo("nothing was changed")
+                    return
+                console = _session(store, record, io, dice, new_rules=True)
+            console.play()
 
     _guard(body)
 
@@ -263,13 +281,14 @@ def drive(
     declare: _Declare = None,
     catalogue: _Catalogue = None,
     policy: _Policy = None,
+    new_rules: _NewRules = False,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
     def body() -> None:
-        from affray.cli.drive import converse
+        from affray.cli.drive import converse, divergence_line
         from affray.drive import DicePrefs
-        from affray.table import Recorder, Session, Store, open_drive, open_game
+        from affray.table import DivergedError, Session, Store, open_fight
 
         if dice not in ("roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
@@ -280,12 +299,17 @@ def drive(
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
             if policy:
                 raise OptionError("--policy: a resumed fight keeps the policies it was started with")
-            store = _existing_store(db)
+            store = _existing_store(db, write=True)
             record = store.game(game_n)
-            with store.writer(record.id):  # one writer per fight
-                journal = store.journal(record.id)
-                drive = open_drive(store, record, open_game(record), journal, DicePrefs())
-                converse(Session(drive, Recorder(store, record, journal)), sys.stdin, sys.stdout)
+            with contextlib.closing(store), store.writer(record.id):  # one writer per fight
+                try:
+                    opened = open_fight(store, record, DicePrefs(), new_rules=new_rules)
+                except DivergedError as exc:  # said on stdout too, for the program driving it; exit 2
+                    sys.stdout.write(divergence_line("diverged", exc.divergence))
+                    raise
+                if opened.branched is not None:
+                    sys.stdout.write(divergence_line("branched", opened.branched))
+                converse(Session(opened.drive, opened.record), sys.stdin, sys.stdout)
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
@@ -298,10 +322,9 @@ def drive(
             return
         store = Store(db)
         record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
-        with store.writer(record.id):
-            journal = store.journal(record.id)
-            session = Session(open_drive(store, record, prepared, journal, DicePrefs()),
-                              Recorder(store, record, journal))
+        with contextlib.closing(store), store.writer(record.id):
+            opened = open_fight(store, record, DicePrefs())
+            session = Session(opened.drive, opened.record)
             if dice == "ask":  # an input like any other: a resumed fight asks them too
                 session.dice(["all", "ask"])
             converse(session, sys.stdin, sys.stdout)
@@ -327,6 +350,7 @@ def serve(
     catalogue: _Catalogue = None,
     new_links: Annotated[bool, typer.Option("--new-links", help="reissue every link (the old ones stop working)")] = (
         False),
+    new_rules: _NewRules = False,
 ) -> None:
     """Serve the fight as a web page: the referee's screen and one link per player character, live.
 
@@ -349,7 +373,7 @@ def serve(
                               new_links=new_links)
         else:
             _existing_store(db).close()
-            opening = Opening(str(db), game=game_n, new_links=new_links)
+            opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules)
         run_server(opening, host, port_n, sys.stdout)
 
     _guard(body)
@@ -362,7 +386,7 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
     def body() -> None:
         from affray.table import StoreError
 
-        store = _existing_store(db)
+        store = _existing_store(db)  # read-only: a reader never writes
         damaged = 0
         for gid in store.game_ids():
             try:  # a damaged fight is marked, and the others listed
@@ -373,8 +397,11 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
                 typer.echo(printable(f"{gid}  damaged: {str(exc).removeprefix(f'{store.path}: ')}"))
                 continue
             state = "over" if j.ended else "in progress"
+            n = len(j.branches)
+            branches = f"  ({n} branch{'es' if n > 1 else ''} kept from before a change of rules: --branch 1" \
+                f"{f' to {n}' if n > 1 else ''})" if n else ""
             typer.echo(printable(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events"
-                                 f"  {state}"))
+                                 f"  {state}{branches}"))
         if damaged:
             raise StoreError(f"{store.path}: {damaged} damaged fight{'s' if damaged > 1 else ''} (marked above); "
                              "the others can be logged and played")
@@ -387,6 +414,10 @@ def log(
     db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("affray.db"),
     game: Annotated[str | None, typer.Option(help="the fight (default: the latest)", metavar="ID")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document, as `run --json`")] = False,
+    stored: Annotated[bool, typer.Option("--stored", help="the events as saved, read from the database without "
+                                         "rebuilding the fight (a fight saved before the rules changed)")] = False,
+    branch: Annotated[str | None, typer.Option(help="the fight as saved before its N-th change of rules (see "
+                                               "`affray games`); implies --stored", metavar="N")] = None,
 ) -> None:
     """Print a saved fight's timeline as it stands."""
 
@@ -394,8 +425,13 @@ def log(
         from affray.io.timeline import timeline_json
         from affray.render.timeline import render_result
 
-        store = _existing_store(db)
-        result = _session(store, store.game(_game(game)), None).rebuild()
+        store = _existing_store(db)  # read-only: a reader never writes
+        record = store.game(_game(game))
+        if stored or branch is not None:
+            _log_stored(store, record, _whole("--branch", branch, 1, MAX_SEED, "a branch's number (`affray games` "
+                                              "counts them)"), as_json)
+            return
+        result = _session(store, record, None).rebuild()
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -441,24 +477,55 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
         raise OptionError(f"{file}: {what}: {exc}") from None
 
 
-def _session(store: Store, game: Game, io: Io | None, dice: str | None = None) -> RefereeConsole:
+def _log_stored(store: Store, game: Game, branch: int | None, as_json: bool) -> None:
+    """A fight's events as saved (before its ``branch``-th branch), read from the journal alone."""
+    from affray.table import StoreError, stored_text
+
+    journal = store.journal(game.id)
+    if branch is not None:
+        if branch > len(journal.branches):
+            raise StoreError(f"{store.path}: fight {game.id} has {len(journal.branches) or 'no'} branch"
+                             f"{'es' if len(journal.branches) != 1 else ''}: --branch {branch} is not one of them")
+        journal = store.journal(game.id, before=journal.branches[branch - 1].row)
+    if as_json:
+        sys.stdout.write(json.dumps({"game": game.id, "file": game.file, "ruleset": game.ruleset, "seed": game.seed,
+                                     "saved_by": journal.written_by(), "over": journal.ended,
+                                     "events": journal.events}, ensure_ascii=False, indent=1) + "\n")
+        return
+    what = f"branch {branch} of fight {game.id} (as saved before its rules changed)" if branch else \
+        f"fight {game.id} as saved"
+    typer.echo(printable(f"{what}: {game.file} under {game.ruleset}, seed {game.seed}; written by "
+                         f"{journal.written_by()}; {len(journal.events)} events, "
+                         f"{'over' if journal.ended else 'in progress'}"))
+    last = None
+    for e in journal.events:
+        if e.get("round") is not None and e.get("round") != last:
+            last = e.get("round")
+            typer.echo(f"-- Round {last} --")
+        for line in stored_text(e):
+            typer.echo(printable(line))
+
+
+def _session(store: Store, game: Game, io: Io | None, dice: str | None = None,
+             new_rules: bool = False) -> RefereeConsole:
     """The console of a stored fight; a stored encounter that no longer loads is the database's problem."""
     from affray.play import RefereeConsole
     from affray.table import StoreError
 
     try:
-        return RefereeConsole(store, game, io, _console(), dice=dice)
+        return RefereeConsole(store, game, io, _console(), dice=dice, new_rules=new_rules)
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None
 
 
-def _existing_store(db: Path) -> Store:
+def _existing_store(db: Path, *, write: bool = False) -> Store:
+    """A database that must exist: opened read-only (``log``, ``games``), or to write a fight of it."""
     from affray.table import Store, StoreError
 
     if not db.exists():
         raise StoreError(f"{db}: no such database (give --db PATH; `affray play FILE --db PATH` makes one)")
-    return Store(db)
+    return Store(db, write=write)
 
 
 def _hours(minutes: int | None) -> str:

@@ -9,7 +9,12 @@ Written:
 - ``{"undone": {"events": N}}``: after an undo or a back, the fight is back to its first N events;
 - ``{"done": TEXT}``: what a ``do`` line did;
 - ``{"pause": {"why": ..., "at": ..., "events": N}}``: where the console would pause, once the caller asked to go
-  a step or a round at a time (``{"do": "say", "text": "round"}``).
+  a step or a round at a time (``{"do": "say", "text": "round"}``);
+- ``{"diverged": {...}}``, resuming a fight this affray rebuilds otherwise than it was saved (the rules changed):
+  ``at`` (the first event that differs), ``saved`` and ``now`` (that event as saved and as rebuilt, or null),
+  ``why`` (the saved input the rebuild cannot take, if any), ``agreed`` (the events kept by ``--new-rules``),
+  ``events`` (saved), ``saved_by``, ``affray``; then exit 2, nothing changed. With ``--new-rules``,
+  ``{"branched": {...}}`` (the same fields) first: the fight goes on from its first ``agreed`` events.
 
 Read: ``{"id": N, "declare": ENTRY}`` (with ``"also": [NAME, ...]``: the same entry for those combatants'
 questions of this declaration point), ``{"id": N, "die": V}``, ``{"id": N, "roll": true}``, ``{"id": N,
@@ -29,9 +34,17 @@ from pydantic import ValidationError
 
 from affray.drive import ROLL, DeclareQuestion, DieQuestion, End
 from affray.model.encounter import Outcome
-from affray.table import Pause, Reply, Session, Shown, plain_event
+from affray.table import Divergence, Pause, Reply, Session, Shown, plain_event
+from affray.table.store import affray_version
 
-__all__ = ["converse"]
+__all__ = ["converse", "divergence_line"]
+
+
+def divergence_line(what: str, d: Divergence) -> str:
+    """``{"diverged": ...}`` or ``{"branched": ...}``: where a saved fight and this affray's rebuild of it part."""
+    return json.dumps({what: {"game": d.game.id, "at": d.at, "agreed": d.agreed, "events": d.events,
+                              "saved": d.saved, "now": d.now, "why": d.why or None, "saved_by": d.saved_by,
+                              "affray": affray_version()}}, ensure_ascii=False) + "\n"
 
 
 def _write(out: TextIO, obj: dict[str, Any]) -> None:

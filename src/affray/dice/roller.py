@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from affray.dice.expr import DiceExpr
 
-__all__ = ["DieProvider", "Roll", "Roller"]
+__all__ = ["Chance", "DieProvider", "Roll", "Roller"]
 
 
 class Roll(NamedTuple):
@@ -23,12 +23,15 @@ class Roll(NamedTuple):
 
 #: Asked before the RNG: (sides, count, purpose, actor) -> the total shown, or None to roll.
 DieProvider = Callable[[int, int, str, "str | None"], "int | None"]
+#: Told of each die the RNG rolled: (sides, purpose, actor, face) -> the face that counts (a saved fight's journal
+#: gives back the face it recorded, so that a replay never depends on the order of the RNG's calls).
+Chance = Callable[[int, str, "str | None", int], int]
 
 
 class Roller:
     """Rolls from its own ``random.Random(seed)``; a value given by the file or the referee replaces the roll."""
 
-    __slots__ = ("_pending", "_random", "provider", "record", "seed")
+    __slots__ = ("_pending", "_random", "chance", "provider", "record", "seed")
 
     def __init__(self, seed: int, *, record: bool = True, provider: DieProvider | None = None) -> None:
         self.seed = seed
@@ -36,6 +39,8 @@ class Roller:
         self.record = record
         #: Asked for every die the file does not give (the referee at the table); None: roll it.
         self.provider = provider
+        #: Told of every die rolled from the seed, one die at a time (the table's journal); None: the RNG decides.
+        self.chance: Chance | None = None
         self._pending: list[Roll] = []
 
     def die(self, sides: int, purpose: str, actor: str | None = None, given: int | None = None, *,
@@ -47,6 +52,8 @@ class Roller:
             source = "referee"
         if given is None:
             value = int(self._random() * sides) + 1
+            if self.chance is not None:
+                value = self.chance(sides, purpose, actor, value)
             source = "rng"
         else:
             value = given
@@ -71,9 +78,12 @@ class Roller:
                 return given
         total = 0
         rnd = self._random
+        chance = self.chance
         for n, sides in expr.groups:
             for _ in range(n * times):
                 v = int(rnd() * sides) + 1
+                if chance is not None:
+                    v = chance(sides, purpose, actor, v)
                 total += v
                 if self.record:
                     self._pending.append(Roll(purpose, actor, f"d{sides}", v, "rng"))

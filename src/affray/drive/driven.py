@@ -12,8 +12,16 @@ initiative with the steps it placed; so the caller's view of what comes next is 
 entered there lands between steps, never inside one. Nothing blocks and nothing is raised across the API.
 Every input (answers, commands, dice preferences) is recorded with its point (the events before it and the
 points since the last of them): ``undo`` and a resumed fight rebuild the fight from the start and give
-those inputs again at the same points (a fight is a pure function of its file, seed and inputs). A die
-asked and answered "roll" is not recorded: rebuilt, it is rolled again, the same.
+those inputs again at the same points (a fight is a pure function of its file, seed and inputs).
+
+Every die is an input too (OpenSpiel's chance outcomes): a die the referee gives is an answer, and each die
+rolled from the seed is recorded as a ``roll`` (its number in the fight, which die, what for, whose, the face),
+through the roller's ``chance`` hook. Rebuilt, the fight takes its dice back from the record, in order, and the RNG
+decides only past its end: a rule that changes the order of the RNG's calls does not change a saved fight's
+dice. (The RNG is still drawn from while rebuilding, so that a resumed fight rolls on exactly as an uninterrupted
+one would.) A recorded input that no longer fits the fight being rebuilt (the rules changed) ends the rebuild with
+a ``DriveError`` carrying the events rebuilt so far; a recorded die that no longer fits is the first ``strayed``
+one, and the RNG decides from there.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from greenlet import greenlet
 
@@ -46,11 +54,19 @@ from affray.model.encounter import Declaration, Outcome
 from affray.model.order import Order
 from affray.policy import Auto
 
-__all__ = ["Coming", "Declaring", "DicePrefs", "Drive", "DriveError", "End", "Input", "Item", "still_counts"]
+__all__ = ["Coming", "Declaring", "DicePrefs", "Drive", "DriveError", "End", "Input", "Item", "Rolled",
+           "still_counts"]
 
 
 class DriveError(AffrayError):
-    """A driven fight that cannot go on: its recorded inputs no longer fit it."""
+    """A driven fight that cannot go on: its recorded inputs no longer fit it. ``events``: the events rebuilt
+    before the misfit; ``stops``: the points among them where the caller would have had the fight (events before
+    each)."""
+
+    def __init__(self, message: str, events: list[Event] | None = None, stops: list[int] | None = None) -> None:
+        super().__init__(message)
+        self.events: list[Event] = events or []
+        self.stops: list[int] = stops or [0]
 
 
 @dataclass(frozen=True)
@@ -97,12 +113,24 @@ class DicePrefs:
         self.by[who] = mode
 
 
+class Rolled(NamedTuple):
+    """A die rolled from the seed, as recorded: which die, what for, whose, the face it showed."""
+
+    sides: int
+    purpose: str
+    actor: str | None
+    face: int
+
+
 @dataclass(frozen=True)
 class Input:
     """One input to the fight and the point it was given at: ``at`` events had happened, and ``k`` points had
     been passed since (0: before the fight's first point). ``kind``: "answer" (``key``: "declare" or "die"
-    and the question's number of that kind), "command" (``value``: its text), "dice" (``value``: (who,
-    mode)). ``upto``: the events a command's own events reach (undoing into them undoes the whole command)."""
+    and the question's number of that kind; ``of``: what it answered, a declaration's (actor,) or a die's
+    (sides, count, purpose, actor), None in a journal older than that), "command" (``value``: its text), "dice"
+    (``value``: (who, mode)), "roll" (``key``: ("roll", its number among the dice rolled from the seed);
+    ``value``: ``Rolled``). ``upto``: the events a command's own events reach (undoing into them undoes the whole
+    command)."""
 
     kind: str
     at: int
@@ -110,6 +138,7 @@ class Input:
     key: tuple[str, int] | None = None
     value: Any = None
     upto: int = 0
+    of: tuple[Any, ...] | None = None
 
 
 def suggestion(fight: Fight[Any], f: Fighter) -> Declaration | None:
@@ -121,6 +150,17 @@ def suggestion(fight: Fight[Any], f: Fighter) -> Declaration | None:
     policy = fight.policy
     chosen = policy.preview(fight, f) if isinstance(policy, Auto) else None
     return chosen.source if isinstance(chosen, Order) else chosen
+
+
+_KINDS = {"declare": "declaration", "die": "die"}
+
+
+def _asked(of: tuple[Any, ...]) -> str:
+    """What a recorded answer answered, in words."""
+    if len(of) == 4:
+        sides, count, purpose, actor = of
+        return f"the {count if count != 1 else ''}d{sides} for {purpose}" + (f" ({actor})" if actor else "")
+    return f"the declaration of {of[0]}"
 
 
 def still_counts(i: Input, to: int) -> bool:
@@ -141,6 +181,7 @@ class Drive:
     _end: End | None
     _k: int
     _pending_key: tuple[str, int]
+    _pending_of: tuple[Any, ...]
 
     def __init__(self, make: Callable[[], Fight[Any]], *, dice: DicePrefs | None = None, announce: bool = False,
                  inputs: Iterable[Input] = (), events: int = 0) -> None:
@@ -222,7 +263,8 @@ class Drive:
         self._answer = accepted
         self._pending = None
         if not (isinstance(q, DieQuestion) and accepted is ROLL):
-            self._record(Input("answer", len(self.fight.events), self._k, self._pending_key, accepted))
+            self._record(Input("answer", len(self.fight.events), self._k, self._pending_key, accepted,
+                               of=self._pending_of))
         return None
 
     def command(self, text: str) -> str | None:
@@ -253,6 +295,11 @@ class Drive:
     def dice(self) -> DicePrefs:
         return self._prefs
 
+    @property
+    def stops(self) -> list[int]:
+        """The points where the caller had the fight so far (the events before each), in order."""
+        return list(self._stops)
+
     def undo(self, n: int = 1) -> int:
         """Take back the last ``n`` events or more, with the inputs given since: back to the last point the
         caller had before them (a step's events go as a whole, and so does a command's). The fight is rebuilt
@@ -269,13 +316,15 @@ class Drive:
     def back(self) -> tuple[Input, int, list[Input]] | None:
         """Take back the last input, whatever it was (an answer, a command, a choice of dice): the fight is rebuilt
         to the point it was given at, where its question is asked again. (The input taken back, the events left,
-        the other inputs given at that very point, which still count); None when nothing was given."""
-        undoable = [i for i in self.inputs if not still_counts(i, 0)]
+        the other inputs given at that very point before it, which still count: the dice rolled before its question
+        among them); None when nothing was given."""
+        undoable = [n for n, i in enumerate(self.inputs) if i.kind != "roll" and not still_counts(i, 0)]
         if not undoable:
             return None
-        last = undoable[-1]
-        self.inputs = [i for i in self.inputs if i is not last]
-        again = [i for i in self.inputs if i.at == last.at and not still_counts(i, last.at)]
+        last = self.inputs[undoable[-1]]
+        before = self.inputs[:undoable[-1]]
+        again = [i for i in before if i.at == last.at and not still_counts(i, last.at)]
+        self.inputs = [i for i in before if still_counts(i, last.at)] + again
         self._start(last.at)
         return last, last.at, again
 
@@ -288,6 +337,7 @@ class Drive:
         fight.on_step = self._on_step
         fight.on_declare = self._on_declare
         fight.roller.provider = self._die
+        fight.roller.chance = self._chance
         self.coming = None
         self.declaring = None
         self._preset = None
@@ -302,8 +352,14 @@ class Drive:
         self._k = 0
         self._counts = {"declare": 0, "die": 0}
         self._asked = 0
-        self._given: dict[tuple[str, int], object] = {i.key: i.value for i in self.inputs
-                                                      if i.kind == "answer" and i.key is not None}
+        self._given: dict[tuple[str, int], Input] = {i.key: i for i in self.inputs
+                                                     if i.kind == "answer" and i.key is not None}
+        self._rolls: dict[int, Rolled] = {i.key[1]: i.value for i in self.inputs
+                                          if i.kind == "roll" and i.key is not None}
+        self._rolled = 0
+        #: The first recorded die that no longer fits the fight being rebuilt (its number), if any: from it on, the
+        #: RNG decides (and its dice are recorded again).
+        self.strayed: int | None = None
         self._later: dict[tuple[int, int], list[Input]] = {}
         for i in self.inputs:
             if i.kind in ("command", "dice"):
@@ -311,11 +367,14 @@ class Drive:
         self._target = to
         self._busy = False
         self._g = greenlet(self._main)
-        self._inputs_at(0, 0)
-        while len(fight.events) < to and self._end is None:
-            self._resume()
-        if len(fight.events) < to:
-            raise DriveError(f"the fight rebuilds to {len(fight.events)} events, not the {to} recorded")
+        try:
+            self._inputs_at(0, 0)
+            while len(fight.events) < to and self._end is None:
+                self._resume()
+            if len(fight.events) < to:
+                raise DriveError(f"the fight rebuilds to {len(fight.events)} events, not the {to} recorded")
+        except DriveError as exc:  # what was rebuilt before the misfit: where a changed rule parts from the record
+            raise DriveError(str(exc), list(fight.events), list(self._stops)) from None
         for _ in range(to):  # the events rebuilt are the caller's already; any past them (a resumed fight
             self._queue.popleft()  # left in the middle of a step's) come out as new
 
@@ -401,10 +460,11 @@ class Drive:
         self._asked += 1
         return what, n
 
-    def _ask(self, q: Question, key: tuple[str, int]) -> object:
-        """The caller's answer to ``q``."""
+    def _ask(self, q: Question, key: tuple[str, int], of: tuple[Any, ...]) -> object:
+        """The caller's answer to ``q`` (``of``: what it answers, recorded with it)."""
         self._pending = q
         self._pending_key = key
+        self._pending_of = of
         self._answer = None
         while self._pending is not None:
             self._switch()
@@ -418,13 +478,14 @@ class Drive:
                     known: tuple[tuple[str, Declaration], ...]) -> Declaration:
         key = self._key("declare")
         self._point(wants=True)
+        of = (f.name,)
         if key in self._given:
-            answer = self._given.pop(key)
+            answer = self._recorded(key, of, _asked(of)).value
         elif self._replaying_now():
             raise DriveError(f"rebuilding the fight: no recorded answer for the declaration of {f.name} at {at}")
         else:
             answer = self._ask(DeclareQuestion(self._new_id(), f.name, f.side, at, tick, choices(fight, f), known,
-                                               suggestion(fight, f)), key)
+                                               suggestion(fight, f)), key, of)
         assert isinstance(answer, Declaration)
         return answer
 
@@ -432,41 +493,65 @@ class Drive:
         key = self._key("die")
         side = step.actor.side
         asks = self._prefs.asks("attack", side)
+        of = (20, 1, "attack", step.actor.name)
         if asks:
             self._point(wants=True)
         if key in self._given:
-            given = self._given.pop(key)
+            given = self._recorded(key, of, _asked(of)).value
             if not isinstance(given, Outcome) and (not isinstance(given, int) or not 1 <= given <= 20):
                 raise DriveError(f"rebuilding the fight: the recorded answer {given!r} is neither an outcome "
                                  "nor a d20 (1-20)")
             return given
         if self._preset is not None and not self._replaying_now():  # typed before the d20 was asked
             outcome, self._preset = self._preset, None
-            self._record(Input("answer", len(self.fight.events), self._k, key, outcome))
+            self._record(Input("answer", len(self.fight.events), self._k, key, outcome, of=of))
             return outcome
         if self._replaying_now() or not asks:
             return None
         q = DieQuestion(self._new_id(), 20, 1, "attack", step.actor.name, side, attack=True, target=target.name,
                         kind="missile" if step.kind == "missile" else "melee")
-        answer = self._ask(q, key)
+        answer = self._ask(q, key, of)
         return None if isinstance(answer, Roll) else answer  # type: ignore[return-value]
 
     def _die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
         key = self._key("die")
         side = self._side(actor)
         asks = self._prefs.asks(purpose, side) and not self._busy
+        of = (sides, count, purpose, actor)
         if asks:
             self._point(wants=True)
         if key in self._given:
-            given = self._given.pop(key)
+            given = self._recorded(key, of, _asked(of)).value
             if not isinstance(given, int) or not count <= given <= count * sides:
                 raise DriveError(f"rebuilding the fight: the recorded answer {given!r} cannot be rolled on "
                                  f"{count if count > 1 else ''}d{sides} ({count}-{count * sides})")
             return given
         if self._replaying_now() or not asks:
-            return None  # rolled from the seed; rebuilt, rolled again the same
-        answer = self._ask(DieQuestion(self._new_id(), sides, count, purpose, actor, side), key)
+            return None  # rolled from the seed (``_chance``: or given back from the record)
+        answer = self._ask(DieQuestion(self._new_id(), sides, count, purpose, actor, side), key, of)
         return None if isinstance(answer, Roll) else answer  # type: ignore[return-value]
+
+    def _chance(self, sides: int, purpose: str, actor: str | None, face: int) -> int:
+        """A die the RNG rolled (the roller's ``chance`` hook): the face recorded for this die of the fight while it
+        still fits (the same die, for the same purpose and combatant), else the RNG's, recorded."""
+        n = self._rolled
+        self._rolled = n + 1
+        kept = self._rolls.get(n)
+        if kept is not None and self.strayed is None:
+            if (kept.sides, kept.purpose, kept.actor) == (sides, purpose, actor) and 1 <= kept.face <= sides:
+                return kept.face
+            self.strayed = n
+        self._record(Input("roll", len(self.fight.events), self._k, ("roll", n), Rolled(sides, purpose, actor, face)))
+        return face
+
+    def _recorded(self, key: tuple[str, int], of: tuple[Any, ...], what: str) -> Input:
+        """The recorded answer to question ``key``, which asks ``of``; DriveError when it answered another one (the
+        rules ask their questions otherwise now)."""
+        given = self._given.pop(key)
+        if given.of is not None and tuple(given.of) != of:
+            raise DriveError(f"rebuilding the fight: the recorded answer to {_KINDS[key[0]]} {key[1]} was given for "
+                             f"{_asked(tuple(given.of))}, but the fight asks {what} there now")
+        return given
 
     def _side(self, actor: str | None) -> str | None:
         if actor is None:
@@ -483,3 +568,11 @@ class Drive:
         self.inputs.append(i)
         if self.on_input is not None:
             self.on_input(i)
+
+    def made(self) -> list[Event]:
+        """The events already made and waiting to be pulled ahead of anything else (the rest of a step's): taken
+        out, in order, so that a step's events are journalled together."""
+        out = []
+        while self._queue and not isinstance(self._queue[0], _NOT_EVENTS):
+            out.append(self._queue.popleft())
+        return out  # type: ignore[return-value]

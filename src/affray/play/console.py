@@ -22,7 +22,7 @@ from affray.engine.fight import Result, describe_declaration
 from affray.play.terminal import Complete
 from affray.printable import printable
 from affray.render.status import event_text, show_choices, show_final, show_status, status_table, warn_opportunity
-from affray.table import Game, Pause, Recorder, Reply, Session, Shown, Store, open_drive, open_game
+from affray.table import Game, Pause, Reply, Session, Shown, Store, branched_text, open_fight
 from affray.table.session import MOVING
 
 __all__ = ["HELP", "Io", "RefereeConsole"]
@@ -74,22 +74,22 @@ class _Quit(Exception):
 
 
 class RefereeConsole:
-    """One game of a database, played, resumed or only rebuilt (``io`` None). ``dice``: the dice asked before
-    the referee says otherwise (default: every die at a terminal, none from a pipe)."""
+    """One game of a database, played, resumed or only rebuilt (``io`` None, a database opened to read). ``dice``:
+    the dice asked before the referee says otherwise (default: every die at a terminal, none from a pipe);
+    ``new_rules``: a fight saved before the rules changed goes on under today's (``affray.table.open_fight``)."""
 
     def __init__(self, store: Store, game: Game, io: Io | None, console: Console, *,
-                 show_status_at_prompt: bool | None = None, dice: str | None = None) -> None:
+                 show_status_at_prompt: bool | None = None, dice: str | None = None, new_rules: bool = False) -> None:
         self.store = store
         self.game = game
         self.io = io
         self.out = console
-        self.prepared = open_game(game)
-        self.journal = store.journal(game.id)
         interactive = io is not None and io.interactive
         self.show_status = interactive if show_status_at_prompt is None else show_status_at_prompt
-        drive = open_drive(store, game, self.prepared, self.journal,
-                           DicePrefs({"all": dice or ("ask" if interactive else "roll")}))
-        self.session = Session(drive, Recorder(store, game, self.journal), pause_on_provoke=True)
+        opened = open_fight(store, game, DicePrefs({"all": dice or ("ask" if interactive else "roll")}),
+                            new_rules=new_rules)
+        self.prepared, self.journal, self.branched = opened.prepared, opened.journal, opened.branched
+        self.session = Session(opened.drive, opened.record, pause_on_provoke=True)
         self._last_round: int | None = None
         self._seen: object = None  # the question or pause last prompted for: what it shows is shown once
         self._table: list[tuple[str, ...]] | None = None  # the combatants' table as last shown
@@ -103,6 +103,8 @@ class RefereeConsole:
     # -- playing --------------------------------------------------------------------------------------
     def play(self) -> None:
         """Play until ``quit`` or the end of the input; every event is journalled before it is shown."""
+        if self.branched is not None:
+            self.out.print(printable(branched_text(self.store.path, self.branched)), style="bold", markup=False)
         if self.journal.events:
             self.out.print(f"resuming fight {self.game.id} after {len(self.journal.events)} events", style="bold")
         else:

@@ -14,14 +14,17 @@ session owns everything else:
 - ``undo`` (by step, or N events) and ``back`` (the last answer or command, whatever it was);
 - which seat may answer what (the referee anything, a player its character's questions and its side's dice),
   and what each player character has heard;
-- the journal: every event and input is written before anyone is shown it.
+- the journal: every event and input is written before anyone is shown it, each step's rows (its dice, its
+  events, the answer or command that led to it) in one transaction, before the call that made them returns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DieQuestion, Drive, End, Question
 from affray.drive.commands import COMMANDS, ahead_text, typed_outcome, whole
@@ -37,6 +40,24 @@ from affray.render.status import provokers
 from affray.table.journal import Recorder
 
 __all__ = ["MOVING", "Out", "Pause", "Reply", "Session", "Shown", "wins"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _saved(method: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate[Session, P], R]:
+    """What the call recorded is written (one transaction) before it returns, whatever it returns."""
+
+    @functools.wraps(method)
+    def saving(self: Session, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            if self.record is not None:
+                self.record.flush()
+
+    return saving
+
 
 #: The words that move the fight on: a step (or N), to the next question or the end, to the next round (or N).
 MOVING = {"step": "step", "s": "step", "next": "step", "n": "step", "run": "run", "r": "run", "round": "round"}
@@ -99,6 +120,7 @@ class Session:
         self._round = 0  # the round "round" mode stops after
         self._warned: Step | None = None
         self._ended = False
+        self._rest: deque[Shown] = deque()  # a step's events, journalled together, still to be given by ``next``
         if record is not None:
             drive.on_input = record.input
 
@@ -109,12 +131,12 @@ class Session:
 
     @property
     def pending(self) -> Question | None:
-        """The question waiting for its answer."""
-        return self.drive.pending
+        """The question waiting for its answer (once the events before it are given)."""
+        return None if self._rest else self.drive.pending
 
     @property
     def over(self) -> bool:
-        return isinstance(self.drive.peek(), End)
+        return not self._rest and isinstance(self.drive.peek(), End)
 
     @property
     def paused(self) -> Pause | None:
@@ -141,9 +163,12 @@ class Session:
         return q.actor == pc or (q.actor == side and q.side == side)
 
     # -- moving on ----------------------------------------------------------------------------------------
+    @_saved
     def next(self) -> Out:
         """The next thing for the front end: an event (journalled), a question, a pause or the end. Call it while
         ``waiting`` is False; once it is True, what comes is a person's word (``say``, ``answer``)."""
+        if self._rest:
+            return self._give(self._rest.popleft())
         if self._paused is not None:
             return self._paused
         q = self.pending
@@ -175,14 +200,19 @@ class Session:
                     self.record.end()
                 self._ended = True
                 return item
-            shown = self._journal(item)
-            if self.mode == "step":
-                nxt = self.drive.peek()
-                if nxt is None or isinstance(nxt, (Coming, Declaring)):  # at a point: the step is done
-                    self.left -= 1
-                    if self.left <= 0:
-                        self._paused = Pause("step")
-            return shown
+            step = [self._journal(e) for e in (item, *self.drive.made())]  # written together (``_saved``)
+            self._rest.extend(step[1:])
+            return self._give(step[0])
+
+    def _give(self, shown: Shown) -> Shown:
+        """An event of the step journalled, to show; stepping, a pause once the step is all shown."""
+        if self.mode == "step" and not self._rest:
+            nxt = self.drive.peek()
+            if nxt is None or isinstance(nxt, (Coming, Declaring)):  # at a point: the step is done
+                self.left -= 1
+                if self.left <= 0:
+                    self._paused = Pause("step")
+        return shown
 
     def advance(self) -> list[Shown]:
         """Pull until a person's word is wanted; the events shown on the way."""
@@ -193,6 +223,7 @@ class Session:
                 out.append(item)
         return out
 
+    @_saved
     def go(self, mode: str, n: int = 1) -> Reply:
         """``step`` (``n`` steps), ``run`` (to the next question or the end) or ``round`` (to the start of the
         ``n``-th next round): from the question's answer on when one waits."""
@@ -234,6 +265,7 @@ class Session:
                 heard.add(seq)
 
     # -- what a person types --------------------------------------------------------------------------------
+    @_saved
     def say(self, text: str, seat: str | None = None) -> Reply:
         """One line typed at any prompt, by the referee (``seat`` None) or a player character's player: a
         command, a declaration (or several combatants'), a die or an attack's outcome. Empty: Enter (the
@@ -318,6 +350,7 @@ class Session:
                              "roll it", ok=False)
         return self._answered(self.drive.answer(value), line)
 
+    @_saved
     def answer(self, value: object, also: Iterable[str] = ()) -> Reply:
         """Answer the pending question with a value (``affray drive``): a plan entry, a die, ``ROLL``, an
         outcome; ``also``: combatants (or sides) whose questions of this declaration point take the same entry."""
@@ -448,6 +481,7 @@ class Session:
         return Reply(error, ok=False) if error is not None else None
 
     # -- the referee's other words -------------------------------------------------------------------------
+    @_saved
     def command(self, line: str) -> Reply:
         """A command that changes the fight (``damage``, ``heal``, ``declare``, ``morale``, ``note``...): its events,
         journalled."""
@@ -459,6 +493,7 @@ class Session:
             return Reply(error, ok=False, events=events)
         return Reply(f"done: {line.strip()}", events=events)
 
+    @_saved
     def preset(self, text: str, value: object) -> Reply:
         """An attack's outcome (or d20) typed before its d20 is asked: for the attack about to be rolled."""
         coming = self.drive.coming
@@ -469,6 +504,7 @@ class Session:
         self._paused = None
         return Reply(f"{text}: for {coming.actor.name}'s {coming.kind} at {coming.target}", go=True)
 
+    @_saved
     def dice(self, words: list[str]) -> Reply:
         """``dice [WHO] ask|roll``: from now on ask (or roll) WHO's dice: a side, a die's purpose, or all."""
         if not words or words[-1] not in ("ask", "roll") or len(words) > 2:
@@ -478,6 +514,7 @@ class Session:
         self.drive.set_dice(who, words[-1])
         return Reply(f"dice for {who}: {words[-1]}")
 
+    @_saved
     def undo(self, n: int = 1) -> Reply:
         """Take back the last step (or ``n`` events, back to the point before them), its inputs with it."""
         if not self.fight.events:
@@ -488,6 +525,7 @@ class Session:
         self._back_to(to)
         return Reply(f"undone: back to {to} events")
 
+    @_saved
     def back(self) -> Reply:
         """Take back the last answer or command, whatever it was: its question is asked again."""
         taken = self.drive.back()
@@ -501,6 +539,7 @@ class Session:
         return Reply(f"taken back: {what.get(last.kind, last.kind)} (back to {to} events)")
 
     def _back_to(self, to: int, *, pause: bool = True) -> None:
+        self._rest.clear()
         self.heard = {pc: {s for s in seqs if s < to} for pc, seqs in self.heard.items()}
         self._events = to
         self.mode, self.left = "step", 1

@@ -22,12 +22,14 @@ __all__ = ["Opening", "close_served", "links", "listen", "open_served", "serve"]
 @dataclass(frozen=True)
 class Opening:
     """Which fight to serve: a new one (``new``: its file, text, ruleset, seed, options, auto, max rounds) or
-    the database's fight ``game`` (None: the latest)."""
+    the database's fight ``game`` (None: the latest); ``new_rules``: a fight saved before the rules changed goes on
+    under today's (``affray.table.open_fight``)."""
 
     db: str
     new: tuple[str, str, str, int, dict[str, object], bool, int] | None = None
     game: int | None = None
     new_links: bool = False  # reissue every link (the old ones open nothing any more)
+    new_rules: bool = False
 
 
 def open_served(opening: Opening) -> Served:
@@ -38,7 +40,7 @@ def open_served(opening: Opening) -> Served:
         store = Store(opening.db)
         try:
             game = store.new_game(*opening.new) if opening.new is not None else store.game(opening.game)
-            table = Table.open(store, game)
+            table = Table.open(store, game, new_rules=opening.new_rules)
         except BaseException:
             store.close()
             raise
@@ -105,6 +107,8 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
         sock.close()
         raise
     try:
+        if served.table.branched is not None:
+            out.write(served.table.branched + "\n")
         for who, url in links(served, host, sock.getsockname()[1]):
             out.write(f"{who}: {url}\n")
         out.flush()

@@ -4,15 +4,31 @@ lock held for as long as the page serves it, so a console and the page never wri
 Everything a screen does goes to the session, as the console's lines do; the page only checks that the
 question a form answers is still the one asked, and moves the fight on after each form until a person's word
 is wanted again.
+
+A write the database refuses (another program holding its lock) leaves nothing half-written: the fight goes back
+to its last step saved, and the screen that acted is told so and may try again. A database taken away stops the
+fight: every form is then answered with what happened and where the fight's saved steps are.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from affray.drive import DicePrefs, Question
-from affray.table import Game, Journal, Recorder, Session, Store, open_drive, open_game
+from affray.table import (
+    Game,
+    Journal,
+    Session,
+    Store,
+    StoreBusyError,
+    StoreError,
+    branched_text,
+    open_drive,
+    open_fight,
+    open_game,
+)
 from affray.table.session import MOVING
 
 __all__ = ["Table"]
@@ -27,18 +43,25 @@ class Table:
     journal: Journal
     session: Session
     lock: contextlib.ExitStack
+    #: Why the fight stopped (its database was taken away), once it did.
+    stopped: str | None = None
+    #: What going on under today's rules did, when the fight was opened so (``new_rules``).
+    branched: str | None = None
 
     @classmethod
-    def open(cls, store: Store, game: Game) -> Table:
-        """Take the fight's writer's lock (FightBusyError if a console holds it) and rebuild it from its journal.
+    def open(cls, store: Store, game: Game, *, new_rules: bool = False) -> Table:
+        """Take the fight's writer's lock (FightBusyError if a console holds it) and rebuild it from its journal
+        (``new_rules``: a fight saved before the rules changed goes on under today's, ``affray.table.open_fight``).
         A fight never served before asks the player characters' sides for their own dice (journalled)."""
         lock = contextlib.ExitStack()
         lock.enter_context(store.writer(game.id))
         try:
-            journal = store.journal(game.id)
-            drive = open_drive(store, game, open_game(game), journal, DicePrefs({"all": "roll"}))
-            session = Session(drive, Recorder(store, game, journal))
+            opened = open_fight(store, game, DicePrefs({"all": "roll"}), new_rules=new_rules)
+            journal, drive = opened.journal, opened.drive
+            session = Session(drive, opened.record)
             table = cls(store, game, journal, session, lock)
+            if opened.branched is not None:
+                table.branched = branched_text(store.path, opened.branched)
             if not any(i.kind == "dice" for i in journal.inputs) and not journal.events:
                 for side in dict.fromkeys(f.side for f in drive.fight.state.fighters.values() if f.pc):
                     session.dice([side, "ask"])
@@ -58,20 +81,53 @@ class Table:
     def over(self) -> bool:
         return self.session.over
 
+    def _saving(self, act: Callable[[], str | None]) -> str | None:
+        """``act`` on the session, its rows written as it goes; what the screen is told when the database refuses
+        them: back to the last step saved (and the screen may try again), or, the database gone, stopped."""
+        if self.stopped is not None:
+            return self.stopped
+        try:
+            return act()
+        except StoreBusyError as exc:
+            record = self.session.record
+            assert record is not None
+            try:  # the journal holds what was written: the fight as it was saved, rebuilt
+                drive = open_drive(self.store, self.game, open_game(self.game), record.journal,
+                                   DicePrefs({"all": "roll"}))
+            except StoreError as again:  # pragma: no cover - the same journal rebuilt a moment ago
+                self.stopped = f"{exc}; {again}"
+                return self.stopped
+            self.session = Session(drive, record)
+            return f"{exc}. The page is back at the last step saved: try again"
+        except StoreError as exc:
+            self.stopped = f"the fight stopped: {exc}"
+            return self.stopped
+
     def answer(self, pc: str | None, qid: int, text: str) -> str | None:
         """Answer question ``qid`` for ``pc``'s player (None: the referee): None once accepted (the fight moves
         on), else what is wrong."""
+        if self.stopped is not None:
+            return self.stopped
         q = self.pending
         if q is None or q.id != qid:
             return "that question is no longer asked (it was answered, or the fight moved on)"
-        reply = self.session.say(text, seat=pc)
-        if not reply.ok:
-            return reply.text
-        self.session.advance()
-        return None
+
+        def act() -> str | None:
+            reply = self.session.say(text, seat=pc)
+            if not reply.ok:
+                return reply.text
+            self.session.advance()
+            return None
+
+        return self._saving(act)
 
     def command(self, line: str) -> str:
         """One of the referee's lines, as the console takes it; what it did, or what is wrong."""
+        said = self._saving(lambda: self._command(line))
+        assert said is not None
+        return said
+
+    def _command(self, line: str) -> str:
         words = line.split()
         if not words:
             return "type a command (step, run, round, undo, back, damage NAME N, heal NAME N, NAME: DECLARATION, ...)"
