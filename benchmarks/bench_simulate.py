@@ -6,9 +6,10 @@ worker against 2.
 The overhead: the same fights (the simulation's own seeds) played by the bare engine in its lean mode (``--auto``,
 no timeline, nobody listening) and by a simulation's batch (``affray.sim.runner.run_batch``: the lean fight with the
 tally listening, each fight summed), in interleaved repeats in this process; the median CPU time of each, their
-fights per second and the simulator's overhead (issue 28's target: at most 15%). "of it, heard" is the part of the
-overhead the engine itself adds when anyone listens (``Fight.heard``: the ``delay`` events of Combat II's attack
-schedules are made only then), measured with a listener that does nothing. Then the whole ``--ruleset all``
+fights per second and the simulator's overhead (issue 28's target: at most 15%). "heard" is what the engine itself
+adds when a listener makes the fight heard (``Fight.heard``: the ``delay`` events of Combat II's attack schedules
+are made only then), measured with a listener that does nothing; the tally listens with ``lean_listener`` and
+does not pay it. Then the whole ``--ruleset all``
 run as ``affray.simulate`` makes it, with 1 worker (this process) and 2 (a process pool started inside the
 timing), the best of ``--rounds``: their results must be identical. On a shared machine run it when nothing else
 is (the load average is printed first).
@@ -57,7 +58,7 @@ def _simulated(job: Job) -> float:
 def overhead(file: str, fights: int, seed: int, repeats: int) -> None:
     text = Path(file).read_text(encoding="utf-8")
     seeds = tuple(s for batch in fight_seeds(seed, fights) for s in batch)
-    print(f"{'ruleset':<16} {'simulate f/s':>13} {'bare f/s':>10} {'overhead':>9} {'of it, heard':>13}   (CPU, "
+    print(f"{'ruleset':<16} {'simulate f/s':>13} {'bare f/s':>10} {'overhead':>9} {'heard':>13}   (CPU, "
           f"median of {repeats} interleaved repeats of {fights} fights; heard: the bare engine with a listener that "
           "does nothing)")
     worst = 0.0

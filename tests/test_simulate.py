@@ -439,3 +439,30 @@ def test_plan_checks_every_grid_point_before_playing() -> None:
 
     with pytest.raises(EncounterError, match="should be at most 40"):
         plan(ORCS, rulesets="side-d6", fights=10, seed=1, axes=[_axis("sides.fighters.combatants[0].level=1..41")])
+
+
+@pytest.mark.parametrize("ruleset", ["combat2-phase1", "combat2-phase2"])
+def test_a_lean_listener_hears_every_state_change_and_no_delay(ruleset: str) -> None:
+    """A simulation's tally listens with ``lean_listener``: the lean mode stays lean (Combat II makes no ``delay``
+    events, C2-14 / P2-07, and no words), and the listener hears the same state-changing events, in the same order,
+    with the same dice, as a listener that makes the fight heard. The skirmish's fights hold delays under both
+    Combat II rulesets (the heard runs below must have some, or this test proves nothing)."""
+    from affray import load_text, prepare
+
+    loaded = load_text((EXAMPLES / "skirmish.yaml").read_text(encoding="utf-8"), "skirmish.yaml")
+    delays = 0
+    for seed in range(6):
+        prepared = prepare(loaded, ruleset=ruleset, seed=seed)
+        heard: list[Any] = []
+        lean: list[Any] = []
+        a = prepared.fight(auto=True, explain=False, keep=False, on_event=heard.append).run()
+        b = prepared.fight(auto=True, explain=False, keep=False, on_event=lean.append, lean_listener=True).run()
+        delays += sum(e.kind == "delay" for e in heard)
+        assert [e.kind for e in lean if e.kind == "delay"] == []
+
+        def change(e: Any) -> tuple[Any, ...]:
+            return (e.kind, e.tick, e.actor, tuple((d.purpose, d.value) for d in e.rolls))
+
+        assert [change(e) for e in lean] == [change(e) for e in heard if e.kind != "delay"]
+        assert (b.final.winner, b.final.combatants) == (a.final.winner, a.final.combatants)
+    assert delays > 0

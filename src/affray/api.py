@@ -44,13 +44,15 @@ class Prepared:
         return self.loaded.settled(self.seed, _morale_dice(self.ruleset)).encounter
 
     def fight(self, *, auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
-              provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None) -> Engine[Any]:
+              provider: DieProvider | None = None, on_event: Callable[[Event], None] | None = None,
+              lean_listener: bool = False) -> Engine[Any]:
         """A fight ready to ``run()``: its plug-ins chosen by the options; under ``auto`` each combatant plays its
-        ``policy`` (``affray.policy.Auto``, one a fight)."""
+        ``policy`` (``affray.policy.Auto``, one a fight). ``lean_listener``: ``on_event`` hears only what changes
+        the state (a tally), so ``explain=False, keep=False`` stays the lean mode (no ``delay`` events, no words)."""
         rules, pools = assemble(self.ruleset)
         return Engine(self.encounter, self.ruleset, rules, seed=self.seed, policy=Auto(), auto=auto,
                       max_rounds=max_rounds, explain=explain, keep=keep, pools=pools, provider=provider,
-                      on_event=on_event, encounter_file=self.loaded.file)
+                      on_event=on_event, lean_listener=lean_listener, encounter_file=self.loaded.file)
 
     def drive(self, *, auto: bool = False, max_rounds: int = 50, dice: str | DicePrefs = "roll",
               announce: bool = False, inputs: Iterable[Input] = (), events: int = 0) -> Drive:

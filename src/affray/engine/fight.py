@@ -131,7 +131,8 @@ class Fight(Generic[S]):
     def __init__(self, encounter: Encounter, ruleset: Clock[S], rules: Chain, *, seed: int, policy: Policy,
                  auto: bool = False, max_rounds: int = 50, explain: bool = True, keep: bool = True,
                  pools: PoolFactory = Memorized, provider: DieProvider | None = None,
-                 on_event: Callable[[Event], None] | None = None, encounter_file: str = "<encounter>") -> None:
+                 on_event: Callable[[Event], None] | None = None, lean_listener: bool = False,
+                 encounter_file: str = "<encounter>") -> None:
         self.encounter = encounter
         self.encounter_file = encounter_file  # for errors only a run can find (a die entered out of range)
         self.ruleset = ruleset
@@ -143,6 +144,9 @@ class Fight(Generic[S]):
         self.explain = explain
         self.keep = keep
         self.on_event = on_event
+        #: ``on_event`` hears only what changes the state (a simulation's tally): it does not make the fight heard,
+        #: so the lean mode stays lean (no ``delay`` events, no words).
+        self.lean_listener = lean_listener
         #: Called just before each step resolves (a referee's console shows what comes and may pause there).
         self.on_step: Callable[[Step], None] | None = None
         #: Called as a combatant comes to declare, before its plan is read (a referee may change it there).
@@ -203,7 +207,7 @@ class Fight(Generic[S]):
     def heard(self) -> bool:
         """Whether anyone keeps, explains or hears the log: not in the lean mode, where what changes nothing of the
         state is not made at all (a ``delay``, the words of a moment nobody reads)."""
-        return self.keep or self.explain or self.on_event is not None
+        return self.keep or self.explain or (self.on_event is not None and not self.lean_listener)
 
     def delay(self, tick: Tick, at: str, actor: str, why: str, detail: str) -> None:
         """A ``delay`` event: an action waits. It changes nothing of the state, so in the lean mode it is not made

@@ -112,7 +112,7 @@ def run_batch(job: Job) -> Batch:
     for seed in job.seeds:
         tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset, spells=spells)
         fight = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,
-                                                   on_event=tally)
+                                                   on_event=tally, lean_listener=True)
         result = fight.run()
         record = tally.record(seed, result.final.winner, result.final.combatants, fight.now)
         summary.add(record)
