@@ -60,12 +60,14 @@ def write(tmp_path: Path, text: str, name: str = "fight.yaml") -> Path:
 
 
 def refused_quickly(text: str) -> str:
-    """Loading ``text`` is refused within a second and 50 MiB; the problems, one a line."""
+    """Loading ``text`` is refused within a second of this process's CPU time and 50 MiB; the problems, one a line.
+    CPU time, not the clock's: a bound on the work done, which other processes on a loaded machine do not stretch
+    (CI's wall clock gave 1.16 s at a load average of 8)."""
     tracemalloc.start()
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(EncounterError) as info:
         load_text(text, "f.yaml")
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert elapsed < 1.0, elapsed
