@@ -110,6 +110,9 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
                                       "names and numbers"))
                 continue
             key = _key(k)
+            if isinstance(key, str) and _SURROGATE.search(key):
+                problems.append(((*loc, key), _no_surrogates(key)))
+                continue
             out[key] = _plain(v, (*loc, key), problems)
         return out
     if isinstance(node, (list, tuple)):
@@ -121,6 +124,9 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
     if isinstance(node, float):
         return float(node)
     if isinstance(node, str):
+        if _SURROGATE.search(node):
+            problems.append((loc, _no_surrogates(node)))
+            return None
         return str(node)
     if node is None:
         return None
@@ -130,6 +136,17 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
         if isinstance(node, (set, frozenset, CommentedSet)) else f"a value of YAML type {type(node).__name__}"
     problems.append((loc, f"{what} is not allowed: write a plain value, mapping or list"))
     return None
+
+
+#: A lone surrogate (``"\\ud800"`` in a double-quoted string): no character, and nothing can print or store it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogates(text: str) -> str:
+    found = _SURROGATE.search(text)
+    assert found is not None
+    return (f"\\u{ord(found.group()):04x} is half of a surrogate pair, not a character: write the character "
+            "itself (UTF-8)")
 
 
 def _tag(tag: str) -> str:
