@@ -131,6 +131,14 @@ class Placer:
                 return (*here, "roll")
             return ("rolls", "initiative", self.round(), actor)
         step = self.drive.coming
+        free = self.current if self.current is not None and self.current[:2] == ("rolls", "free") else None
+        if free is not None and free[3] == actor and (purpose in CRITS or purpose in ("DEX check", "AGI check")):
+            # a free attack's critical (its d10, the miss's checks): its entry in rolls.free carries the keys too
+            if purpose in ("DEX check", "AGI check"):  # C2X-03: the miss's d10 says which checks come, in order
+                key = self.checks.pop(0) if self.checks else "crit_dex"
+            else:
+                key = CRITS[purpose]
+            return (*free[:-1], key)
         if purpose in CHECKS or (purpose == "DEX check" and (step is None or step.actor is not f)):
             here = self.decl_place(actor, f.declared)
             return None if here is None else (*here, "dice", 0, CHECKS.get(purpose, "dex"))
@@ -164,8 +172,6 @@ class Placer:
                 key = self.checks.pop(0) if self.checks else "crit_dex"
             else:
                 key = CRITS[purpose]
-            if self.current is not None and self.current[:2] == ("rolls", "free"):  # a free attack's critical: its
-                return (*self.current[:-1], key)  # entry in rolls.free carries the table's keys too
             here = self.decl_place(actor, step.decl) if step.actor is f else None
             return None if here is None else (*here, "dice", step.index, key)
         if purpose == "surprise" and step.actor is f:  # covering fire on a mover (C2-21)

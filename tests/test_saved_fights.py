@@ -267,7 +267,11 @@ def test_the_release_database_is_read_as_it_is_and_never_written(tmp_path: Path)
     for (game, ruleset, events, over), line in zip(RELEASE, listing, strict=True):
         assert f"  {ruleset}  seed 7  {events} events  {'over' if over else 'in progress'}" in line
         assert len(log_json(db, "--game", str(game), "--stored")["events"]) == events
-        assert len(log_json(db, "--game", str(game))["events"]) >= events
+        code, out, err = cli("log", "--db", db, "--game", str(game), "--json")
+        if code == 2:  # a later affray's rules play it otherwise (the policies changed): shown, nothing changed
+            assert "plays it differently" in err and "Nothing was changed" in err, err
+        else:
+            assert code == 0 and len(json.loads(out)["events"]) >= events, out + err
     assert db.read_bytes() == before
 
 
@@ -290,7 +294,7 @@ def test_each_fight_of_the_release_database_opens_resumes_and_finishes(
     ok("play", "--db", db, "--game", str(game), stdin="dice roll\ndeclare party auto\ndeclare orcs auto\nrun\nquit\n")
     done = log_json(db, "--game", str(game))
     assert done["events"][:kept] == stored[:kept]
-    assert ok("games", "--db", db).splitlines()[game - 1].endswith("  over")  # its end is journalled
+    assert "  over" in ok("games", "--db", db).splitlines()[game - 1]  # its end is journalled (a branch noted after)
 
 
 def test_a_fight_cut_inside_a_step_resumes(tmp_path: Path) -> None:

@@ -248,12 +248,14 @@ def play_on_the_page(browser: Any, file: Path, ruleset: str, db: Path) -> Refere
                 break
             ask = page.locator("section.ask")
             if ask.count():
+                qid = ask.get_attribute("data-question") or ""
                 title = ask.locator("h2").text_content() or ""
                 actor = title.split(" (")[0]
-                rev = int(page.locator(".screen").get_attribute("data-rev") or "-1")
                 ask.locator("details.say input[name=text]").fill(ref.declares(actor))  # open on the referee's page
                 ask.locator("details.say button").click()
-                page.wait_for_function("r => +document.querySelector('.screen').dataset.rev > r", arg=rev)
+                page.wait_for_function(  # answered: the page shows another question, or none (not a frame of before)
+                    "q => { const a = document.querySelector('section.ask'); return !a || a.dataset.question !== q; }",
+                    arg=qid)
                 continue
             paused = page.locator("p.paused")
             said = paused.text_content() or "" if paused.count() else ""
