@@ -13,13 +13,14 @@ __all__ = [
     "MAX_AREA",
     "MAX_ATTACKS",
     "MAX_BODY",
-    "MAX_CONNECTIONS",
     "MAX_COMBATANTS",
     "MAX_COMMAND_CHARS",
+    "MAX_CONNECTIONS",
     "MAX_DEPTH",
     "MAX_DICE",
     "MAX_DICE_TEXT",
     "MAX_DIE_SIDES",
+    "MAX_DRIVE_LINE",
     "MAX_DURATION",
     "MAX_FEET",
     "MAX_FIGHTS",
@@ -111,3 +112,9 @@ MAX_STREAMS = 8
 LIVE_KEEPALIVE = 15.0
 #: Lines of the timeline on the live page (newest first); every line is a link away.
 LIVE_LINES = 100
+
+# -- what ``affray drive`` and the console (``affray play``) read: one line at a time, never more -------------------
+#: Bytes of one line read by ``affray drive`` (one JSON object; its nesting bounded by ``MAX_DEPTH``): read no
+#: further, the rest of the line dropped in pieces of this size. A line the console reads holds at most
+#: ``MAX_COMMAND_CHARS`` characters (four bytes each at most in UTF-8).
+MAX_DRIVE_LINE = 64 * 1024

@@ -15,6 +15,7 @@ from ruamel.yaml.composer import MaxDepthExceededError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from affray.errors import EncounterError, Problem
+from affray.io.lines import surrogate_message
 from affray.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_VALUES
 
 __all__ = ["format_path", "line_of", "load_value", "parse_yaml", "plain_data", "read_text"]
@@ -110,8 +111,8 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
                                       "names and numbers"))
                 continue
             key = _key(k)
-            if isinstance(key, str) and _SURROGATE.search(key):
-                problems.append(((*loc, key), _no_surrogates(key)))
+            if isinstance(key, str) and (message := surrogate_message(key)) is not None:
+                problems.append(((*loc, key), message))
                 continue
             out[key] = _plain(v, (*loc, key), problems)
         return out
@@ -124,8 +125,8 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
     if isinstance(node, float):
         return float(node)
     if isinstance(node, str):
-        if _SURROGATE.search(node):
-            problems.append((loc, _no_surrogates(node)))
+        if (message := surrogate_message(node)) is not None:
+            problems.append((loc, message))
             return None
         return str(node)
     if node is None:
@@ -136,17 +137,6 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
         if isinstance(node, (set, frozenset, CommentedSet)) else f"a value of YAML type {type(node).__name__}"
     problems.append((loc, f"{what} is not allowed: write a plain value, mapping or list"))
     return None
-
-
-#: A lone surrogate (``"\\ud800"`` in a double-quoted string): no character, and nothing can print or store it.
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _no_surrogates(text: str) -> str:
-    found = _SURROGATE.search(text)
-    assert found is not None
-    return (f"\\u{ord(found.group()):04x} is half of a surrogate pair, not a character: write the character "
-            "itself (UTF-8)")
 
 
 def _tag(tag: str) -> str:

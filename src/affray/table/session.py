@@ -35,6 +35,7 @@ from affray.drive.shorthand import entry
 from affray.engine.events import Event
 from affray.engine.fight import SAME
 from affray.engine.step import Step
+from affray.io.lines import lone_surrogate
 from affray.model.encounter import ACTION_KEYS, Declaration
 from affray.render.status import provokers
 from affray.table.journal import Recorder
@@ -228,12 +229,13 @@ class Session:
         """``step`` (``n`` steps), ``run`` (to the next question or the end) or ``round`` (to the start of the
         ``n``-th next round): from the question's answer on when one waits."""
         if self.over:
+            self._paused = None  # what waits is the end (a finished fight resumed): ``next`` gives it
             return Reply("the fight is over: undo to change it", ok=False)
         self.mode, self.left = mode, n
         self._round = self.fight.round_of(max(self.fight.period, 1))
+        self._paused = None  # on, or to the question waiting (a fight resumed at one): ``next`` gives it
         if self.pending is not None:
             return Reply(f"{mode}: once the question waiting is answered ({asked(self.pending)})")
-        self._paused = None
         return Reply(go=True)
 
     def _pause(self, p: Pause) -> Pause:
@@ -270,6 +272,8 @@ class Session:
         """One line typed at any prompt, by the referee (``seat`` None) or a player character's player: a
         command, a declaration (or several combatants'), a die or an attack's outcome. Empty: Enter (the
         question's suggestion, a die rolled, else a step)."""
+        if (unfit := lone_surrogate(text)) is not None:  # no character: nothing could journal, show or send it
+            return Reply(unfit, ok=False)
         line = text.strip()
         q = self.pending
         if seat is not None:
@@ -358,6 +362,8 @@ class Session:
         if q is None:
             return Reply("no question is waiting for an answer", ok=False)
         names = list(also)
+        if (unfit := lone_surrogate([value, names])) is not None:
+            return Reply(unfit, ok=False)
         if names:
             if not isinstance(q, DeclareQuestion):
                 return Reply("also: only a declaration serves several combatants", ok=False)
@@ -487,6 +493,8 @@ class Session:
         journalled."""
         if self.over:
             return Reply("the fight is over: undo first to change it", ok=False)
+        if (unfit := lone_surrogate(line)) is not None:
+            return Reply(unfit, ok=False)
         error = self.drive.command(line.strip())
         events = [self._journal(e) for e in self.drive.take_events()]
         if error is not None:
@@ -507,6 +515,8 @@ class Session:
     @_saved
     def dice(self, words: list[str]) -> Reply:
         """``dice [WHO] ask|roll``: from now on ask (or roll) WHO's dice: a side, a die's purpose, or all."""
+        if (unfit := lone_surrogate(words)) is not None:
+            return Reply(unfit, ok=False)
         if not words or words[-1] not in ("ask", "roll") or len(words) > 2:
             return Reply("dice: say dice ask, dice roll, or dice WHO ask|roll (WHO: a side, a die's purpose such as "
                          "initiative or damage, or all)", ok=False)
