@@ -108,6 +108,17 @@ def test_a_256_mib_line_is_not_read_whole(tmp_path: Path) -> None:
     refused(lines, f"a line of more than {MAX_DRIVE_LINE} bytes")
 
 
+def test_a_line_said_to_the_session_is_bounded_as_a_console_command() -> None:
+    """A say or command line within drive's 64 KiB but over the console's 10,000 characters (MAX_COMMAND_CHARS) is
+    refused by the session, whatever front end brought it: at a terminal a paste is not read by ``PipeIo``."""
+    long = "note " + "x" * 9_996  # 10,001 characters
+    stdin = (json.dumps({"do": "say", "text": long}) + "\n" + json.dumps({"do": "command", "text": long}) + "\n")
+    code, lines, err = drive(stdin.encode() + ANSWER0)
+    assert code == 0 and err == ""
+    limit = {"error": "a line of more than 10000 characters, ignored: limit", "id": 0}
+    assert lines == [ASK0, limit, ASK0, limit, ASK0, ASK1]
+
+
 # ------------------------------------------------------------------------------------------ encoding, surrogates
 
 def test_bytes_that_are_not_utf8_are_refused_in_words_under_any_locale() -> None:

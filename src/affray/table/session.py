@@ -14,6 +14,8 @@ session owns everything else:
 - ``undo`` (by step, or N events) and ``back`` (the last answer or command, whatever it was);
 - which seat may answer what (the referee anything, a player its character's questions and its side's dice),
   and what each player character has heard;
+- what it takes: a line of at most ``MAX_COMMAND_CHARS`` characters, and no lone surrogate in anything said to it
+  (each refused in words, nothing changed);
 - the journal: every event and input is written before anyone is shown it, each step's rows (its dice, its
   events, the answer or command that led to it) in one transaction, before the call that made them returns.
 """
@@ -36,6 +38,7 @@ from affray.engine.events import Event
 from affray.engine.fight import SAME
 from affray.engine.step import Step
 from affray.io.lines import lone_surrogate
+from affray.limits import MAX_COMMAND_CHARS
 from affray.model.encounter import ACTION_KEYS, Declaration
 from affray.render.status import provokers
 from affray.table.journal import Recorder
@@ -272,7 +275,7 @@ class Session:
         """One line typed at any prompt, by the referee (``seat`` None) or a player character's player: a
         command, a declaration (or several combatants'), a die or an attack's outcome. Empty: Enter (the
         question's suggestion, a die rolled, else a step)."""
-        if (unfit := lone_surrogate(text)) is not None:  # no character: nothing could journal, show or send it
+        if (unfit := _unfit(text)) is not None:
             return Reply(unfit, ok=False)
         line = text.strip()
         q = self.pending
@@ -493,7 +496,7 @@ class Session:
         journalled."""
         if self.over:
             return Reply("the fight is over: undo first to change it", ok=False)
-        if (unfit := lone_surrogate(line)) is not None:
+        if (unfit := _unfit(line)) is not None:
             return Reply(unfit, ok=False)
         error = self.drive.command(line.strip())
         events = [self._journal(e) for e in self.drive.take_events()]
@@ -558,6 +561,15 @@ class Session:
         q = self.drive.peek()
         if isinstance(q, DeclareQuestion):
             self._note(q)
+
+
+def _unfit(line: str) -> str | None:
+    """What is wrong with a line said to the session, whatever brought it (a terminal, a pipe, a form, a JSON line):
+    longer than a console command may be, or holding a lone surrogate (no character: nothing could journal, show or
+    send it)."""
+    if len(line) > MAX_COMMAND_CHARS:
+        return f"a line of more than {MAX_COMMAND_CHARS} characters, ignored: limit"
+    return lone_surrogate(line)
 
 
 def asked(q: Question) -> str:
