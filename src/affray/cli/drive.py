@@ -58,7 +58,6 @@ def write(out: BinaryIO, obj: dict[str, Any]) -> None:
     out.flush()
 
 
-
 def converse(session: Session, inp: BinaryIO, out: BinaryIO) -> None:
     """Run the conversation until the input ends or says quit."""
     while True:

@@ -3,7 +3,7 @@
 A line is read no further than its limit: the rest of an overlong line is dropped in pieces of that size, so memory
 stays bounded whatever comes (a line of 256 MiB, or one that never ends). A line too long, or not UTF-8, is refused
 in words (``Refused``) and the reader goes on to the next: one careless line does not end a fight. A stream that
-cannot be read at all (a directory given as stdin, an I/O error) is an ``InputError`` (exit 2).
+cannot be read at all (stdin opened for writing only, an I/O error) is an ``InputError`` (exit 2).
 
 Text with a lone surrogate (JSON's ``"\\ud800"``, or a byte that is not UTF-8 as a terminal library passes it on) is
 no text: nothing can print, store or send it. ``lone_surrogate`` finds one in what a line carried.
