@@ -234,7 +234,7 @@ def test_at_a_terminal_the_referee_chooses(tmp_path: Path, changing: types.Modul
     db = saved(tmp_path)
     stored = log_json(db)["events"]
     first = next(i for i, e in enumerate(stored) if e["round"] == 2 and e["kind"] in ("melee", "missile"))
-    monkeypatch.setattr(terminal, "io_for_stdin", lambda: Terminal(sys.stdin))
+    monkeypatch.setattr(terminal, "io_for_stdin", lambda: Terminal(sys.stdin.buffer))
     changing.Changing = Blessed
     before = rows(db)
     out = ok("play", "--db", db, "--dice", "roll", stdin="n\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["AffrayError", "EncounterError", "MissingExtraError", "OptionError", "PolicyError", "Problem",
+__all__ = ["AffrayError", "EncounterError", "InputError", "MissingExtraError", "OptionError", "PolicyError", "Problem",
            "UnknownRulesetError"]
 
 
@@ -44,6 +44,10 @@ class OptionError(AffrayError, ValueError):
 
 class PolicyError(AffrayError):
     """A designer's auto-play policy that cannot be loaded, or that failed or declared what cannot be declared."""
+
+
+class InputError(AffrayError):
+    """A stream affray reads line by line (``affray drive``'s and the console's stdin) that cannot be read at all."""
 
 
 class MissingExtraError(AffrayError, ImportError):

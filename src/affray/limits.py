@@ -8,14 +8,19 @@ the table needs.
 from __future__ import annotations
 
 __all__ = [
+    "LIVE_KEEPALIVE",
+    "LIVE_LINES",
     "MAX_AREA",
     "MAX_ATTACKS",
+    "MAX_BODY",
     "MAX_COMBATANTS",
     "MAX_COMMAND_CHARS",
+    "MAX_CONNECTIONS",
     "MAX_DEPTH",
     "MAX_DICE",
     "MAX_DICE_TEXT",
     "MAX_DIE_SIDES",
+    "MAX_DRIVE_LINE",
     "MAX_DURATION",
     "MAX_FEET",
     "MAX_FIGHTS",
@@ -29,10 +34,14 @@ __all__ = [
     "MAX_RATE_DENOMINATOR",
     "MAX_ROUNDS",
     "MAX_SEED",
+    "MAX_STREAMS",
     "MAX_SWEEP_POINTS",
     "MAX_TEXT",
     "MAX_VALUES",
     "MAX_WORKERS",
+    "WEB_BODY_SECONDS",
+    "WEB_HEAD_SECONDS",
+    "WEB_IDLE_SECONDS",
 ]
 
 #: An encounter file, read no further than this (a file at the limit parses in about a second).
@@ -83,3 +92,29 @@ MAX_FIGHTS = 1_000_000
 MAX_SWEEP_POINTS = 1000
 #: ``--workers``: processes of a simulation's pool.
 MAX_WORKERS = 256
+
+# -- the page's server (``affray serve``): what one client, careless or hostile, may hold of it ----------------------
+#: A request's body (bytes), whatever its encoding: a form of the page is a few hundred.
+MAX_BODY = 16 * 1024
+#: Seconds a connection has to send a request's head (its first line and headers), from its opening or from the
+#: end of its last answer: a client that sends nothing, or a byte now and then, is then closed.
+WEB_HEAD_SECONDS = 10.0
+#: Seconds a request has to send its body once its head came.
+WEB_BODY_SECONDS = 10.0
+#: Seconds an idle kept-alive connection stays open after an answer.
+WEB_IDLE_SECONDS = 5.0
+#: Connections open at once: past it, the oldest of those still waiting for a request's head is closed (never a
+#: request being answered, nor a live page); lower where the process may open fewer files.
+MAX_CONNECTIONS = 512
+#: Live channels of one screen (one link) at once: a newer one ends the oldest (a phone that reloads, a tab left).
+MAX_STREAMS = 8
+#: Seconds between the live channel's keep-alive comments (a client gone is found by writing to it).
+LIVE_KEEPALIVE = 15.0
+#: Lines of the timeline on the live page (newest first); every line is a link away.
+LIVE_LINES = 100
+
+# -- what ``affray drive`` and the console (``affray play``) read: one line at a time, never more -------------------
+#: Bytes of one line read by ``affray drive`` (one JSON object; its nesting bounded by ``MAX_DEPTH``): read no
+#: further, the rest of the line dropped in pieces of this size. A line the console reads holds at most
+#: ``MAX_COMMAND_CHARS`` characters (four bytes each at most in UTF-8).
+MAX_DRIVE_LINE = 64 * 1024

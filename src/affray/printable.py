@@ -13,11 +13,12 @@ import re
 __all__ = ["printable"]
 
 # An escape sequence as a whole (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL or ESC \``, and two-byte ones),
-# then any control character left: C0, DEL, C1, and the bidirectional overrides that reorder what is shown.
+# then any control character left: C0, DEL, C1, the bidirectional overrides that reorder what is shown, and lone
+# surrogates (no character: nothing could print or encode one).
 # Patterns, not compiled ones: ``re`` compiles them (once, cached) the first time a text needs them, which most
 # commands never do.
 _ESCAPES = r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]"
-_CONTROLS = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+_CONTROLS = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 _BREAKS = r"[\t\n\r\x0b\x0c\x85\u2028\u2029]"
 
 

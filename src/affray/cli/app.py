@@ -76,10 +76,16 @@ _NewRules = Annotated[bool, typer.Option("--new-rules", help="a fight saved by a
                                          "on (the saved rest is kept as a branch: `affray log --branch N`)")]
 
 def _console() -> Console:
-    """A console for the output (rich is imported only when something is printed)."""
+    """A console for the output (rich is imported only when something is printed); stdout closed, it ends the
+    command as a closed stdout ends affray's JSON lines (``CLOSED_STDOUT``), not rich's exit 1 (an internal error's)."""
     from rich.console import Console
 
-    return Console(highlight=False)
+    class Out(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError  # to ``guard``, which ends the command quietly
+
+    return Out(highlight=False)
 
 
 def _game(game: str | None) -> int | None:
@@ -286,7 +292,7 @@ def drive(
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
     def body() -> None:
-        from affray.cli.drive import converse, divergence_line
+        from affray.cli.drive import converse, divergence, write
         from affray.drive import DicePrefs
         from affray.table import DivergedError, Session, Store, open_fight
 
@@ -294,6 +300,7 @@ def drive(
             raise OptionError(f"--dice {dice!r}: roll or ask")
         seed_n, rounds = _numbers(seed, max_rounds)
         game_n = _game(game)
+        inp, out = sys.stdin.buffer, sys.stdout.buffer  # UTF-8 lines both ways, whatever the locale
         if file is None:
             if db is None:
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
@@ -305,11 +312,11 @@ def drive(
                 try:
                     opened = open_fight(store, record, DicePrefs(), new_rules=new_rules)
                 except DivergedError as exc:  # said on stdout too, for the program driving it; exit 2
-                    sys.stdout.write(divergence_line("diverged", exc.divergence))
+                    write(out, divergence("diverged", exc.divergence))
                     raise
                 if opened.branched is not None:
-                    sys.stdout.write(divergence_line("branched", opened.branched))
-                converse(Session(opened.drive, opened.record), sys.stdin, sys.stdout)
+                    write(out, divergence("branched", opened.branched))
+                converse(Session(opened.drive, opened.record), inp, out)
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
@@ -318,7 +325,7 @@ def drive(
             session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
             if dice == "ask":
                 session.dice(["all", "ask"])
-            converse(session, sys.stdin, sys.stdout)
+            converse(session, inp, out)
             return
         store = Store(db)
         record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
@@ -327,7 +334,7 @@ def drive(
             session = Session(opened.drive, opened.record)
             if dice == "ask":  # an input like any other: a resumed fight asks them too
                 session.dice(["all", "ask"])
-            converse(session, sys.stdin, sys.stdout)
+            converse(session, inp, out)
 
     _guard(body)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
 
@@ -17,7 +18,11 @@ from affray.printable import printable
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["err", "guard", "numbers", "parse_sets", "whole"]
+__all__ = ["CLOSED_STDOUT", "err", "guard", "numbers", "parse_sets", "whole"]
+
+#: The exit status once the reader of stdout has gone (``affray drive ... | head -n 1``): a shell's for a command
+#: ended by SIGPIPE (128 + 13), as ``yes | head`` ends; nothing is printed.
+CLOSED_STDOUT = 141
 
 T = TypeVar("T")
 
@@ -31,7 +36,8 @@ def err() -> Console:
 
 
 def guard(fn: Callable[[], T]) -> T:
-    """Run a command body: affray's errors exit 2 with their message; anything else exits 1, briefly."""
+    """Run a command body: affray's errors exit 2 with their message; stdout closed by its reader, the command ends
+    quietly (``CLOSED_STDOUT``); anything else exits 1, briefly."""
     try:
         try:
             return fn()
@@ -47,12 +53,44 @@ def guard(fn: Callable[[], T]) -> T:
         raise typer.Exit(2) from None
     except (typer.Exit, typer.Abort):
         raise
-    except Exception as exc:  # an internal error: one line, the traceback only on request
-        if os.environ.get("AFFRAY_DEBUG"):
-            raise
-        err().print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
-                  markup=False)
-        raise typer.Exit(1) from None
+    except BrokenPipeError as exc:
+        if not _stdout_closed():
+            _internal(exc)
+        _quiet_stdout()  # what was made is saved already (a fight journals before it shows): end as ``yes | head``
+        raise typer.Exit(CLOSED_STDOUT) from None
+    except Exception as exc:
+        _internal(exc)
+
+
+def _internal(exc: Exception) -> NoReturn:
+    """An internal error: one line, the traceback only on request (AFFRAY_DEBUG: raised again)."""
+    if os.environ.get("AFFRAY_DEBUG"):
+        raise exc
+    err().print(f"affray: internal error: {type(exc).__name__}: {exc} (set AFFRAY_DEBUG=1 for the traceback)",
+                markup=False)
+    raise typer.Exit(1) from None
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe (or socket) whose reader has gone: a broken pipe of stdout's own, not another's."""
+    import select
+
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _fd, events in poll.poll(0))
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a test's stdout)
+        return False
+
+
+def _quiet_stdout() -> None:
+    """stdout onto /dev/null: what is still buffered is dropped there, not reported at exit as a broken pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
 
 
 def _command(body: Callable[[], Any]) -> str:

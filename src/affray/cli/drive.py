@@ -23,36 +23,42 @@ questions of this declaration point), ``{"id": N, "die": V}``, ``{"id": N, "roll
 ``{"do": "command", "text": "damage Orc 1 3"}``, ``{"do": "declare", "who": SIDE or NAME, "mode":
 "ask"|"auto"|"repeat"}``, ``{"do": "dice", "who": WHO, "mode": "ask"|"roll"}``, ``{"do": "quit"}``. With a
 database every event and input is journalled as in ``affray play``.
+
+Both ways the lines are UTF-8, whatever the locale. A line read is bounded (``affray.io.lines``): longer than
+``MAX_DRIVE_LINE`` bytes, not UTF-8, nested deeper than ``MAX_DEPTH``, or carrying a lone surrogate (``"\\ud800"``),
+it is refused with an error line and the conversation goes on; an id is a whole number (not ``true``, not ``1.0``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 from pydantic import ValidationError
 
 from affray.drive import ROLL, DeclareQuestion, DieQuestion, End
+from affray.io.lines import Refused, lone_surrogate, read_line
+from affray.limits import MAX_DEPTH, MAX_DRIVE_LINE
 from affray.model.encounter import Outcome
 from affray.table import Divergence, Pause, Reply, Session, Shown, plain_event
 from affray.table.store import affray_version
 
-__all__ = ["converse", "divergence_line"]
+__all__ = ["converse", "divergence", "write"]
 
 
-def divergence_line(what: str, d: Divergence) -> str:
+def divergence(what: str, d: Divergence) -> dict[str, Any]:
     """``{"diverged": ...}`` or ``{"branched": ...}``: where a saved fight and this affray's rebuild of it part."""
-    return json.dumps({what: {"game": d.game.id, "at": d.at, "agreed": d.agreed, "events": d.events,
-                              "saved": d.saved, "now": d.now, "why": d.why or None, "saved_by": d.saved_by,
-                              "affray": affray_version()}}, ensure_ascii=False) + "\n"
+    return {what: {"game": d.game.id, "at": d.at, "agreed": d.agreed, "events": d.events, "saved": d.saved,
+                   "now": d.now, "why": d.why or None, "saved_by": d.saved_by, "affray": affray_version()}}
 
 
-def _write(out: TextIO, obj: dict[str, Any]) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+def write(out: BinaryIO, obj: dict[str, Any]) -> None:
+    """One line of JSON in UTF-8 (a lone surrogate, should one come, as JSON's own escape ``\\udXXX``)."""
+    out.write((json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace"))
     out.flush()
 
 
-def converse(session: Session, inp: TextIO, out: TextIO) -> None:
+def converse(session: Session, inp: BinaryIO, out: BinaryIO) -> None:
     """Run the conversation until the input ends or says quit."""
     while True:
         item = session.next()
@@ -60,38 +66,38 @@ def converse(session: Session, inp: TextIO, out: TextIO) -> None:
             if item.why == "start" or session.mode == "run":  # a conversation runs from one question to the next,
                 session.go("run")  # unless its caller asked to go a step or a round at a time
                 continue
-            _write(out, _pause(session, item))
+            write(out, _pause(session, item))
             if not _read(session, item, inp, out):
                 return
             continue
         if isinstance(item, Shown):
-            _write(out, {"event": plain_event(item.event, item.seq)})
+            write(out, {"event": plain_event(item.event, item.seq)})
             continue
         if isinstance(item, End):
             final = item.result.final
-            _write(out, {"end": {"winner": final.winner, "combatants": final.combatants}})
+            write(out, {"end": {"winner": final.winner, "combatants": final.combatants}})
         else:
-            _write(out, {"ask": item.to_json()})
+            write(out, {"ask": item.to_json()})
         if not _read(session, item, inp, out):
             return
 
 
-def _read(session: Session, item: object, inp: TextIO, out: TextIO) -> bool:
+def _read(session: Session, item: object, inp: BinaryIO, out: BinaryIO) -> bool:
     """Read lines until the question is answered (or, at the end, an undo): False to stop."""
     q = item if isinstance(item, (DeclareQuestion, DieQuestion)) else None
     qid = q.id if q is not None else None
     while True:
-        line = inp.readline()
-        if not line:
+        line = read_line(inp, MAX_DRIVE_LINE)
+        if line is None:
             return False
+        if isinstance(line, Refused):
+            _refuse(out, line.why, qid, item)
+            continue
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            _refuse(out, "each line is one JSON object", qid, item)
+        data = _parse(line)
+        if isinstance(data, str):
+            _refuse(out, data, qid, item)
             continue
         do = data.get("do")
         if do == "quit":
@@ -102,25 +108,65 @@ def _read(session: Session, item: object, inp: TextIO, out: TextIO) -> bool:
                 _refuse(out, f"unknown do {do!r}: undo, back, say, command, declare, dice or quit", qid, item)
                 continue
             for e in reply.events:
-                _write(out, {"event": plain_event(e.event, e.seq)})
+                write(out, {"event": plain_event(e.event, e.seq)})
             if not reply.ok:
                 _refuse(out, reply.text, qid, item)
                 continue
             if do in ("undo", "back"):
-                _write(out, {"undone": {"events": len(session.fight.events)}})
+                write(out, {"undone": {"events": len(session.fight.events)}})
                 return True
             if reply.text:
-                _write(out, {"done": reply.text})
+                write(out, {"done": reply.text})
             if reply.go or (q is not None and session.pending is not q):  # it moved the fight on, or answered
                 return True
             if isinstance(item, Pause):  # still paused: where, again
-                _write(out, _pause(session, item))
+                write(out, _pause(session, item))
             _resend(out, item)
             continue
         error = _answer(session, q, data)
         if error is None:
             return True
         _refuse(out, error, qid, item)
+
+
+def _parse(line: str) -> dict[str, Any] | str:
+    """The JSON object a line carries, or what is wrong with it (its nesting is counted before it is parsed)."""
+    if _too_deep(line):
+        return f"a line nested more than {MAX_DEPTH} deep (limit): each line is one JSON object, an answer or a do"
+    try:
+        data = json.loads(line)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return "each line is one JSON object"
+    surrogate = lone_surrogate(data)
+    return surrogate if surrogate is not None else data
+
+
+def _too_deep(line: str) -> bool:
+    """Whether the lists and objects of a JSON line nest deeper than ``MAX_DEPTH`` (brackets in strings not
+    counted): one pass over the line, which a parser would recurse into."""
+    if line.count("[") + line.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    inside = escaped = False
+    for c in line:
+        if inside:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                inside = False
+        elif c == '"':
+            inside = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
 
 
 def _pause(session: Session, p: Pause) -> dict[str, Any]:
@@ -160,8 +206,8 @@ def _answer(session: Session, q: DeclareQuestion | DieQuestion | None, data: dic
     if q is None:
         return "no question is waiting: send {\"do\": \"undo\", \"n\": K} or {\"do\": \"quit\"}"
     qid = data.get("id")
-    if isinstance(qid, bool) or qid != q.id:
-        return f"the question waiting is {q.id}: answer it with \"id\": {q.id}"
+    if type(qid) is not int or qid != q.id:  # true and 1.0 equal 1 in Python, but are not an id
+        return f"the question waiting is {q.id}: answer it with \"id\": {q.id} (a whole number)"
     given = [k for k in ("declare", "die", "roll", "outcome") if k in data]
     if len(given) != 1:
         return "give one of declare, die, roll or outcome"
@@ -187,11 +233,11 @@ def _answer(session: Session, q: DeclareQuestion | DieQuestion | None, data: dic
     return None if reply.ok else reply.text
 
 
-def _refuse(out: TextIO, text: str, qid: int | None, item: object) -> None:
-    _write(out, {"error": text, "id": qid})
+def _refuse(out: BinaryIO, text: str, qid: int | None, item: object) -> None:
+    write(out, {"error": text, "id": qid})
     _resend(out, item)
 
 
-def _resend(out: TextIO, item: object) -> None:
+def _resend(out: BinaryIO, item: object) -> None:
     if isinstance(item, (DeclareQuestion, DieQuestion)):
-        _write(out, {"ask": item.to_json()})
+        write(out, {"ask": item.to_json()})

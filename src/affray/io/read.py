@@ -15,6 +15,7 @@ from ruamel.yaml.composer import MaxDepthExceededError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from affray.errors import EncounterError, Problem
+from affray.io.lines import surrogate_message
 from affray.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_VALUES
 
 __all__ = ["format_path", "line_of", "load_value", "parse_yaml", "plain_data", "read_text"]
@@ -110,6 +111,9 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
                                       "names and numbers"))
                 continue
             key = _key(k)
+            if isinstance(key, str) and (message := surrogate_message(key)) is not None:
+                problems.append(((*loc, key), message))
+                continue
             out[key] = _plain(v, (*loc, key), problems)
         return out
     if isinstance(node, (list, tuple)):
@@ -121,6 +125,9 @@ def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
     if isinstance(node, float):
         return float(node)
     if isinstance(node, str):
+        if (message := surrogate_message(node)) is not None:
+            problems.append((loc, message))
+            return None
         return str(node)
     if node is None:
         return None

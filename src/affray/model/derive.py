@@ -94,7 +94,8 @@ def save_vs_spell(cls: str, level: int | None, hd: str | float | None) -> int:
         group, lv = "warrior", (int(hd_value(hd)) if hd is not None else 0)
     else:
         group, lv = CLASS_GROUP[cls], level
-    return next(save for top, save in _SAVE_VS_SPELL[group] if lv <= top)
+    rows = _SAVE_VS_SPELL[group]
+    return next((save for top, save in rows if lv <= top), rows[-1][1])  # the last row is open-ended ("17+")
 
 
 # D12-14 (1e PH): levels at which 1/1 becomes 3/2 and 3/2 becomes 2/1.

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from affray.io.lines import Refused, read_line
 from affray.limits import MAX_COMMAND_CHARS
 from affray.printable import printable
 
@@ -20,29 +21,28 @@ Complete = Callable[[str], tuple[str, list[str]]]
 
 
 class PipeIo:
-    """Lines piped on stdin (scripts, tests), each answering the prompt it comes to; echoed after the prompt."""
+    """Lines piped on stdin (scripts, tests), each answering the prompt it comes to; echoed after the prompt. A line
+    longer than ``MAX_COMMAND_CHARS`` or not UTF-8 is ignored, said so after the prompt, which waits for the next
+    (``affray.io.lines``)."""
 
     interactive = False
 
-    def __init__(self, stream: TextIO, echo: TextIO | None = None) -> None:
+    def __init__(self, stream: BinaryIO, echo: TextIO | None = None) -> None:
         self.stream = stream
         self.echo = echo
 
     def ask(self, prompt: str, complete: Complete | None = None) -> str | None:
-        line = self.stream.readline(MAX_COMMAND_CHARS + 1)
-        while len(line) > MAX_COMMAND_CHARS and not line.endswith("\n"):
-            while (rest := self.stream.readline(MAX_COMMAND_CHARS)) and not rest.endswith("\n"):
-                pass  # the rest of an overlong line is dropped, in bounded pieces
-            if self.echo is not None:  # and the prompt waits for the next line
-                self.echo.write(f"{prompt}(a line of more than {MAX_COMMAND_CHARS} characters, ignored: limit)\n")
-                self.echo.flush()
-            line = self.stream.readline(MAX_COMMAND_CHARS + 1)
-        if not line:
+        while isinstance(line := read_line(self.stream, MAX_COMMAND_CHARS, chars=True), Refused):
+            self._echo(f"{prompt}({line.why})")
+        if line is None:
             return None
-        if self.echo is not None:  # what was read, shown without control characters
-            self.echo.write(f"{prompt}{printable(line.rstrip(chr(10)))}\n")
+        self._echo(f"{prompt}{printable(line)}")  # what was read, shown without control characters
+        return line
+
+    def _echo(self, text: str) -> None:
+        if self.echo is not None:
+            self.echo.write(text + "\n")
             self.echo.flush()
-        return line.rstrip("\n")
 
 
 class WordCompleter(Completer):
@@ -79,4 +79,4 @@ class PromptIo:
 def io_for_stdin() -> PipeIo | PromptIo:
     if sys.stdin.isatty() and sys.stdout.isatty():
         return PromptIo()
-    return PipeIo(sys.stdin, echo=sys.stdout)
+    return PipeIo(sys.stdin.buffer, echo=sys.stdout)

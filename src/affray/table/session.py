@@ -14,6 +14,8 @@ session owns everything else:
 - ``undo`` (by step, or N events) and ``back`` (the last answer or command, whatever it was);
 - which seat may answer what (the referee anything, a player its character's questions and its side's dice),
   and what each player character has heard;
+- what it takes: a line of at most ``MAX_COMMAND_CHARS`` characters, and no lone surrogate in anything said to it
+  (each refused in words, nothing changed);
 - the journal: every event and input is written before anyone is shown it, each step's rows (its dice, its
   events, the answer or command that led to it) in one transaction, before the call that made them returns.
 """
@@ -35,6 +37,8 @@ from affray.drive.shorthand import entry
 from affray.engine.events import Event
 from affray.engine.fight import SAME
 from affray.engine.step import Step
+from affray.io.lines import lone_surrogate
+from affray.limits import MAX_COMMAND_CHARS
 from affray.model.encounter import ACTION_KEYS, Declaration
 from affray.render.status import provokers
 from affray.table.journal import Recorder
@@ -228,12 +232,13 @@ class Session:
         """``step`` (``n`` steps), ``run`` (to the next question or the end) or ``round`` (to the start of the
         ``n``-th next round): from the question's answer on when one waits."""
         if self.over:
+            self._paused = None  # what waits is the end (a finished fight resumed): ``next`` gives it
             return Reply("the fight is over: undo to change it", ok=False)
         self.mode, self.left = mode, n
         self._round = self.fight.round_of(max(self.fight.period, 1))
+        self._paused = None  # on, or to the question waiting (a fight resumed at one): ``next`` gives it
         if self.pending is not None:
             return Reply(f"{mode}: once the question waiting is answered ({asked(self.pending)})")
-        self._paused = None
         return Reply(go=True)
 
     def _pause(self, p: Pause) -> Pause:
@@ -270,6 +275,8 @@ class Session:
         """One line typed at any prompt, by the referee (``seat`` None) or a player character's player: a
         command, a declaration (or several combatants'), a die or an attack's outcome. Empty: Enter (the
         question's suggestion, a die rolled, else a step)."""
+        if (unfit := _unfit(text)) is not None:
+            return Reply(unfit, ok=False)
         line = text.strip()
         q = self.pending
         if seat is not None:
@@ -358,6 +365,8 @@ class Session:
         if q is None:
             return Reply("no question is waiting for an answer", ok=False)
         names = list(also)
+        if (unfit := lone_surrogate([value, names])) is not None:
+            return Reply(unfit, ok=False)
         if names:
             if not isinstance(q, DeclareQuestion):
                 return Reply("also: only a declaration serves several combatants", ok=False)
@@ -487,6 +496,8 @@ class Session:
         journalled."""
         if self.over:
             return Reply("the fight is over: undo first to change it", ok=False)
+        if (unfit := _unfit(line)) is not None:
+            return Reply(unfit, ok=False)
         error = self.drive.command(line.strip())
         events = [self._journal(e) for e in self.drive.take_events()]
         if error is not None:
@@ -507,6 +518,8 @@ class Session:
     @_saved
     def dice(self, words: list[str]) -> Reply:
         """``dice [WHO] ask|roll``: from now on ask (or roll) WHO's dice: a side, a die's purpose, or all."""
+        if (unfit := lone_surrogate(words)) is not None:
+            return Reply(unfit, ok=False)
         if not words or words[-1] not in ("ask", "roll") or len(words) > 2:
             return Reply("dice: say dice ask, dice roll, or dice WHO ask|roll (WHO: a side, a die's purpose such as "
                          "initiative or damage, or all)", ok=False)
@@ -548,6 +561,15 @@ class Session:
         q = self.drive.peek()
         if isinstance(q, DeclareQuestion):
             self._note(q)
+
+
+def _unfit(line: str) -> str | None:
+    """What is wrong with a line said to the session, whatever brought it (a terminal, a pipe, a form, a JSON line):
+    longer than a console command may be, or holding a lone surrogate (no character: nothing could journal, show or
+    send it)."""
+    if len(line) > MAX_COMMAND_CHARS:
+        return f"a line of more than {MAX_COMMAND_CHARS} characters, ignored: limit"
+    return lone_surrogate(line)
 
 
 def asked(q: Question) -> str:
