@@ -140,8 +140,9 @@ def _lane_height(lane: Lane, rows: int) -> int:
     return 22 + _BAR * rows
 
 
-def panel_svg(board: Board, panel: Panel, *, heading: str | None = None) -> str:
-    """One panel as a whole ``<svg>`` element (its lanes' names, its columns, their marks and bars)."""
+def panel_svg(board: Board, panel: Panel, *, heading: str | None = None, kids: str | None = None) -> str:
+    """One panel as a whole ``<svg>`` element (its lanes' names, its columns, their marks and bars). ``kids``: the
+    page's name for it as a list whose children a live frame may send one by one (``affray.web.live``)."""
     widths = _widths(board)
     label = _label_width(board)
     xs: dict[int, float] = {}
@@ -159,7 +160,7 @@ def panel_svg(board: Board, panel: Panel, *, heading: str | None = None) -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bd" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="group" aria-label="{_x(name)}" font-family="system-ui, sans-serif" '
            f'font-size="{_LABEL_FONT}" data-window="{board.window}" data-first="{panel.first}" '
-           f'data-last="{panel.last}">', f"<title>{_x(name)}</title>"]
+           f'data-last="{panel.last}"' + (f' data-kids="{kids}"' if kids else "") + ">", f"<title>{_x(name)}</title>"]
     out.append(_header(board, panel, xs, widths, label))
     y = float(_HEAD)
     lane_y: dict[str, tuple[float, float]] = {}
@@ -188,6 +189,8 @@ def panel_svg(board: Board, panel: Panel, *, heading: str | None = None) -> str:
         left = xs[col] + (widths[col] - _MARK * len(marks)) / 2
         for k, m in enumerate(marks):
             out.append(_mark(m, left + _MARK * k + _MARK / 2, top + 11))
+    if kids:
+        return out[0] + "".join("<!--k-->" + x for x in out[1:]) + "<!--/k--></svg>"
     out.append("</svg>")
     return "".join(out)
 
@@ -342,9 +345,11 @@ def _mark(m: Mark, cx: float, cy: float) -> str:
             f"{_glyph(m.kind, m.hit, m.passed, m.placed, round(cx, 1), round(cy, 1))}</g>")
 
 
-def board_panels(board: Board, width: int = PANEL_WIDTH) -> list[str]:
-    """The board as panels, each a whole ``<svg>`` (the page lays them side by side, or one under another)."""
-    return [panel_svg(board, panel) for panel in panels(board, width)]
+def board_panels(board: Board, width: int = PANEL_WIDTH, *, kids: bool = False) -> list[str]:
+    """The board as panels, each a whole ``<svg>`` (the page lays them side by side, or one under another);
+    ``kids``: each a list of the page's (``panel-1``, ``panel-2``...) that a live frame may patch."""
+    return [panel_svg(board, panel, kids=f"panel-{i}" if kids else None)
+            for i, panel in enumerate(panels(board, width), 1)]
 
 
 def legend_svg() -> str:

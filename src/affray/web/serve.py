@@ -12,8 +12,9 @@ import uvicorn
 
 from affray.errors import OptionError
 from affray.table.store import Store
-from affray.web.app import Served, make_app, seat_tokens
-from affray.web.security import BodyLimit, Tokens
+from affray.web.app import Served, seat_tokens
+from affray.web.security import Tokens
+from affray.web.server import make_server
 from affray.web.table import Table
 
 __all__ = ["Opening", "close_served", "links", "listen", "open_served", "serve"]
@@ -79,7 +80,7 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(addr)
-        sock.listen(64)
+        sock.listen(512)
     except OSError as exc:
         sock.close()
         raise OptionError(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc} (give "
@@ -112,10 +113,7 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
         for who, url in links(served, host, sock.getsockname()[1]):
             out.write(f"{who}: {url}\n")
         out.flush()
-        config = uvicorn.Config(BodyLimit(make_app(served)), log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=2)
-        server = uvicorn.Server(config)
-        served.stopping = lambda: server.should_exit
+        server = make_server(served)
         if ready is not None:
             ready(server)
         server.run(sockets=[sock])
