@@ -339,20 +339,21 @@ def _title(v: Viewer) -> str:
 
 
 def _reissue(served: Served, who: str) -> str:
-    """The referee's button: a new link for one player character (``who``), for the table view (``board``) or for
-    every player and the table view (``all``); the old ones open nothing any more. On the table's thread."""
+    """The referee's button: a new link for one player character (``who``: its seat, ``pc:NAME``, so that a
+    character named ``all`` or ``board`` is only itself), for the table view (``board``) or for every player and
+    the table view (``all``); the old ones open nothing any more. On the table's thread."""
     pcs = list(served.tokens.players)
     if who == "all":
         seats = (BOARD, *(pc_seat(pc) for pc in pcs))
     elif who == "board":
         seats = (BOARD,)
-    elif who in pcs:
-        seats = (pc_seat(who),)
+    elif who.startswith("pc:") and who[3:] in pcs:
+        seats = (who,)
     else:
-        return f"{who}: no such player's link"
+        return f"{who.removeprefix('pc:')}: no such player's link"
     served.tokens = seat_tokens(served.table, reissue=seats)
     what = "every player's link and the table view's" if who == "all" else (
-        "the table view's link" if who == "board" else f"{who}'s link")
+        "the table view's link" if who == "board" else f"{who[3:]}'s link")
     return f"new links: {what} reissued; the old ones open nothing any more"
 
 

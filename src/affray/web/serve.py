@@ -11,6 +11,7 @@ from typing import TextIO
 import uvicorn
 
 from affray.errors import OptionError
+from affray.printable import printable
 from affray.table.store import Store
 from affray.web.app import Served, seat_tokens
 from affray.web.security import Tokens
@@ -95,7 +96,18 @@ def links(served: Served, host: str, port: int) -> list[tuple[str, str]]:
     base = f"http://{shown}:{port}/t/"
     board = [("table view", base + served.tokens.board.token)] if served.tokens.board is not None else []
     return [("referee", base + served.tokens.referee.token)] + [
-        (pc, base + v.token) for pc, v in served.tokens.players.items()] + board
+        (_player(pc), base + v.token) for pc, v in served.tokens.players.items()] + board
+
+
+#: The words of the seats that are no character's: a player character named so is printed as one.
+_SEATS = ("referee", "table view")
+
+
+def _player(name: str) -> str:
+    """A player character's name as its link's line says it: on one line, and never a seat's own word (a character
+    named ``referee`` is printed ``referee (player character)``, not as the referee's link)."""
+    shown = printable(name).strip()
+    return f"{shown} (player character)" if shown.lower() in _SEATS or shown != name else shown
 
 
 def serve(opening: Opening, host: str, port: int, out: TextIO,
