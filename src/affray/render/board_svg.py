@@ -166,7 +166,7 @@ def panel_svg(board: Board, panel: Panel, *, heading: str | None = None, kids: s
     lane_y: dict[str, tuple[float, float]] = {}
     for lane, h in zip(board.lanes, heights, strict=True):
         lane_y[lane.id] = (y, h)
-        out.append(_lane(lane, y, h, label, width))
+        out.append(_lane(lane, y, h, label))
         y += h
     for c in range(panel.first, panel.last + 1):  # the columns' rules
         out.append(f'<line class="bd-rule" x1="{xs[c]:.1f}" y1="{_HEAD - 14}" x2="{xs[c]:.1f}" y2="{y:.1f}" '
@@ -226,7 +226,8 @@ def _header(board: Board, panel: Panel, xs: dict[int, float], widths: list[int],
     return "".join(out)
 
 
-def _lane(lane: Lane, y: float, h: int, label: int, width: int) -> str:
+def _lane(lane: Lane, y: float, h: int, label: int) -> str:
+    """A lane's row: as wide as its panel, whatever the panel's width (so a live frame keeps it as a panel grows)."""
     kind = f"bd-lane bd-{lane.kind}" + (" bd-ours" if lane.ours else " bd-theirs" if lane.side else "") + (
         " bd-out" if lane.out else "")
     shade = "0.10" if lane.kind == "side" else "0.04" if lane.ours else "0"
@@ -236,8 +237,8 @@ def _lane(lane: Lane, y: float, h: int, label: int, width: int) -> str:
     style = ' font-style="italic"' if lane.kind == "all" else ""
     strike = ' text-decoration="line-through"' if lane.out else ""
     return (f'<g class="{kind}" data-lane="{_x(lane.id)}"><title>{_x(tip)}</title>'
-            f'<rect x="0" y="{y:.1f}" width="{width}" height="{h}" fill="currentColor" fill-opacity="{shade}"/>'
-            f'<line x1="0" y1="{y + h:.1f}" x2="{width}" y2="{y + h:.1f}" stroke="currentColor" '
+            f'<rect x="0" y="{y:.1f}" width="100%" height="{h}" fill="currentColor" fill-opacity="{shade}"/>'
+            f'<line x1="0" y1="{y + h:.1f}" x2="100%" y2="{y + h:.1f}" stroke="currentColor" '
             f'stroke-opacity="0.25"/><text x="4" y="{y + 15:.1f}" fill="currentColor"{weight}{style}{strike}>'
             f"{_x(_short(text, label - 8))}</text></g>")
 

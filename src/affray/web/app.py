@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import io
 import json
 from collections import deque
@@ -35,13 +36,14 @@ from affray.drive.commands import COMMANDS
 from affray.io.read import load_value
 from affray.limits import LIVE_KEEPALIVE, LIVE_LINES, MAX_STREAMS
 from affray.model.encounter import SPELL_CONDITIONS
+from affray.render.board import Board
 from affray.render.board_svg import CSS, board_panels, legend_svg
 from affray.table.seats import BOARD, REFEREE, pc_seat, settle
 from affray.table.seats import issue as issue_seats
 from affray.web.live import Cut, cut, frame
 from affray.web.security import HEADERS, FormKeys, Tokens, Viewer
 from affray.web.table import Table
-from affray.web.views import View, board_view, player_view, referee_view
+from affray.web.views import Line, View, board_view, player_view, referee_view
 
 __all__ = ["Served", "make_app", "seat_tokens"]
 
@@ -166,7 +168,17 @@ def seat_tokens(table: Table, *, renew: bool = False, reissue: tuple[str, ...] =
 def _env() -> Environment:
     env = Environment(loader=PackageLoader("affray.web", "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
+    env.globals["timeline_line"] = timeline_line
     return env
+
+
+@functools.lru_cache(maxsize=8192)
+def timeline_line(e: Line) -> Markup:
+    """One line of the timeline with its heading and why, drawn once for every screen and change that shows it
+    (most of a screen's drawing, late in a fight)."""
+    heading = Markup('<span class="heading">{}:</span> ').format(e.heading) if e.heading else ""
+    why = Markup('<br><span class="why">{}</span>').format(e.why) if e.why else ""
+    return Markup('<li class="k-{}">{}<span class="line">{}</span>{}</li>').format(e.kind, heading, e.text, why)
 
 
 def _qr(url: str) -> bytes:
@@ -196,6 +208,17 @@ def make_app(served: Served) -> FastAPI:
             return rev, board_view(t, rev)
         return rev, referee_view(t, rev) if v.pc is None else player_view(t, v.pc, rev)
 
+    drawn_boards: deque[tuple[Board, list[Markup]]] = deque(maxlen=16)
+
+    def panels_of(board: Board) -> list[Markup]:
+        """A board's panels, drawn once for the screens that show the same board (the players of one side, mostly)."""
+        for b, panels in drawn_boards:
+            if b == board:
+                return panels
+        panels = [Markup(svg) for svg in board_panels(board, kids=True)]
+        drawn_boards.append((board, panels))
+        return panels
+
     def live_html(v: Viewer, view: View, base: str) -> str:
         links = []
         board = served.tokens.board
@@ -204,7 +227,7 @@ def make_app(served: Served) -> FastAPI:
         return env.get_template("board.html" if v.board else "live.html").render(
             view=view, token=v.token, key=_KEY, note=served.notes.get(v.key), referee=v.referee, links=links,
             table_link=f"{base}t/{board.token}" if v.referee and board is not None else None,
-            panels=[Markup(svg) for svg in board_panels(view.board, kids=True)], legend=Markup(legend_svg()),
+            panels=panels_of(view.board), legend=_legend(),
             commands=sorted(COMMANDS), conditions=SPELL_CONDITIONS, lines=LIVE_LINES)
 
     async def draw(v: Viewer, base: str) -> _Drawing:
@@ -332,6 +355,11 @@ def make_app(served: Served) -> FastAPI:
         return RedirectResponse(f"/t/{v.token}", status_code=303)
 
     return app
+
+
+@functools.cache
+def _legend() -> Markup:
+    return Markup(legend_svg())
 
 
 def _title(v: Viewer) -> str:

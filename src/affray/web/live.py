@@ -59,10 +59,29 @@ class Listed:
 Cut = Listed
 
 
+#: Parts and children cut lately, by their HTML: from one change to the next most of a screen is the same text, and
+#: the screens of one side share most of theirs (bounded: forgotten past ``_KEPT`` characters).
+_cuts: dict[str, Kid] = {}
+_KEPT = 8_000_000
+_kept = 0
+
+
 def _kid(html: str) -> Kid:
     """``html`` cut at the lists it holds (and theirs, within their children)."""
+    global _kept
     if "data-kids=" not in html:
         return Kid(html, html, {})
+    found = _cuts.get(html)
+    if found is None:
+        if _kept > _KEPT:
+            _cuts.clear()
+            _kept = 0
+        found = _cuts[html] = _cut_kid(html)
+        _kept += len(html)
+    return found
+
+
+def _cut_kid(html: str) -> Kid:
     shell: list[str] = []
     lists: dict[str, Listed] = {}
     at = 0
