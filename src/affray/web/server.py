@@ -12,6 +12,7 @@ live channels). Bodies are bounded by ``BodyLimit``. A server that stops ends it
 from __future__ import annotations
 
 import asyncio
+import gc
 import resource
 import time
 from typing import Any
@@ -104,6 +105,13 @@ class PageServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, served: Served) -> None:
         super().__init__(config)
         self.served = served
+
+    async def startup(self, sockets: list[Any] | None = None) -> None:
+        # Everything made so far (the libraries, the fight as opened) lives as long as the server: kept out of the
+        # collector's full passes, which otherwise walk it all, now and then, in the middle of an update.
+        gc.collect()
+        gc.freeze()
+        await super().startup(sockets)
 
     async def shutdown(self, sockets: list[Any] | None = None) -> None:
         self.served.halt()
