@@ -10,10 +10,12 @@ second to stop) are liveness, not speed: a wedged server takes 20 s and more.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import re
 import resource
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -27,6 +29,7 @@ import httpx
 
 from affray.drive import DieQuestion
 from affray.limits import MAX_BODY
+from affray.web.live import KID, KIDS_END
 from affray.web.serve import links
 from test_web_security import Screens
 from web_helpers import PCS, TABLE, form_key, live_server, opening, question, table_file
@@ -193,14 +196,19 @@ def test_an_80_kb_chunked_form_is_refused_413_not_500(tmp_path: Path) -> None:
 
 # -- idle and slow connections cannot lock the table out -------------------------------------------------------------
 
+def _die_with_parent() -> None:
+    """In the child, before it runs: killed when this test's process ends, however it ends (Linux)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 @contextmanager
 def _serving(tmp_path: Path, text: str = TABLE) -> Iterator[tuple[subprocess.Popen[str], dict[str, str]]]:
-    """``affray serve`` in a process of its own on a free port of 127.0.0.1 (killed when the block ends, and by
-    ``timeout`` at the latest); the links it printed."""
+    """``affray serve`` in a process of its own on a free port of 127.0.0.1 (killed when the block ends, or with
+    this test's process); the links it printed."""
     file = table_file(tmp_path, "side-d6", text)
-    proc = subprocess.Popen(["timeout", "-s", "KILL", "300", sys.executable, "-m", "affray", "serve", str(file),
-                             "--db", str(tmp_path / "serve.db"), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "affray", "serve", str(file), "--db", str(tmp_path / "serve.db"),
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_die_with_parent)
     try:
         assert proc.stdout is not None
         found: dict[str, str] = {}
@@ -328,3 +336,123 @@ def test_a_character_named_referee_is_a_player_and_printed_as_one(tmp_path: Path
         key = served.keys.issue(served.tokens.players["referee"])  # as its page's live frames carry one
         assert s.post(s.tok["referee"], key, op="command", say="run") == "only the referee gives commands"
         assert served.table.journal.events == []
+
+
+# -- live frames send what changed, and what they send makes the page --------------------------------------------------
+
+def _scan(html: str, at: int) -> tuple[list[int], int]:
+    """Where the children of the list whose opening tag ends at ``at`` start, and where the list ends (its
+    ``<!--/k-->``), lists within its children skipped."""
+    depth, starts = 0, []
+    for t in re.finditer(r'data-kids="[\w-]+"[^>]*>|<!--k-->|<!--/k-->', html[at:]):
+        if t.group(0) == KID:
+            if depth == 0:
+                starts.append(at + t.end())
+        elif t.group(0) == KIDS_END:
+            if depth == 0:
+                return starts, at + t.start()
+            depth -= 1
+        else:
+            depth += 1
+    raise AssertionError("a list without its end")
+
+
+def _runs(old: list[str], given: list[object]) -> list[str]:
+    out: list[str] = []
+    for e in given:
+        if isinstance(e, str):
+            out.append(e)
+        else:
+            assert isinstance(e, list)
+            first, count = e
+            assert first >= 0 and first + count <= len(old), "a run of children the screen does not hold"
+            out += old[first:first + count]
+    return out
+
+
+def _applied(parts: list[str], data: dict[str, object]) -> list[str]:
+    """A screen's parts after a frame, worked out from the frame's text alone (as live.js does on the page)."""
+    given = data["parts"]
+    if isinstance(given, list):
+        parts = _runs(parts, given)
+    html = "".join("<!--p-->" + p for p in parts)
+    lists = data["lists"]
+    assert isinstance(lists, dict)
+    for name, (tag, kids) in lists.items():
+        m = re.search(rf'data-kids="{name}"[^>]*>', html)
+        assert m is not None, f"a frame edits list {name}, which the screen does not hold"
+        start = html.rfind("<", 0, m.start())
+        starts, end = _scan(html, m.end())
+        ends = [s - len(KID) for s in starts[1:]] + [end] if starts else []
+        old = [html[a:b] for a, b in zip(starts, ends, strict=True)]
+        new = old if kids is None else _runs(old, kids)
+        before = html[m.end():starts[0] - len(KID)] if starts else html[m.end():end]
+        html = html[:start] + (tag or html[start:m.end()]) + before + "".join(KID + k for k in new) + html[end:]
+    return html.split("<!--p-->")[1:]
+
+
+def _frames(raw: bytes) -> list[dict[str, object]]:
+    return [json.loads(lines[1][6:]) for lines in _events(raw) if lines[0] == b"event: live"]
+
+
+def test_live_frames_send_what_changed_and_make_the_screen(tmp_path: Path) -> None:
+    """A channel of each kind (the referee's, a player's, the table view's) through a fight of 150 steps (orcs of
+    40 hp, fighters of 300, every side by policy, every die rolled): the screen worked out from the frames alone
+    is, part for part, the screen a new channel's first frame draws; and late in the fight (the last 50 frames) a
+    frame is under 20 KiB and a tenth of the screen on average, where the probe found the whole page again."""
+    text = TABLE.replace("hp: 3,", "hp: 40,").replace("hp: 50,", "hp: 300,")
+    with live_server(opening(tmp_path, "side-d6", text)) as (url, served), \
+            httpx.Client(base_url=url, timeout=10) as c:
+        s = Screens(c, served)
+        board = served.tokens.board
+        assert board is not None
+        tokens = {"referee": s.ref, "Sela": s.tok["Sela"], "table view": board.token}
+        channels = {who: _open_live(url, token) for who, token in tokens.items()}
+        raws = {who: _until(ch, b"event: live") for who, ch in channels.items()}
+        for say in ("dice all roll", "declare party auto", "declare orcs auto", *["step"] * 150):
+            s.post(s.ref, op="command", say=say)
+            for who, ch in channels.items():  # read as it comes (a socket's buffer is not the test's to fill)
+                raws[who] += _until(ch, f'"rev":{served.rev},'.encode())
+        assert len(served.table.journal.events) >= 150 and not served.table.over
+        for ch in channels.values():
+            ch.close()
+        for who, token in tokens.items():
+            frames = _frames(raws[who])
+            assert frames[-1]["rev"] == served.rev
+            parts: list[str] = []
+            for data in frames:
+                parts = _applied(parts, data)
+            whole = _frames(_raw(url, f"GET /t/{token}/live HTTP/1.1\r\nHost: {url[7:]}\r\n\r\n".encode(),
+                                 timeout=1))[0]
+            assert parts == whole["parts"], f"{who}'s screen made from its frames is not the screen drawn"
+            late = [len(json.dumps(f)) for f in frames[-50:]]
+            screen = sum(len(p) for p in parts)
+            assert max(late) < 20 * 1024, f"{who}: a frame of {max(late)} bytes late in the fight"
+            assert sum(late) / len(late) < screen / 10, f"{who}: late frames of {sum(late) / 50:.0f} bytes on " \
+                f"average, the screen {screen}"
+
+
+# -- a server that stops, stops within a second ----------------------------------------------------------------------
+
+def test_sigterm_stops_the_server_within_a_second_with_live_pages_open(tmp_path: Path) -> None:
+    """``affray serve`` with a live channel of every screen open, an idle connection and a request whose body never
+    comes: SIGTERM ends it within a second (it took over 2 s, "Cancel 4 running task(s)"), the fight saved."""
+    with _serving(tmp_path) as (proc, found):
+        base = found["referee"].split("/t/")[0]
+        held = [_open_live(base, url.rsplit("/", 1)[1]) for url in found.values()]
+        for ch in held:
+            _until(ch, b"event: live")
+        idle = socket.create_connection(_address(base), timeout=5)
+        stalled = socket.create_connection(_address(base), timeout=5)
+        stalled.sendall(b"POST /act HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nkey=")
+        time.sleep(0.2)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(10)
+        took = time.monotonic() - start
+        for s in (*held, idle, stalled):
+            s.close()
+        assert took < SECOND, f"SIGTERM took {took:.2f} s"
+        assert code == 0, proc.stderr.read() if proc.stderr else code
+        assert proc.stdout is not None and "stopped: the fight is saved in" in proc.stdout.read()
+        assert proc.stderr is not None and "Traceback" not in proc.stderr.read()

@@ -12,9 +12,11 @@ live channels). Bodies are bounded by ``BodyLimit``. A server that stops ends it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import resource
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import uvicorn
@@ -26,6 +28,8 @@ from affray.web.security import BodyLimit
 
 __all__ = ["PageServer", "connection_cap", "make_server"]
 
+#: Seconds a stopping server waits for the requests under way (a form's answer takes milliseconds).
+_GRACE = 0.3
 #: Files the process keeps for itself besides its connections (the database, its journal, the listening socket...).
 _SPARE_FILES = 64
 
@@ -106,6 +110,14 @@ class PageServer(uvicorn.Server):
         super().__init__(config)
         self.served = served
 
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """Ctrl-C and SIGTERM stop the server, as uvicorn's do; but then the process goes on to close the fight and
+        say where it is saved, where uvicorn would raise the signal again and die of it."""
+        with super().capture_signals():
+            yield
+            self._captured_signals.clear()
+
     async def startup(self, sockets: list[Any] | None = None) -> None:
         # Everything made so far (the libraries, the fight as opened) lives as long as the server: kept out of the
         # collector's full passes, which otherwise walk it all, now and then, in the middle of an update.
@@ -114,8 +126,20 @@ class PageServer(uvicorn.Server):
         await super().startup(sockets)
 
     async def shutdown(self, sockets: list[Any] | None = None) -> None:
+        """The live channels end now; a request still coming in (a body that does not come) is cut off after
+        ``_GRACE`` seconds, so that the server stops within a second whatever its clients do."""
         self.served.halt()
-        await super().shutdown(sockets)
+        cut = asyncio.get_running_loop().call_later(_GRACE, self._cut_off)
+        try:
+            await super().shutdown(sockets)
+        finally:
+            cut.cancel()
+
+    def _cut_off(self) -> None:
+        for connection in list(self.server_state.connections):
+            transport = getattr(connection, "transport", None)
+            if isinstance(transport, asyncio.Transport) and not transport.is_closing():
+                transport.close()
 
 
 def make_server(served: Served, *, cap: int | None = None, head_seconds: float = WEB_HEAD_SECONDS) -> PageServer:
