@@ -26,13 +26,18 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import httpx
+from playwright.sync_api import Browser, Page
 
+import test_web_browser
 from affray.drive import DieQuestion
 from affray.limits import MAX_BODY
 from affray.web.live import KID, KIDS_END
 from affray.web.serve import links
+from test_web_browser import DESKTOP, PHONE
 from test_web_security import Screens
 from web_helpers import PCS, TABLE, form_key, live_server, opening, question, table_file
+
+browser = test_web_browser.browser  # the module's Chromium (a fixture)
 
 #: No request of a page that holds takes this long (a wedged one took 20 s and more).
 SECOND = 1.0
@@ -456,3 +461,39 @@ def test_sigterm_stops_the_server_within_a_second_with_live_pages_open(tmp_path:
         assert code == 0, proc.stderr.read() if proc.stderr else code
         assert proc.stdout is not None and "stopped: the fight is saved in" in proc.stdout.read()
         assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
+
+
+def _screen(page: Page) -> str:
+    """A page's screen as its DOM holds it, the form keys left out (each page has its own)."""
+    html = page.evaluate("() => document.querySelector('.screen').innerHTML")
+    assert isinstance(html, str)
+    return re.sub(r'name="key" value="[^"]*"', 'name="key"', html)
+
+
+def test_the_page_chromium_builds_from_frames_is_the_page_a_reload_draws(tmp_path: Path, browser: Browser) -> None:
+    """live.js applies the frames: the referee's page (a desktop) and Sela's (a phone) followed 60 steps of a fight
+    by frames alone; each screen's DOM is then the DOM of the same page loaded anew."""
+    text = TABLE.replace("hp: 3,", "hp: 40,").replace("hp: 50,", "hp: 300,")
+    with live_server(opening(tmp_path, "side-d6", text)) as (url, served), \
+            httpx.Client(base_url=url, timeout=10) as c:
+        s = Screens(c, served)
+        errors: list[str] = []
+        pages = {}
+        for who, token, size in (("referee", s.ref, DESKTOP), ("Sela", s.tok["Sela"], PHONE)):
+            page = browser.new_context(viewport=size).new_page()
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{url}/t/{token}")
+            page.wait_for_function("() => window.htmx !== undefined")
+            pages[who] = (page, token)
+        for say in ("dice all roll", "declare party auto", "declare orcs auto", *["step"] * 60):
+            s.post(s.ref, op="command", say=say)
+        for who, (page, token) in pages.items():
+            page.wait_for_function("r => +document.querySelector('.screen').dataset.rev >= r", arg=served.rev,
+                                   timeout=15_000)
+            fresh = browser.new_context(viewport=page.viewport_size).new_page()
+            fresh.goto(f"{url}/t/{token}")
+            assert _screen(page) == _screen(fresh), f"{who}'s page made by frames is not the page drawn"
+            fresh.context.close()
+            page.context.close()
+        assert errors == []
