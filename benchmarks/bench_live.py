@@ -38,7 +38,7 @@ import httpx
 from affray.api import prepare
 from affray.io.load import load_text
 from affray.web.serve import Opening, close_served, listen, open_served
-from affray.web.server import make_server
+from affray.web.server import make_server, settle_heap
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference import reference_fight
@@ -135,6 +135,7 @@ def bench(ruleset: str, events: int, phones: int) -> dict[str, float]:
                                                                      prepared.seed, {}, False, 100)))
         sock = listen("127.0.0.1", 0)
         server = make_server(served)
+        settle_heap()  # as ``affray serve`` does
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
         try:

@@ -3,7 +3,7 @@
 Every fight operation runs on one thread of its own (``Served.call``): the fight is a greenlet that must
 always be switched from the thread that made it, and its SQLite connection lives there too; requests wait
 their turn, so two screens never act at once. A screen is drawn in one place (``render``: for that screen alone,
-so a player's drawing holds only what its character may know), once a revision and screen (``Served.drawing``);
+so a player's drawing holds only what its character may know), once a revision and screen (``Served.drawings``);
 its live channel sends what changed in it since its last frame (``affray.web.live``), whatever the length of the
 fight. Each change wakes the channels through an ``asyncio.Event`` a revision (no lock to take back when a channel
 is cancelled), and a served fight that stops wakes them to end at once.

@@ -15,7 +15,7 @@ from affray.printable import printable
 from affray.table.store import Store
 from affray.web.app import Served, seat_tokens
 from affray.web.security import Tokens
-from affray.web.server import make_server
+from affray.web.server import make_server, settle_heap
 from affray.web.table import Table
 
 __all__ = ["Opening", "close_served", "links", "listen", "open_served", "serve"]
@@ -128,6 +128,7 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
         server = make_server(served)
         if ready is not None:
             ready(server)
+        settle_heap()
         server.run(sockets=[sock])
         out.write(f"stopped: the fight is saved in {opening.db}; `affray serve --db {opening.db}` serves it again "
                   "(with the same links)\n")

@@ -26,7 +26,7 @@ from affray.limits import MAX_CONNECTIONS, WEB_HEAD_SECONDS, WEB_IDLE_SECONDS
 from affray.web.app import Served, make_app
 from affray.web.security import BodyLimit
 
-__all__ = ["PageServer", "connection_cap", "make_server"]
+__all__ = ["PageServer", "connection_cap", "make_server", "settle_heap"]
 
 #: Seconds a stopping server waits for the requests under way (a form's answer takes milliseconds).
 _GRACE = 0.3
@@ -118,13 +118,6 @@ class PageServer(uvicorn.Server):
             yield
             self._captured_signals.clear()
 
-    async def startup(self, sockets: list[Any] | None = None) -> None:
-        # Everything made so far (the libraries, the fight as opened) lives as long as the server: kept out of the
-        # collector's full passes, which otherwise walk it all, now and then, in the middle of an update.
-        gc.collect()
-        gc.freeze()
-        await super().startup(sockets)
-
     async def shutdown(self, sockets: list[Any] | None = None) -> None:
         """The live channels end now; a request still coming in (a body that does not come) is cut off after
         ``_GRACE`` seconds, so that the server stops within a second whatever its clients do."""
@@ -140,6 +133,14 @@ class PageServer(uvicorn.Server):
             transport = getattr(connection, "transport", None)
             if isinstance(transport, asyncio.Transport) and not transport.is_closing():
                 transport.close()
+
+
+def settle_heap() -> None:
+    """For a process that serves: everything made so far (the libraries, the fight as opened) lives as long as the
+    server, and is kept out of the collector's full passes, which otherwise walk it all, now and then, in the
+    middle of an update (215 ms at worst in ``benchmarks/bench_live.py``)."""
+    gc.collect()
+    gc.freeze()
 
 
 def make_server(served: Served, *, cap: int | None = None, head_seconds: float = WEB_HEAD_SECONDS) -> PageServer:
