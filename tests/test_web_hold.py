@@ -404,7 +404,8 @@ def test_live_frames_send_what_changed_and_make_the_screen(tmp_path: Path) -> No
     """A channel of each kind (the referee's, a player's, the table view's) through a fight of 150 steps (orcs of
     40 hp, fighters of 300, every side by policy, every die rolled): the screen worked out from the frames alone
     is, part for part, the screen a new channel's first frame draws; and late in the fight (the last 50 frames) a
-    frame is under 20 KiB and a tenth of the screen on average, where the probe found the whole page again."""
+    frame is under 20 KiB and a tenth of the screen on average, where the probe found the whole page again. The
+    live page shows the last 100 lines of the timeline; the whole timeline is a link away, a player's still his."""
     text = TABLE.replace("hp: 3,", "hp: 40,").replace("hp: 50,", "hp: 300,")
     with live_server(opening(tmp_path, "side-d6", text)) as (url, served), \
             httpx.Client(base_url=url, timeout=10) as c:
@@ -435,6 +436,13 @@ def test_live_frames_send_what_changed_and_make_the_screen(tmp_path: Path) -> No
             assert max(late) < 20 * 1024, f"{who}: a frame of {max(late)} bytes late in the fight"
             assert sum(late) / len(late) < screen / 10, f"{who}: late frames of {sum(late) / 50:.0f} bytes on " \
                 f"average, the screen {screen}"
+        # the live page shows the timeline's last LIVE_LINES lines, and links to every one (Sela's: hers)
+        found = re.search(r"the last 100 of (\d+) events", s.page(s.tok["Sela"]))
+        assert found is not None and int(found.group(1)) > 100
+        every = c.get(f"/t/{s.tok['Sela']}/timeline").text
+        assert every.count('<li class="k-') == int(found.group(1))
+        # an orc's blow as the referee sees it (its roll against the orcs' THAC0 19) and as a player does (no detail)
+        assert "vs THAC0 19" in c.get(f"/t/{s.ref}/timeline").text and "vs THAC0 19" not in every
 
 
 # -- a server that stops, stops within a second ----------------------------------------------------------------------
