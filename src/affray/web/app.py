@@ -43,7 +43,7 @@ from affray.table.seats import issue as issue_seats
 from affray.web.live import Cut, cut, frame
 from affray.web.security import HEADERS, FormKeys, Tokens, Viewer
 from affray.web.table import Table
-from affray.web.views import Line, View, board_view, player_view, referee_view
+from affray.web.views import Card, Line, View, board_view, player_view, referee_view
 
 __all__ = ["Served", "make_app", "seat_tokens"]
 
@@ -168,8 +168,26 @@ def seat_tokens(table: Table, *, renew: bool = False, reissue: tuple[str, ...] =
 def _env() -> Environment:
     env = Environment(loader=PackageLoader("affray.web", "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals["timeline_line"] = timeline_line
+    env.globals["timeline_lines"] = timeline_lines
+    drawn: dict[tuple[object, ...], Markup] = {}
+
+    def card_html(c: Card) -> Markup:
+        """A combatant's card, drawn once for every screen and change that shows it the same."""
+        key = (c.name, c.side, c.hp, c.hp_max, c.state, c.casting, c.engaged, tuple(c.badges), c.mine, c.ours)
+        found = drawn.get(key)
+        if found is None:
+            if len(drawn) > 4096:
+                drawn.clear()
+            found = drawn[key] = Markup(env.get_template("cards.html").module.card(c))  # type: ignore[attr-defined]
+        return found
+
+    env.globals["card_html"] = card_html
     return env
+
+
+def timeline_lines(lines: list[Line]) -> Markup:
+    """The timeline's lines as the children of its list (each after its ``<!--k-->``)."""
+    return Markup("".join(f"<!--k-->{timeline_line(e)}\n" for e in lines))
 
 
 @functools.lru_cache(maxsize=8192)
