@@ -95,7 +95,8 @@
   // el's children made as the edits say: [first, count] keeps those children (moved), a string is a new child
   function edit(el, mark, closing, edits) {
     var had = groups(el, mark, closing);
-    if (!had.end) { return false; }
+    var fits = edits.every(function (e) { return typeof e === "string" || e[0] + e[1] <= had.groups.length; });
+    if (!had.end || !fits) { return false; }  // not the children the frame was cut against
     var out = document.createDocumentFragment(), used = {};
     edits.forEach(function (e) {
       if (typeof e === "string") {
@@ -103,7 +104,7 @@
         parse(el, e).forEach(function (n) { out.appendChild(n); });
         return;
       }
-      for (var i = e[0]; i < e[0] + e[1] && i < had.groups.length; i++) {
+      for (var i = e[0]; i < e[0] + e[1]; i++) {
         var again = used[i];
         used[i] = true;
         had.groups[i].forEach(function (n) { out.appendChild(again ? n.cloneNode(true) : n); });
