@@ -28,6 +28,8 @@ from affray.web.security import BodyLimit
 
 __all__ = ["PageServer", "connection_cap", "make_server", "settle_heap"]
 
+#: Collections of the middle generation between two full ones (Python's default: 10).
+_FULL_PASSES = 1000
 #: Seconds a stopping server waits for the requests under way (a form's answer takes milliseconds).
 _GRACE = 0.3
 #: Files the process keeps for itself besides its connections (the database, its journal, the listening socket...).
@@ -138,9 +140,13 @@ class PageServer(uvicorn.Server):
 def settle_heap() -> None:
     """For a process that serves: everything made so far (the libraries, the fight as opened) lives as long as the
     server, and is kept out of the collector's full passes, which otherwise walk it all, now and then, in the
-    middle of an update (215 ms at worst in ``benchmarks/bench_live.py``)."""
+    middle of an update (215 ms at worst in ``benchmarks/bench_live.py``); and full passes come a hundred times
+    less often (what the fight keeps growing, a pass walks it all: 25 ms late in a 300-event fight). Garbage
+    without cycles goes at once, whatever the collector; the page makes little with cycles."""
     gc.collect()
     gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, _FULL_PASSES)
 
 
 def make_server(served: Served, *, cap: int | None = None, head_seconds: float = WEB_HEAD_SECONDS) -> PageServer:
