@@ -47,13 +47,13 @@ def test_the_referee_reissues_one_players_link(tmp_path: Path) -> None:
     with client(opening(tmp_path, "side-d6")) as (c, served):
         s = Screens(c, served)
         old = s.tok["Sela"]
-        assert s.post(s.ref, op="links", who="Sela") == \
+        assert s.post(s.ref, op="links", who="pc:Sela") == \
             "new links: Sela&#39;s link reissued; the old ones open nothing any more"
         new = served.tokens.players["Sela"].token
         assert new != old and c.get(f"/t/{old}").status_code == 404 and c.get(f"/t/{new}").status_code == 200
         assert served.tokens.players["Brom"].token == s.tok["Brom"]  # the others' stay
         assert new in s.page(s.ref)  # the referee's page shows the new link (and its QR code)
-        assert s.post(s.ref, op="links", who="Nobody") == "Nobody: no such player&#39;s link"
+        assert s.post(s.ref, op="links", who="pc:Nobody") == "Nobody: no such player&#39;s link"
     served = open_served(Opening(str(tmp_path / "side-d6.db")))
     try:
         assert served.tokens.players["Sela"].token == new  # and the new one is the one kept

@@ -175,7 +175,7 @@ def test_live_frames_carry_no_enemy_hit_points_nor_declarations(tmp_path: Path) 
         assert "declare      Orc 1   melee Brom" in ref and "3/3 hp" in ref
         for pc, token in s.tok.items():
             frame = first_frame(f"{url}/t/{token}/live")
-            assert f'data-viewer="{pc}"' in frame and "declare      Ash   melee Orc 3" in frame
+            assert f"<h1>{pc} (party)" in frame and "declare      Ash   melee Orc 3" in frame
             assert "declare      Orc" not in frame and "3/3" not in frame and s.ref not in frame
 
 

@@ -3,6 +3,7 @@ thread, and a way to read a screen's live part."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -11,7 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-import uvicorn
 from fastapi.testclient import TestClient
 
 from affray.api import prepare
@@ -19,6 +19,7 @@ from affray.io.load import load_text
 from affray.web.app import Served, make_app
 from affray.web.security import BodyLimit
 from affray.web.serve import Opening, close_served, listen, open_served
+from affray.web.server import make_server
 
 #: Three fighters of the party (the players' characters) against three orcs of 3 hp, each orc's plan a blow at
 #: "its" fighter, phase after phase: the players declare and roll, the orcs' dice are rolled from the seed.
@@ -83,9 +84,7 @@ def live_server(op: Opening) -> Iterator[tuple[str, Served]]:
     """The page served by uvicorn on 127.0.0.1 (a free port) in a thread, stopped when the block ends."""
     served = open_served(op)
     sock = listen("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(BodyLimit(make_app(served)), log_level="warning", access_log=False,
-                                           lifespan="off", timeout_graceful_shutdown=2))
-    served.stopping = lambda: server.should_exit
+    server = make_server(served)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -103,21 +102,21 @@ def live_server(op: Opening) -> Iterator[tuple[str, Served]]:
 
 
 def first_frame(url: str) -> str:
-    """The first live frame a screen's channel sends (its data lines joined), read over a real socket."""
+    """The first live frame a screen's channel sends, read over a real socket: its parts' HTML joined (a first frame
+    holds every part of the screen, ``affray.web.live``)."""
     with httpx.stream("GET", url, timeout=10) as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
-        data: list[str] = []
         for line in r.iter_lines():
             if line.startswith("data: "):
-                data.append(line[6:])
-            elif line == "" and data:
-                return "\n".join(data)
+                data = json.loads(line[6:])
+                assert isinstance(data["parts"], list) and all(isinstance(p, str) for p in data["parts"])
+                return "".join(data["parts"])
     raise AssertionError("the channel closed before a frame")
 
 
 def card(html: str, name: str) -> str:
     """A combatant's card as its words read (tags dropped, spaces collapsed)."""
-    found = re.search(rf'<li class="card[^"]*" data-name="{re.escape(name)}">(.*?)</li>\s*(?=<li class="card|</ul>)',
-                      html, re.S)
+    found = re.search(rf'<li class="card[^"]*" data-name="{re.escape(name)}">(.*?)</li>\s*'
+                      r'(?=<!--k--><li class="card|<!--/k-->)', html, re.S)
     assert found, f"no card of {name}"
     return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())

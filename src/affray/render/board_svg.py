@@ -140,8 +140,9 @@ def _lane_height(lane: Lane, rows: int) -> int:
     return 22 + _BAR * rows
 
 
-def panel_svg(board: Board, panel: Panel, *, heading: str | None = None) -> str:
-    """One panel as a whole ``<svg>`` element (its lanes' names, its columns, their marks and bars)."""
+def panel_svg(board: Board, panel: Panel, *, heading: str | None = None, kids: str | None = None) -> str:
+    """One panel as a whole ``<svg>`` element (its lanes' names, its columns, their marks and bars). ``kids``: the
+    page's name for it as a list whose children a live frame may send one by one (``affray.web.live``)."""
     widths = _widths(board)
     label = _label_width(board)
     xs: dict[int, float] = {}
@@ -159,13 +160,13 @@ def panel_svg(board: Board, panel: Panel, *, heading: str | None = None) -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bd" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="group" aria-label="{_x(name)}" font-family="system-ui, sans-serif" '
            f'font-size="{_LABEL_FONT}" data-window="{board.window}" data-first="{panel.first}" '
-           f'data-last="{panel.last}">', f"<title>{_x(name)}</title>"]
+           f'data-last="{panel.last}"' + (f' data-kids="{kids}"' if kids else "") + ">", f"<title>{_x(name)}</title>"]
     out.append(_header(board, panel, xs, widths, label))
     y = float(_HEAD)
     lane_y: dict[str, tuple[float, float]] = {}
     for lane, h in zip(board.lanes, heights, strict=True):
         lane_y[lane.id] = (y, h)
-        out.append(_lane(lane, y, h, label, width))
+        out.append(_lane(lane, y, h, label))
         y += h
     for c in range(panel.first, panel.last + 1):  # the columns' rules
         out.append(f'<line class="bd-rule" x1="{xs[c]:.1f}" y1="{_HEAD - 14}" x2="{xs[c]:.1f}" y2="{y:.1f}" '
@@ -188,6 +189,8 @@ def panel_svg(board: Board, panel: Panel, *, heading: str | None = None) -> str:
         left = xs[col] + (widths[col] - _MARK * len(marks)) / 2
         for k, m in enumerate(marks):
             out.append(_mark(m, left + _MARK * k + _MARK / 2, top + 11))
+    if kids:
+        return out[0] + "".join("<!--k-->" + x for x in out[1:]) + "<!--/k--></svg>"
     out.append("</svg>")
     return "".join(out)
 
@@ -223,7 +226,8 @@ def _header(board: Board, panel: Panel, xs: dict[int, float], widths: list[int],
     return "".join(out)
 
 
-def _lane(lane: Lane, y: float, h: int, label: int, width: int) -> str:
+def _lane(lane: Lane, y: float, h: int, label: int) -> str:
+    """A lane's row: as wide as its panel, whatever the panel's width (so a live frame keeps it as a panel grows)."""
     kind = f"bd-lane bd-{lane.kind}" + (" bd-ours" if lane.ours else " bd-theirs" if lane.side else "") + (
         " bd-out" if lane.out else "")
     shade = "0.10" if lane.kind == "side" else "0.04" if lane.ours else "0"
@@ -233,8 +237,8 @@ def _lane(lane: Lane, y: float, h: int, label: int, width: int) -> str:
     style = ' font-style="italic"' if lane.kind == "all" else ""
     strike = ' text-decoration="line-through"' if lane.out else ""
     return (f'<g class="{kind}" data-lane="{_x(lane.id)}"><title>{_x(tip)}</title>'
-            f'<rect x="0" y="{y:.1f}" width="{width}" height="{h}" fill="currentColor" fill-opacity="{shade}"/>'
-            f'<line x1="0" y1="{y + h:.1f}" x2="{width}" y2="{y + h:.1f}" stroke="currentColor" '
+            f'<rect x="0" y="{y:.1f}" width="100%" height="{h}" fill="currentColor" fill-opacity="{shade}"/>'
+            f'<line x1="0" y1="{y + h:.1f}" x2="100%" y2="{y + h:.1f}" stroke="currentColor" '
             f'stroke-opacity="0.25"/><text x="4" y="{y + 15:.1f}" fill="currentColor"{weight}{style}{strike}>'
             f"{_x(_short(text, label - 8))}</text></g>")
 
@@ -342,9 +346,11 @@ def _mark(m: Mark, cx: float, cy: float) -> str:
             f"{_glyph(m.kind, m.hit, m.passed, m.placed, round(cx, 1), round(cy, 1))}</g>")
 
 
-def board_panels(board: Board, width: int = PANEL_WIDTH) -> list[str]:
-    """The board as panels, each a whole ``<svg>`` (the page lays them side by side, or one under another)."""
-    return [panel_svg(board, panel) for panel in panels(board, width)]
+def board_panels(board: Board, width: int = PANEL_WIDTH, *, kids: bool = False) -> list[str]:
+    """The board as panels, each a whole ``<svg>`` (the page lays them side by side, or one under another);
+    ``kids``: each a list of the page's (``panel-1``, ``panel-2``...) that a live frame may patch."""
+    return [panel_svg(board, panel, kids=f"panel-{i}" if kids else None)
+            for i, panel in enumerate(panels(board, width), 1)]
 
 
 def legend_svg() -> str:

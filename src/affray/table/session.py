@@ -161,10 +161,14 @@ class Session:
         side's dice (initiative, surprise)."""
         if pc is None:
             return True
+        side = self.fight.state.fighters[pc].side
+        if q.side != side:
+            return False  # never another side's question, whatever its name
         if isinstance(q, DeclareQuestion):
             return q.actor == pc
-        side = self.fight.state.fighters[pc].side
-        return q.actor == pc or (q.actor == side and q.side == side)
+        if pc != side and pc in self.fight.state.sides:
+            return False  # named like another side: whose die this is cannot be told by its name (the referee's)
+        return q.actor in (pc, side)
 
     # -- moving on ----------------------------------------------------------------------------------------
     @_saved

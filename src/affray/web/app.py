@@ -2,18 +2,21 @@
 
 Every fight operation runs on one thread of its own (``Served.call``): the fight is a greenlet that must
 always be switched from the thread that made it, and its SQLite connection lives there too; requests wait
-their turn, so two screens never act at once. A screen's live channel sends its whole live part again each
-time something changes (rendered for that screen alone, by ``render``: the one place a screen is drawn), and
-nothing when its rendering did not change.
+their turn, so two screens never act at once. A screen is drawn in one place (``render``: for that screen alone,
+so a player's drawing holds only what its character may know), once a revision and screen (``Served.drawings``);
+its live channel sends what changed in it since its last frame (``affray.web.live``), whatever the length of the
+fight. Each change wakes the channels through an ``asyncio.Event`` a revision (no lock to take back when a channel
+is cancelled), and a served fight that stops wakes them to end at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
+import functools
 import io
 import json
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -31,13 +34,16 @@ from markupsafe import Markup
 from affray.drive import DeclareQuestion
 from affray.drive.commands import COMMANDS
 from affray.io.read import load_value
+from affray.limits import LIVE_KEEPALIVE, LIVE_LINES, MAX_STREAMS
 from affray.model.encounter import SPELL_CONDITIONS
+from affray.render.board import Board
 from affray.render.board_svg import CSS, board_panels, legend_svg
 from affray.table.seats import BOARD, REFEREE, pc_seat, settle
 from affray.table.seats import issue as issue_seats
+from affray.web.live import Cut, cut, frame
 from affray.web.security import HEADERS, FormKeys, Tokens, Viewer
 from affray.web.table import Table
-from affray.web.views import View, board_view, player_view, referee_view
+from affray.web.views import Card, Line, View, board_view, player_view, referee_view
 
 __all__ = ["Served", "make_app", "seat_tokens"]
 
@@ -47,9 +53,40 @@ _COMPOSED = frozenset({"damage", "heal", "condition", "end", "remove", "add", "p
 _MAX_FIELD = 2000
 
 
+@dataclass(frozen=True)
+class _Drawing:
+    """A screen's drawing at one revision: its HTML (the form key still to put in) and that HTML cut for frames."""
+
+    rev: int
+    html: str
+    cut: Cut
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """The drawing of a screen being made or made, for the revision and address it was asked at: every channel
+    and answer of that screen at that revision shares it (eight phones of one seat cost one drawing)."""
+
+    rev: int
+    base: str
+    task: asyncio.Future[_Drawing]
+
+    def good(self, rev: int, base: str) -> bool:
+        t = self.task
+        return (self.rev, self.base) == (rev, base) and not (t.done() and (t.cancelled() or t.exception()))
+
+
+@dataclass
+class _Stream:
+    """One open live channel of a screen; ``ended`` once a newer channel of that screen took its place."""
+
+    ended: bool = False
+
+
 @dataclass
 class Served:
-    """The served fight: its table (used on its own thread only), the screens' tokens and form keys."""
+    """The served fight: its table (used on its own thread only), the screens' tokens and form keys, the
+    revision the live channels follow, and the channels open per screen."""
 
     table: Table
     tokens: Tokens
@@ -57,28 +94,62 @@ class Served:
     keys: FormKeys = field(default_factory=FormKeys)
     notes: dict[str, str] = field(default_factory=dict)
     rev: int = 0
-    stopping: Callable[[], bool] = lambda: False
-    changed: asyncio.Condition | None = None
+    halted: bool = False
+    streams: dict[str, deque[_Stream]] = field(default_factory=dict)
+    drawings: dict[str, _Drawn] = field(default_factory=dict)  # by screen: its latest drawing
+    _next: asyncio.Event | None = None
 
     async def call(self, fn: Callable[[], T]) -> T:
         return await asyncio.wrap_future(self.pool.submit(fn))
 
-    async def bump(self) -> None:
+    def _event(self) -> asyncio.Event:
+        if self._next is None:
+            self._next = asyncio.Event()
+        return self._next
+
+    def _wake(self) -> None:
+        """Every channel waiting looks again: the event of this moment is set, and the next one is a new one."""
+        woken, self._next = self._event(), asyncio.Event()
+        woken.set()
+
+    def bump(self) -> None:
+        """The fight (or a screen's note) changed: a new revision, every live channel wakes to send its frame."""
         self.rev += 1
-        cond = self._cond()
-        async with cond:
-            cond.notify_all()
+        self._wake()
 
-    def _cond(self) -> asyncio.Condition:
-        if self.changed is None:
-            self.changed = asyncio.Condition()
-        return self.changed
+    def halt(self) -> None:
+        """The server stops: every live channel ends now (a shutdown waits for nobody)."""
+        self.halted = True
+        self._wake()
 
-    async def wait(self, seen: int, timeout: float) -> None:
-        cond = self._cond()
-        async with cond:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(cond.wait_for(lambda: self.rev != seen), timeout)
+    async def changed(self, seen: int, timeout: float) -> bool:
+        """Wait until the revision is no longer ``seen`` (or the server stops, or a channel was told to end): False
+        when ``timeout`` passed first. Cancelling it (a client gone) leaves nothing held."""
+        if self.rev != seen or self.halted:
+            return True
+        event = self._event()
+        try:
+            async with asyncio.timeout(timeout):
+                await event.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    def open_stream(self, v: Viewer) -> _Stream:
+        """A screen's new live channel: past ``MAX_STREAMS`` of one screen (a phone reloading, a hostile client
+        holding its link), the oldest is ended."""
+        mine = self.streams.setdefault(v.key, deque())
+        s = _Stream()
+        mine.append(s)
+        while len(mine) > MAX_STREAMS:
+            mine.popleft().ended = True
+            self._wake()
+        return s
+
+    def close_stream(self, v: Viewer, s: _Stream) -> None:
+        mine = self.streams.get(v.key)
+        if mine is not None and s in mine:
+            mine.remove(s)
 
 
 def seat_tokens(table: Table, *, renew: bool = False, reissue: tuple[str, ...] = ()) -> Tokens:
@@ -97,7 +168,35 @@ def seat_tokens(table: Table, *, renew: bool = False, reissue: tuple[str, ...] =
 def _env() -> Environment:
     env = Environment(loader=PackageLoader("affray.web", "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
+    env.globals["timeline_lines"] = timeline_lines
+    drawn: dict[tuple[object, ...], Markup] = {}
+
+    def card_html(c: Card) -> Markup:
+        """A combatant's card, drawn once for every screen and change that shows it the same."""
+        key = (c.name, c.side, c.hp, c.hp_max, c.state, c.casting, c.engaged, tuple(c.badges), c.mine, c.ours)
+        found = drawn.get(key)
+        if found is None:
+            if len(drawn) > 4096:
+                drawn.clear()
+            found = drawn[key] = Markup(env.get_template("cards.html").module.card(c))  # type: ignore[attr-defined]
+        return found
+
+    env.globals["card_html"] = card_html
     return env
+
+
+def timeline_lines(lines: list[Line]) -> Markup:
+    """The timeline's lines as the children of its list (each after its ``<!--k-->``)."""
+    return Markup("".join(f"<!--k-->{timeline_line(e)}\n" for e in lines))
+
+
+@functools.lru_cache(maxsize=8192)
+def timeline_line(e: Line) -> Markup:
+    """One line of the timeline with its heading and why, drawn once for every screen and change that shows it
+    (most of a screen's drawing, late in a fight)."""
+    heading = Markup('<span class="heading">{}:</span> ').format(e.heading) if e.heading else ""
+    why = Markup('<br><span class="why">{}</span>').format(e.why) if e.why else ""
+    return Markup('<li class="k-{}">{}<span class="line">{}</span>{}</li>').format(e.kind, heading, e.text, why)
 
 
 def _qr(url: str) -> bytes:
@@ -120,11 +219,23 @@ def make_app(served: Served) -> FastAPI:
             response.headers.setdefault(k, v)
         return response
 
-    def view_of(v: Viewer) -> View:
-        t = served.table
+    def view_of(v: Viewer) -> tuple[int, View]:
+        """A screen's view and the revision it shows (read on the table's thread, where the fight changes)."""
+        t, rev = served.table, served.rev
         if v.board:
-            return board_view(t, served.rev)
-        return referee_view(t, served.rev) if v.pc is None else player_view(t, v.pc, served.rev)
+            return rev, board_view(t, rev)
+        return rev, referee_view(t, rev) if v.pc is None else player_view(t, v.pc, rev)
+
+    drawn_boards: deque[tuple[Board, list[Markup]]] = deque(maxlen=16)
+
+    def panels_of(board: Board) -> list[Markup]:
+        """A board's panels, drawn once for the screens that show the same board (the players of one side, mostly)."""
+        for b, panels in drawn_boards:
+            if b == board:
+                return panels
+        panels = [Markup(svg) for svg in board_panels(board, kids=True)]
+        drawn_boards.append((board, panels))
+        return panels
 
     def live_html(v: Viewer, view: View, base: str) -> str:
         links = []
@@ -134,13 +245,21 @@ def make_app(served: Served) -> FastAPI:
         return env.get_template("board.html" if v.board else "live.html").render(
             view=view, token=v.token, key=_KEY, note=served.notes.get(v.key), referee=v.referee, links=links,
             table_link=f"{base}t/{board.token}" if v.referee and board is not None else None,
-            panels=[Markup(svg) for svg in board_panels(view.board)], legend=Markup(legend_svg()),
-            commands=sorted(COMMANDS), conditions=SPELL_CONDITIONS)
+            panels=panels_of(view.board), legend=_legend(),
+            commands=sorted(COMMANDS), conditions=SPELL_CONDITIONS, lines=LIVE_LINES)
 
-    async def render(v: Viewer, base: str) -> str:
-        """A screen's live part, drawn for that screen alone: the page, each answer and each live frame use it."""
-        view = await served.call(lambda: view_of(v))
-        return live_html(v, view, base)
+    async def draw(v: Viewer, base: str) -> _Drawing:
+        rev, view = await served.call(lambda: view_of(v))
+        html = live_html(v, view, base)
+        return _Drawing(rev, html, cut(html))
+
+    async def render(v: Viewer, base: str) -> _Drawing:
+        """A screen's live part, drawn for that screen alone: the page, each answer and each live frame use it.
+        Drawn once a revision and screen; a channel that goes away while it is drawn cancels nothing shared."""
+        kept = served.drawings.get(v.key)
+        if kept is None or not kept.good(served.rev, base):
+            kept = served.drawings[v.key] = _Drawn(served.rev, base, asyncio.ensure_future(draw(v, base)))
+        return await asyncio.shield(kept.task)
 
     def issue(v: Viewer, html: str) -> str:
         return html.replace(_KEY, served.keys.issue(v))
@@ -162,7 +281,7 @@ def make_app(served: Served) -> FastAPI:
         if v is None:
             return _denied(404, "no such page: open the link printed when the page was served (the referee may "
                            "have reissued it)")
-        live = issue(v, await render(v, str(request.base_url)))
+        live = issue(v, (await render(v, str(request.base_url))).html)
         html = env.get_template("page.html").render(live=live, token=v.token, title=_title(v),
                                                     seat="board" if v.board else "referee" if v.referee else "player")
         return HTMLResponse(html)
@@ -177,6 +296,15 @@ def make_app(served: Served) -> FastAPI:
             return _denied(404, "no such page")
         return RedirectResponse(f"/t/{board.token}", status_code=303)
 
+    @app.get("/t/{token}/timeline", response_class=HTMLResponse)
+    async def whole_timeline(token: str) -> Response:
+        """Every line of the timeline this screen may see (the live page shows the last ``LIVE_LINES``)."""
+        v = who(token)
+        if v is None:
+            return _denied(404, "no such page")
+        _rev, view = await served.call(lambda: view_of(v))
+        return HTMLResponse(env.get_template("lines.html").render(view=view, token=v.token, title=_title(v)))
+
     @app.get("/t/{token}/live")
     async def stream(token: str, request: Request) -> Response:
         v = who(token)
@@ -185,22 +313,24 @@ def make_app(served: Served) -> FastAPI:
         base = str(request.base_url)
 
         async def frames() -> AsyncIterator[str]:
-            last = None
-            while not served.stopping():
-                if who(token) != v:  # its link was reissued: this screen is shown nothing more
-                    return
-                seen = served.rev
-                html = await render(v, base)
-                if html != last:
-                    last = html
-                    yield "event: live\n" + "".join(f"data: {line}\n" for line in issue(v, html).split("\n")) + "\n"
-                await served.wait(seen, 1.0)
-                if served.rev == seen:
-                    if await request.is_disconnected():
+            mine = served.open_stream(v)
+            try:
+                before: Cut | None = None
+                seen = -1
+                while not served.halted and not mine.ended:
+                    if who(token) != v:  # its link was reissued: this screen is shown nothing more
                         return
-                    yield ": still here\n\n"
+                    if served.rev != seen:
+                        drawing = await render(v, base)
+                        yield frame(before, drawing.cut, drawing.rev, served.keys.issue(v))  # tiny if unchanged
+                        before, seen = drawing.cut, drawing.rev
+                    elif not await served.changed(seen, LIVE_KEEPALIVE):
+                        yield ": still here\n\n"  # a comment: a connection gone is found by writing to it
+            finally:
+                served.close_stream(v, mine)
 
-        return StreamingResponse(frames(), media_type="text/event-stream", headers={"X-Accel-Buffering": "no"})
+        return StreamingResponse(frames(), media_type="text/event-stream",
+                                 headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"})
 
     @app.get("/t/{token}/qr/{index}.svg")
     async def qr(token: str, index: int, request: Request) -> Response:
@@ -235,12 +365,19 @@ def make_app(served: Served) -> FastAPI:
             served.notes.pop(v.key, None)
         else:
             served.notes[v.key] = note
-        await served.bump()
+        served.bump()
+        if request.headers.get("x-affray-live") == "1":  # the page's live channel brings the change (and a key)
+            return Response(status_code=204)
         if request.headers.get("hx-request") == "true":
-            return HTMLResponse(issue(v, await render(v, str(request.base_url))))
+            return HTMLResponse(issue(v, (await render(v, str(request.base_url))).html))
         return RedirectResponse(f"/t/{v.token}", status_code=303)
 
     return app
+
+
+@functools.cache
+def _legend() -> Markup:
+    return Markup(legend_svg())
 
 
 def _title(v: Viewer) -> str:
@@ -248,20 +385,21 @@ def _title(v: Viewer) -> str:
 
 
 def _reissue(served: Served, who: str) -> str:
-    """The referee's button: a new link for one player character (``who``), for the table view (``board``) or for
-    every player and the table view (``all``); the old ones open nothing any more. On the table's thread."""
+    """The referee's button: a new link for one player character (``who``: its seat, ``pc:NAME``, so that a
+    character named ``all`` or ``board`` is only itself), for the table view (``board``) or for every player and
+    the table view (``all``); the old ones open nothing any more. On the table's thread."""
     pcs = list(served.tokens.players)
     if who == "all":
         seats = (BOARD, *(pc_seat(pc) for pc in pcs))
     elif who == "board":
         seats = (BOARD,)
-    elif who in pcs:
-        seats = (pc_seat(who),)
+    elif who.startswith("pc:") and who[3:] in pcs:
+        seats = (who,)
     else:
-        return f"{who}: no such player's link"
+        return f"{who.removeprefix('pc:')}: no such player's link"
     served.tokens = seat_tokens(served.table, reissue=seats)
     what = "every player's link and the table view's" if who == "all" else (
-        "the table view's link" if who == "board" else f"{who}'s link")
+        "the table view's link" if who == "board" else f"{who[3:]}'s link")
     return f"new links: {what} reissued; the old ones open nothing any more"
 
 

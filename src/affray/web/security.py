@@ -4,11 +4,12 @@ The referee's token sees everything and answers anything; a player character's t
 could know and answers only its own questions. A state-changing request is a POST carrying the token and a form
 key the server issued to that token's page (never in a URL): a key is good once, so a replayed request is
 refused, and a page of another site cannot know one (nor the token), so it cannot forge one. A request from
-another origin is refused outright, and bodies are bounded.
+another origin is refused outright, and bodies are bounded in size and time (``affray.limits``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import secrets
 from collections import deque
@@ -16,10 +17,9 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["HEADERS", "MAX_BODY", "BodyLimit", "FormKeys", "Tokens", "Viewer"]
+from affray.limits import MAX_BODY, WEB_BODY_SECONDS
 
-#: The largest request body taken (bytes): a form of the page is a few hundred.
-MAX_BODY = 16 * 1024
+__all__ = ["HEADERS", "MAX_BODY", "BodyLimit", "FormKeys", "Tokens", "Viewer"]
 
 #: Sent with every answer: nothing from elsewhere runs, nothing is framed, nothing is kept or referred.
 HEADERS = {
@@ -101,42 +101,63 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes is refused (413), by its length or as it comes."""
+    """ASGI middleware: a request's body is read whole here, before the page sees it: over ``limit`` bytes it is
+    refused (413) by its length or as it comes, whatever its transfer encoding (chunked too); a body that takes
+    more than ``WEB_BODY_SECONDS`` is refused (408); one sent compressed (``Content-Encoding``) is refused (415).
+    The page gets the body as one message: nothing it reads can be too long."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], limit: int = MAX_BODY) -> None:
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], limit: int = MAX_BODY,
+                 seconds: float = WEB_BODY_SECONDS) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _refuse(send)
+            await _refuse(send, 413, f"request body too large: at most {self.limit} bytes")
             return
+        if headers.get(b"content-encoding", b"identity").strip().lower() != b"identity":
+            await _refuse(send, 415, "a request body is taken as sent, not compressed (Content-Encoding)")
+            return
+        chunks: list[bytes] = []
         seen = 0
-
-        async def bounded() -> MutableMapping[str, Any]:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise _TooLarge
-            return message
-
         try:
-            await self.app(scope, bounded, send)
-        except _TooLarge:
-            await _refuse(send)
+            async with asyncio.timeout(self.seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client left before its body came
+                    chunk = message.get("body", b"")
+                    seen += len(chunk)
+                    if seen > self.limit:
+                        await _refuse(send, 413, f"request body too large: at most {self.limit} bytes")
+                        return
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await _refuse(send, 408, f"the request's body did not come within {self.seconds:g} seconds")
+            return
+        given = False
+
+        async def once() -> MutableMapping[str, Any]:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()  # then what comes next: the client leaving
+
+        await self.app(scope, once, send)
 
 
-class _TooLarge(Exception):
-    pass
-
-
-async def _refuse(send: Send) -> None:
-    body = f"request body too large: at most {MAX_BODY} bytes\n".encode()
-    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 413, "headers": headers})
+async def _refuse(send: Send, status: int, text: str) -> None:
+    body = f"{text}\n".encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+               (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

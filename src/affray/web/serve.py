@@ -11,9 +11,11 @@ from typing import TextIO
 import uvicorn
 
 from affray.errors import OptionError
+from affray.printable import printable
 from affray.table.store import Store
-from affray.web.app import Served, make_app, seat_tokens
-from affray.web.security import BodyLimit, Tokens
+from affray.web.app import Served, seat_tokens
+from affray.web.security import Tokens
+from affray.web.server import make_server, settle_heap
 from affray.web.table import Table
 
 __all__ = ["Opening", "close_served", "links", "listen", "open_served", "serve"]
@@ -79,7 +81,7 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(addr)
-        sock.listen(64)
+        sock.listen(512)
     except OSError as exc:
         sock.close()
         raise OptionError(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc} (give "
@@ -94,7 +96,18 @@ def links(served: Served, host: str, port: int) -> list[tuple[str, str]]:
     base = f"http://{shown}:{port}/t/"
     board = [("table view", base + served.tokens.board.token)] if served.tokens.board is not None else []
     return [("referee", base + served.tokens.referee.token)] + [
-        (pc, base + v.token) for pc, v in served.tokens.players.items()] + board
+        (_player(pc), base + v.token) for pc, v in served.tokens.players.items()] + board
+
+
+#: The words of the seats that are no character's: a player character named so is printed as one.
+_SEATS = ("referee", "table view")
+
+
+def _player(name: str) -> str:
+    """A player character's name as its link's line says it: on one line, and never a seat's own word (a character
+    named ``referee`` is printed ``referee (player character)``, not as the referee's link)."""
+    shown = printable(name).strip()
+    return f"{shown} (player character)" if shown.lower() in _SEATS or shown != name else shown
 
 
 def serve(opening: Opening, host: str, port: int, out: TextIO,
@@ -112,12 +125,10 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
         for who, url in links(served, host, sock.getsockname()[1]):
             out.write(f"{who}: {url}\n")
         out.flush()
-        config = uvicorn.Config(BodyLimit(make_app(served)), log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=2)
-        server = uvicorn.Server(config)
-        served.stopping = lambda: server.should_exit
+        server = make_server(served)
         if ready is not None:
             ready(server)
+        settle_heap()
         server.run(sockets=[sock])
         out.write(f"stopped: the fight is saved in {opening.db}; `affray serve --db {opening.db}` serves it again "
                   "(with the same links)\n")

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from affray.drive import DicePrefs, Question
 from affray.table import (
@@ -47,6 +48,8 @@ class Table:
     stopped: str | None = None
     #: What going on under today's rules did, when the fight was opened so (``new_rules``).
     branched: str | None = None
+    #: Each event's line as each way of seeing it draws it (``affray.web.views``): drawn once, shown many times.
+    drawn: dict[Any, Any] = field(default_factory=dict)
 
     @classmethod
     def open(cls, store: Store, game: Game, *, new_rules: bool = False) -> Table:

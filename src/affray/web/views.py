@@ -162,10 +162,20 @@ def _scrub(e: Event, seq: int, shown: bool | str, knows: Callable[[str], bool]) 
     return e, event_line(e, seq).plain.strip(), why.plain if why else None
 
 
-def _seen(fight: Fight[Any], keep: Keep, knows: Callable[[str], bool]) -> tuple[list[Line], list[Seen]]:
+#: An event as one way of seeing it shows it (``_scrub``), kept by the table (``Table.drawn``) under its number, how
+#: it is seen and whether its target is known: (the event it was drawn from, the scrubbed event, its line, its why,
+#: its heading). Drawing the lines is most of a screen's cost; each is drawn once, not once a screen and a change.
+Drawn = tuple[Event, Event, str, "str | None", "str | None"]
+
+
+def _seen(table: Table, keep: Keep, knows: Callable[[str], bool]) -> tuple[list[Line], list[Seen]]:
     """The events ``keep`` lets through (None: hidden; else as ``_scrub`` shows them): the timeline, newest first,
     a heading where the round (or the ruleset's own unit) changes; and the same events for the board."""
+    fight = table.session.fight
     heading = _headings(fight)
+    drawn: dict[tuple[int, bool | str, bool], Drawn] = table.drawn
+    if len(drawn) > 4 * len(fight.events) + 1000:  # an undone or rebuilt fight's old drawings
+        drawn.clear()
     lines: list[Line] = []
     seen: list[Seen] = []
     last: str | None = None
@@ -173,8 +183,12 @@ def _seen(fight: Fight[Any], keep: Keep, knows: Callable[[str], bool]) -> tuple[
         shown = keep(seq, e)
         if shown is None:
             continue
-        title = heading(e)
-        scrubbed, text, why = _scrub(e, seq, shown, knows)
+        target = getattr(e, "target", None)
+        key = (seq, shown, target is None or knows(target))
+        hit = drawn.get(key)
+        if hit is None or hit[0] is not e:  # an event rebuilt (undo) is drawn again
+            hit = drawn[key] = (e, *_scrub(e, seq, shown, knows), heading(e))
+        _e, scrubbed, text, why, title = hit
         lines.append(Line(seq, e.kind, text, why, title if title != last else None))
         seen.append(Seen(seq, scrubbed, text, why))
         last = title if title is not None else last
@@ -268,7 +282,7 @@ def referee_view(table: Table, rev: int) -> View:
             notes.append(p(f"pending: {s.actor.name}: {s.kind} at {s.at}"))
     notes += [p(f"morale due: {side} ({' and '.join(t)}, G-07)") for side, t in morale_due(fight).items()]
     pcs = {f.name for f in fight.state.fighters.values() if f.pc}
-    lines, seen = _seen(fight, lambda seq, e: True, lambda name: True)
+    lines, seen = _seen(table, lambda seq, e: True, lambda name: True)
     q = table.pending
     return View("referee", "referee", rev,
                 p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
@@ -324,7 +338,7 @@ def _side_view(table: Table, sides: set[str], heard: set[int]) -> tuple[list[Car
 
     cards = [_card(f, known=f.side in sides, ours=f.side in sides, mine=False, completes=completes, now=fight.now)
              for f in fight.state.fighters.values()]
-    lines, seen = _seen(fight, _knows(fight, sides, heard), ours)
+    lines, seen = _seen(table, _knows(fight, sides, heard), ours)
     steps = [s for s in _steps(table) if s.actor.side in sides]
     nxt = [p(f"{s.actor.name} {_step_words(s)}, {s.at}") for s in steps if s.kind in _DOES][:4]
     return cards, lines, _board(table, seen, steps, ours, secret=True), nxt

@@ -1,16 +1,14 @@
-// The live part of a screen, sent again by the server (server-sent events) whenever the fight changes, or as the
-// answer to a form (htmx). What the user was doing survives the swap: what was typed, picked or ticked (fields
-// marked data-keep), which panels were open (details marked data-keep), which field had the focus. An older frame
-// never replaces a newer one. A tap on a mark of the board shows its why under the board.
+// The live part of a screen, kept up to date by the server (server-sent events): each frame says what changed since
+// the last one (web/live.py): the screen's parts, each after a <!--p--> comment, as runs of the parts it holds and
+// new parts' HTML, then the lists of the parts it kept (an element with data-kids, each child after a <!--k-->
+// comment): a new opening tag (its attributes) where it changed, and its children the same way. While the channel is open a form's answer is the next frame (the form asks for no HTML);
+// without it, a form's answer is the whole live part (htmx). What the user was doing survives a change: what was
+// typed, picked or ticked (fields marked data-keep), which panels were open (details marked data-keep), which field
+// had the focus. A tap on a mark of the board shows its why under the board.
 (function () {
   "use strict";
   var live = document.getElementById("live");
   if (!live) { return; }
-
-  function rev(root) {
-    var s = root.querySelector(".screen");
-    return s ? parseInt(s.getAttribute("data-rev"), 10) : -1;
-  }
 
   function save(root) {
     var state = { fields: {}, open: {}, focused: null };
@@ -62,20 +60,100 @@
   });
 
   var kept = null;
+  var source = null;
+  document.body.addEventListener("htmx:configRequest", function (e) {
+    if (source && source.readyState === 1) { e.detail.headers["X-Affray-Live"] = "1"; }
+  });
   document.body.addEventListener("htmx:beforeSwap", function () { kept = save(live); });
   document.body.addEventListener("htmx:afterSwap", function () {
     if (kept) { restore(live, kept); kept = null; }
+    if (source) { connect(); }  // the part was replaced whole: the channel starts again from a whole frame
   });
 
-  if (!window.EventSource) { return; }
-  var source = new EventSource(live.getAttribute("data-stream"));
-  source.addEventListener("live", function (e) {
-    var holder = document.createElement("div");
-    holder.innerHTML = e.data;
-    if (rev(holder) < rev(live)) { return; }
+  function isMark(node, text) { return node.nodeType === 8 && node.data === text; }
+
+  // el's children between marks: each group is a mark and the nodes up to the next; end is the closing mark
+  function groups(el, mark, closing) {
+    var out = [], cur = null, end = null;
+    Array.prototype.forEach.call(el.childNodes, function (n) {
+      if (end) { return; }
+      if (isMark(n, mark)) { cur = [n]; out.push(cur); } else if (isMark(n, closing)) { end = n; } else if (cur) { cur.push(n); }
+    });
+    return { groups: out, end: end };
+  }
+
+  function parse(el, html) {
+    var t = document.createElement("template");
+    if (el.namespaceURI === "http://www.w3.org/2000/svg") {
+      t.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg">' + html + "</svg>";
+      return Array.prototype.slice.call(t.content.firstChild.childNodes);
+    }
+    t.innerHTML = html;
+    return Array.prototype.slice.call(t.content.childNodes);
+  }
+
+  // el's children made as the edits say: [first, count] keeps those children (moved), a string is a new child
+  function edit(el, mark, closing, edits) {
+    var had = groups(el, mark, closing);
+    var fits = edits.every(function (e) { return typeof e === "string" || e[0] + e[1] <= had.groups.length; });
+    if (!had.end || !fits) { return false; }  // not the children the frame was cut against
+    var out = document.createDocumentFragment(), used = {};
+    edits.forEach(function (e) {
+      if (typeof e === "string") {
+        out.appendChild(document.createComment(mark));
+        parse(el, e).forEach(function (n) { out.appendChild(n); });
+        return;
+      }
+      for (var i = e[0]; i < e[0] + e[1]; i++) {
+        var again = used[i];
+        used[i] = true;
+        had.groups[i].forEach(function (n) { out.appendChild(again ? n.cloneNode(true) : n); });
+      }
+    });
+    had.groups.forEach(function (g) { g.forEach(function (n) { if (n.parentNode === el) { el.removeChild(n); } }); });
+    el.insertBefore(out, had.end);
+    return true;
+  }
+
+  // el's attributes made those of the opening tag given (a board panel grown), its children left as they are
+  function retag(el, tag) {
+    var t = document.createElement("template");
+    t.innerHTML = tag + "</" + el.localName + ">";
+    var made = t.content.firstElementChild;
+    if (!made) { return; }
+    Array.prototype.slice.call(el.attributes).forEach(function (a) {
+      if (!made.hasAttribute(a.name)) { el.removeAttribute(a.name); }
+    });
+    Array.prototype.forEach.call(made.attributes, function (a) { el.setAttribute(a.name, a.value); });
+  }
+
+  function apply(data) {
+    var screen = live.querySelector(".screen");
+    if (!screen) { return false; }
     var state = save(live);
-    live.replaceChildren.apply(live, Array.prototype.slice.call(holder.childNodes));
+    var ok = true;
+    if (data.parts) { ok = edit(screen, "p", "/p", data.parts); }
+    Object.keys(data.lists).forEach(function (name) {
+      var el = screen.querySelector('[data-kids="' + name + '"]');
+      var tag = data.lists[name][0], kids = data.lists[name][1];
+      if (!el) { ok = false; return; }
+      if (tag) { retag(el, tag); }
+      if (kids) { ok = edit(el, "k", "/k", kids) && ok; }
+    });
+    screen.setAttribute("data-rev", String(data.rev));
+    live.querySelectorAll('input[name="key"]').forEach(function (i) { i.value = data.key; });
     restore(live, state);
-    if (window.htmx) { window.htmx.process(live); }
-  });
+    if (window.htmx) { window.htmx.process(screen); }
+    return ok;
+  }
+
+  function connect() {
+    if (source) { source.close(); }
+    source = new EventSource(live.getAttribute("data-stream"));
+    source.addEventListener("live", function (e) {
+      if (!apply(JSON.parse(e.data))) { connect(); }  // not the screen the frame was cut for: start again
+    });
+  }
+
+  if (window.EventSource) { connect(); }
 })();
