@@ -160,7 +160,8 @@ def test_every_limit_is_in_the_readme() -> None:
     section = readme[readme.index("## Limits"):]
     for name in limits.__all__:
         value = getattr(limits, name)
-        shown = "64 KiB" if name == "MAX_FILE_BYTES" else "2^63 - 1" if name == "MAX_SEED" else f"{value:,}"
+        shown = ("64 KiB" if name == "MAX_FILE_BYTES" else "2^63 - 1" if name == "MAX_SEED"
+                 else f"{value:,}" if isinstance(value, int) else f"{value:g}")  # seconds: 10, not 10.0
         assert shown in section, (name, shown)
 
 
