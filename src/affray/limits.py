@@ -12,10 +12,11 @@ __all__ = [
     "LIVE_LINES",
     "MAX_AREA",
     "MAX_ATTACKS",
+    "MAX_BLOWS",
     "MAX_BODY",
-    "MAX_CONNECTIONS",
     "MAX_COMBATANTS",
     "MAX_COMMAND_CHARS",
+    "MAX_CONNECTIONS",
     "MAX_DEPTH",
     "MAX_DICE",
     "MAX_DICE_TEXT",
@@ -111,3 +112,10 @@ MAX_STREAMS = 8
 LIVE_KEEPALIVE = 15.0
 #: Lines of the timeline on the live page (newest first); every line is a link away.
 LIVE_LINES = 100
+
+# -- work bounds: what a file or a command may make affray do, refused before it starts --------------------------
+#: Blows in a round of a fight: each combatant's attacks x its fastest missile's fire rate (a fighter's level when
+#: that is more: C2-25's attacks on creatures below 1 HD; a spell's targets when more still), ``count`` expanded,
+#: summed over both sides. A round's blows are all scheduled when it begins, some 10 KB each: 1,000 combatants of
+#: 20 attacks at rate 10 (200,000 blows) once ran out of 2 GiB; 5,000 is some 50 MB and a second a round.
+MAX_BLOWS = 5_000
