@@ -9,16 +9,30 @@ real subprocess where the process matters (signals, the processes left behind).
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from affray import limits
 from affray.cli.app import app
 
 runner = CliRunner(env={"COLUMNS": "400"})  # one message, one line
+
+
+TWO = """\
+sides:
+  a: {combatants: [{name: A, hp: 5, weapons: [{name: club, sf: 4, damage: 1d6}]}]}
+  b: {combatants: [{name: B, hp: 5, weapons: [{name: club, sf: 4, damage: 1d6}]}]}
+"""
 
 
 def cli(*args: str | Path) -> tuple[int, str]:
@@ -89,3 +103,139 @@ def test_blows_count_a_fighters_level_and_a_spells_targets(tmp_path: Path) -> No
     code, out = cli("check", path)
     assert code == 0, out
     assert limits.MAX_BLOWS == 5_000
+
+
+# ------------------------------------------------------------------------------------ simulate: its time
+
+#: 200 archers of 10 arrows a round who can hardly hurt each other: 2,000 blows a round (within MAX_BLOWS), and each
+#: fight lasts its 50 rounds: about a second of CPU a fight.
+SLOW = """\
+ruleset: side-d6
+seed: 1
+sides:
+  a: {combatants: [{name: A, count: 100, hp: 10000, attacks: 10, weapons: [{name: bow, kind: missile, damage: 1d2}]}]}
+  b: {combatants: [{name: B, count: 100, hp: 10000, attacks: 10, weapons: [{name: bow, kind: missile, damage: 1d2}]}]}
+"""
+
+
+def test_a_simulation_of_days_asks_for_yes_before_it_starts(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOW)
+    start = time.perf_counter()
+    code, out = cli("simulate", path, "--fights", "1000000", "--workers", "2")
+    elapsed = time.perf_counter() - start
+    assert code == 2, out
+    # a million fights of about a second on two processes is some 500,000 s: days, not the 10 minutes allowed
+    m = re.search(r"this simulation would take about ([\d,]+) days \(1,000,000 fights of about [\d.]+ s CPU on 2 "
+                  r"processes; \d+ fights? timed\): more than 10 min asks for --yes \(limit\): give --yes to run it, "
+                  r"or about --fights ([\d,]+) to finish within 10 min", out)
+    assert m is not None, out
+    assert int(m.group(1).replace(",", "")) >= 1
+    assert 1 <= int(m.group(2).replace(",", "")) < 10_000  # 600 s x 2 processes / (at least 0.1 s a fight)
+    assert elapsed < 30  # the plan of a million seeds and a second of fights timed; nothing else played
+    assert limits.MAX_SIMULATE_SECONDS == 600
+
+
+def test_a_light_simulation_is_bounded_without_a_fight_timed(tmp_path: Path) -> None:
+    from affray.sim.estimate import estimate
+    from affray.sim.runner import plan
+
+    # the two-combatant fight: 2 blows a round x 50 rounds x 0.5 ms + 5 ms is at most 0.055 s a fight; 1,000 fights on
+    # one process at most 55 s, within the 600: nothing is played to know it, nothing asked
+    path = write(tmp_path, "ruleset: side-d6\n" + TWO)
+    est = estimate(plan(path, fights=1000, seed=1), 1, limits.MAX_SIMULATE_SECONDS)
+    assert (est.sampled, est.fights, est.parallel) == (0, 1000, 1)
+    assert est.per_fight == pytest.approx(0.055) and est.seconds == pytest.approx(55)
+    assert est.words() == "at most 55 s (1,000 fights of at most 0.055 s CPU on 1 process; a bound)"
+    code, out = cli("simulate", path, "--fights", "1000", "--workers", "1", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["fights"] == 1000, out
+
+
+# ---------------------------------------------------------------- simulate: Ctrl-C and kills, its workers
+
+AFFRAY = str(Path(sys.executable).parent / "affray")
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+
+
+def _stat(pid: int) -> list[str] | None:
+    """A process's /proc/PID/stat fields after its name (state first, then its parent's pid); None once gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")  # a zombie has ended: it only waits to be reaped
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None and int(fields[1]) == pid and fields[0] not in ("Z", "X"):
+                out.append(int(entry.name))
+    return out
+
+
+def _simulating(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    """``affray simulate --yes`` of the slow file on two workers, in a session of its own (as at a terminal, where
+    Ctrl-C reaches every process of the foreground group), once both workers play."""
+    path = write(tmp_path, SLOW)
+    proc = subprocess.Popen([AFFRAY, "simulate", str(path), "--fights", "1000", "--workers", "2", "--yes"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.2)
+        workers = _children(proc.pid)
+    time.sleep(2)  # the estimate (a second of fights timed), then the batches: both workers are playing
+    assert proc.poll() is None and all(_alive(w) for w in workers)
+    return proc, workers
+
+
+def _ended(pids: list[int], within: float) -> bool:
+    deadline = time.monotonic() + within
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not any(_alive(p) for p in pids)
+
+
+def _stop(proc: subprocess.Popen[str], workers: list[int]) -> None:
+    """Whatever the test found, nothing it started is left running."""
+    for pid in [proc.pid, *workers]:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    proc.wait(10)
+
+
+@needs_proc
+def test_ctrl_c_stops_simulate_and_its_workers_within_a_second(tmp_path: Path) -> None:
+    proc, workers = _simulating(tmp_path)
+    try:
+        start = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C at the terminal does: the whole foreground group
+        assert proc.wait(5) == 130  # 128 + SIGINT, as documented (docs/commands.md)
+        assert time.monotonic() - start < 1.0
+        assert _ended(workers, 1.0), [w for w in workers if _alive(w)]
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        assert err.strip().endswith("interrupted (Ctrl-C): the simulation and its workers stopped"), err
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    finally:
+        _stop(proc, workers)
+
+
+@needs_proc
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_simulate_killed_leaves_no_worker_behind(tmp_path: Path, sig: signal.Signals) -> None:
+    proc, workers = _simulating(tmp_path)
+    try:
+        os.kill(proc.pid, sig)  # the parent alone (kill PID): its workers never hear of it
+        proc.wait(5)
+        assert _ended(workers, 2.0), [w for w in workers if _alive(w)]  # they look at their parent 5 times a second
+    finally:
+        _stop(proc, workers)

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_RATE_DENOMINATOR",
     "MAX_ROUNDS",
     "MAX_SEED",
+    "MAX_SIMULATE_SECONDS",
     "MAX_STREAMS",
     "MAX_SWEEP_POINTS",
     "MAX_TEXT",
@@ -119,3 +120,7 @@ LIVE_LINES = 100
 #: summed over both sides. A round's blows are all scheduled when it begins, some 10 KB each: 1,000 combatants of
 #: 20 attacks at rate 10 (200,000 blows) once ran out of 2 GiB; 5,000 is some 50 MB and a second a round.
 MAX_BLOWS = 5_000
+#: Seconds a simulation (``affray simulate``, ``compare``) may be expected to take before it asks for ``--yes``:
+#: estimated before it starts (``affray.sim.estimate``), from a bound on its blows or, past it, a second of fights
+#: timed. A heavy file with ``--fights 1000000`` would have run some 11 days without a word.
+MAX_SIMULATE_SECONDS = 600

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from affray.io.hitpoints import HpRoll
     from affray.io.names import MoraleChoice
 
-__all__ = ["Loaded", "expand", "format_path", "load_encounter", "load_text", "load_value", "read_text",
-           "sort_problems", "validation_problems"]
+__all__ = ["Loaded", "blows_a_round", "blows_in_a_round", "expand", "format_path", "load_encounter", "load_text",
+           "load_value", "read_text", "sort_problems", "validation_problems"]
 
 Loc = tuple[str | int, ...]
 
@@ -215,10 +215,12 @@ def blows_a_round(c: Combatant, foes: int) -> tuple[int, str]:
     return int(most), how
 
 
-def _bounded_blows(encounter: Encounter, file: str, doc: Any) -> None:
-    """``MAX_BLOWS``: a round's blows are scheduled when it begins; too many would take gigabytes (exit 2 first)."""
+def blows_in_a_round(encounter: Encounter) -> tuple[int, tuple[int, str, Loc]]:
+    """The most blows a round of ``encounter`` may hold (``blows_a_round`` of every combatant, ``count``
+    expanded), and its heaviest entry: (its blows, how, its field path)."""
     sizes = {side: sum(c.count for c in s.combatants) for side, s in encounter.sides.items()}
-    total, heaviest = 0, (0, "", ("sides",))
+    total = 0
+    heaviest: tuple[int, str, Loc] = (0, "", ("sides",))
     for side, s in encounter.sides.items():
         foes = max((n for other, n in sizes.items() if other != side), default=0)
         for i, c in enumerate(s.combatants):
@@ -226,8 +228,13 @@ def _bounded_blows(encounter: Encounter, file: str, doc: Any) -> None:
             total += each * c.count
             if each * c.count > heaviest[0]:
                 heaviest = (each * c.count, f"{c.count} x {each} ({how})", ("sides", side, "combatants", i))
+    return total, heaviest
+
+
+def _bounded_blows(encounter: Encounter, file: str, doc: Any) -> None:
+    """``MAX_BLOWS``: a round's blows are scheduled when it begins; too many would take gigabytes (exit 2 first)."""
+    total, (n, how, loc) = blows_in_a_round(encounter)
     if total > MAX_BLOWS:
-        n, how, loc = heaviest
         raise EncounterError([Problem(file, line_of(doc, ("sides",)), "sides", f"up to {total:,} blows a round "
                                       f"(attacks x fire rate, count expanded, every side): at most {MAX_BLOWS:,} "
                                       f"(limit); the most from {format_path(loc)}: {how}, {n:,}")])
