@@ -9,14 +9,19 @@ real subprocess where the process matters (signals, the processes left behind).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -239,3 +244,79 @@ def test_simulate_killed_leaves_no_worker_behind(tmp_path: Path, sig: signal.Sig
         assert _ended(workers, 2.0), [w for w in workers if _alive(w)]  # they look at their parent 5 times a second
     finally:
         _stop(proc, workers)
+
+
+# ---------------------------------------------------------------------------- simulate --scheduler
+
+@contextmanager
+def _listening(answer: bytes | None) -> Iterator[str]:
+    """A port on 127.0.0.1 that accepts and then sends ``answer`` (garbage), or nothing ever (None: silent)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    held: list[socket.socket] = []
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if answer is not None:
+                with contextlib.suppress(OSError):
+                    conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        done.set()
+        thread.join(5)
+        for conn in held:
+            conn.close()
+        server.close()
+
+
+def test_a_port_that_answers_garbage_exits_2_in_words(tmp_path: Path) -> None:
+    path = write(tmp_path, "ruleset: side-d6\n" + TWO)
+    with _listening(b"HTTP/1.1 200 OK\r\n\r\nnot dask\x00\xff" * 50) as address:
+        code, out = cli("simulate", path, "--fights", "5", "--scheduler", address)
+    assert code == 2, out  # it was 1: "internal error: MemoryError: Unable to allocate 3.07 EiB" (a length read
+    assert f"--scheduler {address}: cannot reach a Dask scheduler there (" in out  # from the garbage)
+
+
+def test_a_silent_port_is_given_up_after_the_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from affray.sim import runner
+
+    monkeypatch.setattr(runner, "SCHEDULER_SECONDS", 2)  # the limit is 10 s: the test waits 2
+    path = write(tmp_path, "ruleset: side-d6\n" + TWO)
+    with _listening(None) as address:
+        start = time.monotonic()
+        code, out = cli("simulate", path, "--fights", "5", "--scheduler", address)
+        elapsed = time.monotonic() - start
+    assert code == 2, out
+    assert f"--scheduler {address}: no answer from a Dask scheduler there within 2 s (limit)" in out
+    assert 2 <= elapsed < 10  # the 2 s, and 1 more to let the client's own timeout speak first
+    assert limits.SCHEDULER_SECONDS == 10
+
+
+def test_a_scheduler_without_workers_is_given_up_after_the_timeout(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import LocalCluster
+
+    from affray.sim import runner
+
+    monkeypatch.setattr(runner, "SCHEDULER_SECONDS", 2)
+    path = write(tmp_path, "ruleset: side-d6\n" + TWO)
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://", scheduler_port=0,
+                      dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        start = time.monotonic()
+        code, out = cli("simulate", path, "--fights", "5", "--scheduler", address)
+        elapsed = time.monotonic() - start
+    assert code == 2, out  # it waited for ever
+    assert (f"--scheduler {address}: the Dask scheduler there has no worker (waited 2 s, limit): start one with "
+            f"`dask worker {address}`") in out
+    assert elapsed < 10

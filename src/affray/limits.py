@@ -40,6 +40,7 @@ __all__ = [
     "MAX_TEXT",
     "MAX_VALUES",
     "MAX_WORKERS",
+    "SCHEDULER_SECONDS",
     "WEB_BODY_SECONDS",
     "WEB_HEAD_SECONDS",
     "WEB_IDLE_SECONDS",
@@ -124,3 +125,6 @@ MAX_BLOWS = 5_000
 #: estimated before it starts (``affray.sim.estimate``), from a bound on its blows or, past it, a second of fights
 #: timed. A heavy file with ``--fights 1000000`` would have run some 11 days without a word.
 MAX_SIMULATE_SECONDS = 600
+#: Seconds ``simulate --scheduler ADDRESS`` waits for a Dask scheduler to answer, and then for it to have a worker:
+#: past them it gives up, naming the address (a scheduler without workers once kept it waiting for ever).
+SCHEDULER_SECONDS = 10

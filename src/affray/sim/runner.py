@@ -26,7 +26,7 @@ from affray.api import Prepared, prepare
 from affray.engine.options import option_info
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
 from affray.io.load import Loaded, expand, load_encounter, load_text
-from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS
+from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS, SCHEDULER_SECONDS
 from affray.rulesets import RULESETS, find_ruleset
 from affray.sim.rules import RulesNote, rules_note
 from affray.sim.summary import Summary
@@ -351,18 +351,46 @@ def _on_executor(executor: Executor, jobs: Sequence[Job], progress: Progress | N
     return [b for b in out if b is not None]
 
 
+def _connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address`` with a worker at least, or OptionError naming it: nothing
+    there, something that is not a Dask scheduler (its answer unreadable), no answer within ``SCHEDULER_SECONDS``
+    (the client's own timeout does not cover a port that accepts and stays silent), or no worker within as long."""
+    from distributed import Client
+
+    told: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            told["client"] = Client(address, timeout=f"{SCHEDULER_SECONDS}s")  # type: ignore[no-untyped-call]
+        except Exception as exc:  # garbage read as a message: MemoryError, ValueError, TypeError...
+            told["error"] = exc
+
+    thread = threading.Thread(target=connect, name="affray-dask-connect", daemon=True)
+    thread.start()
+    thread.join(SCHEDULER_SECONDS + 1)
+    if thread.is_alive():
+        raise OptionError(f"--scheduler {address}: no answer from a Dask scheduler there within {SCHEDULER_SECONDS} s "
+                          "(limit): is it running, and is this its address (tcp://HOST:8786)?")
+    if "error" in told:
+        exc = told["error"]
+        raise OptionError(f"--scheduler {address}: cannot reach a Dask scheduler there ({type(exc).__name__}: "
+                          f"{str(exc)[:200]})")
+    client = told["client"]
+    try:
+        client.wait_for_workers(1, timeout=SCHEDULER_SECONDS)
+    except (TimeoutError, OSError):
+        client.close()
+        raise OptionError(f"--scheduler {address}: the Dask scheduler there has no worker (waited {SCHEDULER_SECONDS} "
+                          f"s, limit): start one with `dask worker {address}`") from None
+    return client
+
+
 def _on_dask(jobs: Sequence[Job], scheduler: Any, progress: Progress | None) -> list[Batch]:
     from distributed import Client
     from distributed import as_completed as dask_completed
 
     own = not isinstance(scheduler, Client)
-    if own:
-        try:
-            client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise OptionError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({exc})") from None
-    else:
-        client = scheduler
+    client = _connect(str(scheduler)) if own else scheduler
     total = sum(len(j.seeds) for j in jobs)
     try:
         futures = [client.submit(run_batch, job, pure=False) for job in jobs]
