@@ -404,4 +404,4 @@ def _on_dask(jobs: Sequence[Job], scheduler: Any, progress: Progress | None) -> 
         return [b for b in out if b is not None]
     finally:
         if own:
-            client.close()  # type: ignore[no-untyped-call]
+            client.close()
