@@ -320,3 +320,20 @@ def test_a_scheduler_without_workers_is_given_up_after_the_timeout(tmp_path: Pat
     assert (f"--scheduler {address}: the Dask scheduler there has no worker (waited 2 s, limit): start one with "
             f"`dask worker {address}`") in out
     assert elapsed < 10
+
+
+# ----------------------------------------------------------------------------------------- odds attack
+
+def test_dice_whose_exact_odds_would_take_minutes_are_refused_at_once() -> None:
+    start = time.perf_counter()
+    code, out = cli("odds", "attack", "--thac0", "15", "--ac", "5", "--damage", "100d1000")
+    assert code == 2, out  # it ran some 14 minutes: every one of its totals convolved
+    # 100d1000 totals 100 to 100,000: 100 x 999 + 1 = 99,901 values
+    assert out.strip() == ("--damage 100d1000: its dice total 99,901 different values; exact odds are worked out for "
+                           "at most 5,000 (limit: NdS takes N x (S - 1) + 1, e.g. 50d100 or 5d1000); `affray "
+                           "simulate` plays any dice")
+    assert time.perf_counter() - start < 5
+    # one past the limit: 50d100 totals 50 x 99 + 1 = 4,951 values; with a d52 beside it, 51 more: 5,002
+    code, out = cli("odds", "attack", "--thac0", "15", "--ac", "5", "--damage", "50d100+1d52")
+    assert code == 2 and "its dice total 5,002 different values" in out, out
+    assert limits.MAX_ODDS_OUTCOMES == 5_000

@@ -29,6 +29,7 @@ __all__ = [
     "MAX_HP",
     "MAX_MODIFIER",
     "MAX_NAME",
+    "MAX_ODDS_OUTCOMES",
     "MAX_OPTION",
     "MAX_RATE",
     "MAX_RATE_DENOMINATOR",
@@ -128,3 +129,7 @@ MAX_SIMULATE_SECONDS = 600
 #: Seconds ``simulate --scheduler ADDRESS`` waits for a Dask scheduler to answer, and then for it to have a worker:
 #: past them it gives up, naming the address (a scheduler without workers once kept it waiting for ever).
 SCHEDULER_SECONDS = 10
+#: Totals the damage dice of ``affray odds attack`` may take (1d8: 8; 2d4+1: 7; NdS: N x (S - 1) + 1, summed over
+#: the dice's groups): exact odds cost about (totals)^1.5, some seconds at 5,000 (5d1000, 50d100); 100d1000's
+#: 99,901 once took 14 minutes.
+MAX_ODDS_OUTCOMES = 5_000
