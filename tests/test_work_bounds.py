@@ -337,3 +337,45 @@ def test_dice_whose_exact_odds_would_take_minutes_are_refused_at_once() -> None:
     code, out = cli("odds", "attack", "--thac0", "15", "--ac", "5", "--damage", "50d100+1d52")
     assert code == 2 and "its dice total 5,002 different values" in out, out
     assert limits.MAX_ODDS_OUTCOMES == 5_000
+
+
+# ------------------------------------------------------------------------------- beyond the tables' rows
+
+BIG = """\
+seed: 3
+sides:
+  giants: {combatants: [{name: Titan, hd: 100, hp: 60, weapons: [{name: fist, sf: 3, damage: 1d6}], spells: [{name: zap, damage: 1d4}]},
+                        {name: Elder, hd: 99+5, hp: 60, weapons: [{name: fist, sf: 3, damage: 1d6}]}]}
+  heroes: {combatants: [{name: Hero, class: fighter, level: 40, hp: 80, weapons: [{name: sword, sf: 5, damage: 1d8}]},
+                        {name: Sage, class: wizard, level: 40, hp: 30, spells: [{name: nap, effect: {condition: asleep, save: true}, duration: 2 rounds}]},
+                        {name: Abbot, class: cleric, level: 40, hp: 40, weapons: [{name: mace, sf: 7, damage: 1d6}]},
+                        {name: Rogue, class: thief, level: 40, hp: 30, weapons: [{name: knife, sf: 2, damage: 1d4}]}]}
+"""  # noqa: E501
+
+
+def test_the_tables_last_rows_are_open_ended() -> None:
+    from affray.model.derive import save_vs_spell, thac0_for
+
+    # 2e PH Table 60, "Spell": the warriors' last row is 17+ (6), the priests' 19+ (7), the rogues' 21+ (5), the
+    # wizards' 21+ (4); a monster saves as a warrior of its Hit Dice. 100 HD, and 99+5 (counted 100), once ran off
+    # the end of the rows (StopIteration) in every ruleset, after `check` had passed the file.
+    assert save_vs_spell("monster", None, 100) == save_vs_spell("monster", None, "99+5") == 6
+    assert [save_vs_spell(c, 40, None) for c in ("fighter", "cleric", "thief", "wizard")] == [6, 7, 5, 4]
+    # 2e DMG Table 39: 16+ HD attack as THAC0 5; Table 38: a level 40 warrior's 21 - 40 is held at 1
+    assert thac0_for("monster", None, 100) == 5 and thac0_for("fighter", 40, None) == 1
+
+
+@pytest.mark.parametrize("ruleset", ["combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count",
+                                     "d12-procedure"])
+def test_what_check_passes_run_plays_at_the_tables_ends(tmp_path: Path, ruleset: str) -> None:
+    path = write(tmp_path, BIG)
+    code, out = cli("check", path, "--ruleset", ruleset)
+    assert code == 0, out
+    code, out = cli("run", path, "--ruleset", ruleset, "--auto", "--json")
+    assert code == 0, out
+    doc = json.loads(out)
+    assert doc["winner"] in ("giants", "heroes", None) and set(doc["combatants"]) == {"Titan", "Elder", "Hero", "Sage",
+                                                                                      "Abbot", "Rogue"}
+    code, out = cli("simulate", path, "--ruleset", ruleset, "--fights", "3", "--workers", "1", "--json")
+    assert code == 0, out
+    assert json.loads(out)["fights"] == 3
