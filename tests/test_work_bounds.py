@@ -379,3 +379,17 @@ def test_what_check_passes_run_plays_at_the_tables_ends(tmp_path: Path, ruleset:
     code, out = cli("simulate", path, "--ruleset", ruleset, "--fights", "3", "--workers", "1", "--json")
     assert code == 0, out
     assert json.loads(out)["fights"] == 3
+
+
+def test_a_fight_kept_whole_is_bounded_in_blows_times_rounds(tmp_path: Path) -> None:
+    path = write(tmp_path, SLOW)
+    # SLOW: 2 x 100 x 10 = 2,000 blows a round; x 1,000 rounds = 2,000,000 > 250,000; 250,000 / 2,000 = 125 rounds
+    message = (f"{path}: --max-rounds 1000: up to 2,000 blows a round x 1000 rounds is 2,000,000 blows in the fight: "
+               "at most 250,000 (limit): --max-rounds 125 at most for this file")
+    for command in ("run", "play", "drive"):
+        start = time.perf_counter()
+        code, out = cli(command, path, "--auto", "--max-rounds", "1000", "--db", tmp_path / "f.db") if command == \
+            "play" else cli(command, path, "--auto", "--max-rounds", "1000")
+        assert code == 2 and message in out, out
+        assert time.perf_counter() - start < 5
+    assert limits.MAX_FIGHT_BLOWS == 50 * limits.MAX_BLOWS == 250_000

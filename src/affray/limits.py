@@ -24,6 +24,7 @@ __all__ = [
     "MAX_DURATION",
     "MAX_FEET",
     "MAX_FIGHTS",
+    "MAX_FIGHT_BLOWS",
     "MAX_FILE_BYTES",
     "MAX_HD",
     "MAX_HP",
@@ -122,6 +123,10 @@ LIVE_LINES = 100
 #: summed over both sides. A round's blows are all scheduled when it begins, some 10 KB each: 1,000 combatants of
 #: 20 attacks at rate 10 (200,000 blows) once ran out of 2 GiB; 5,000 is some 50 MB and a second a round.
 MAX_BLOWS = 5_000
+#: Blows a fight played by ``run``, ``play``, ``drive`` or ``serve`` may hold: its most blows a round x
+#: ``--max-rounds``. Every event is kept (some 1 KB a blow, and a quarter of a millisecond): 5,000 a round for the
+#: default 50 rounds, or fewer a round for longer. (A simulation keeps none: its time is ``MAX_SIMULATE_SECONDS``'.)
+MAX_FIGHT_BLOWS = MAX_BLOWS * 50
 #: Seconds a simulation (``affray simulate``, ``compare``) may be expected to take before it asks for ``--yes``:
 #: estimated before it starts (``affray.sim.estimate``), from a bound on its blows or, past it, a second of fights
 #: timed. A heavy file with ``--fights 1000000`` would have run some 11 days without a word.
