@@ -125,7 +125,8 @@ LIVE_LINES = 100
 MAX_BLOWS = 5_000
 #: Blows a fight played by ``run``, ``play``, ``drive`` or ``serve`` may hold: its most blows a round x
 #: ``--max-rounds``. Every event is kept (some 1 KB a blow, and a quarter of a millisecond): 5,000 a round for the
-#: default 50 rounds, or fewer a round for longer. (A simulation keeps none: its time is ``MAX_SIMULATE_SECONDS``'.)
+#: default 50 rounds, or fewer a round for longer (a simulation keeps none: its time is bounded by
+#: ``MAX_SIMULATE_SECONDS``).
 MAX_FIGHT_BLOWS = MAX_BLOWS * 50
 #: Seconds a simulation (``affray simulate``, ``compare``) may be expected to take before it asks for ``--yes``:
 #: estimated before it starts (``affray.sim.estimate``), from a bound on its blows or, past it, a second of fights

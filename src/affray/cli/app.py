@@ -190,7 +190,7 @@ def run(
         if window is not None and board is None:
             raise OptionError("--round N picks the round --board draws: give --board PATH too")
         prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                                 rounds)
+                                             rounds)
         fight = prepared.fight(auto=auto, max_rounds=rounds)
         result = fight.run()
         if board is not None:
@@ -242,7 +242,7 @@ def play(
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
             prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                                 rounds)
+                                               rounds)
             store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
@@ -317,7 +317,7 @@ def drive(
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
         prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                                 rounds)
+                                           rounds)
         if db is None:
             session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
             if dice == "ask":
@@ -373,7 +373,7 @@ def serve(
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
             prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                                 rounds)
+                                               rounds)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
                               new_links=new_links)
         else:
