@@ -29,7 +29,7 @@ from pathlib import Path
 from affray.engine.events import Event
 from affray.rulesets import RULESETS
 from affray.sim import fight_seeds, simulate
-from affray.sim.runner import Job, _prepared, run_batch
+from affray.sim.runner import Job, job_prepared, run_batch
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,7 +40,7 @@ def _nobody(e: Event) -> None:
 
 def _bare(job: Job, listener: Callable[[Event], None] | None = None) -> float:
     """CPU seconds for the job's fights played by the bare engine, lean (``listener``: told each event)."""
-    prepared = _prepared(job)[0]
+    prepared = job_prepared(job)[0]
     start = time.process_time()
     for seed in job.seeds:
         replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,

@@ -12,6 +12,7 @@ __all__ = [
     "LIVE_LINES",
     "MAX_AREA",
     "MAX_ATTACKS",
+    "MAX_BLOWS",
     "MAX_BODY",
     "MAX_COMBATANTS",
     "MAX_COMMAND_CHARS",
@@ -24,21 +25,25 @@ __all__ = [
     "MAX_DURATION",
     "MAX_FEET",
     "MAX_FIGHTS",
+    "MAX_FIGHT_BLOWS",
     "MAX_FILE_BYTES",
     "MAX_HD",
     "MAX_HP",
     "MAX_MODIFIER",
     "MAX_NAME",
+    "MAX_ODDS_OUTCOMES",
     "MAX_OPTION",
     "MAX_RATE",
     "MAX_RATE_DENOMINATOR",
     "MAX_ROUNDS",
     "MAX_SEED",
+    "MAX_SIMULATE_SECONDS",
     "MAX_STREAMS",
     "MAX_SWEEP_POINTS",
     "MAX_TEXT",
     "MAX_VALUES",
     "MAX_WORKERS",
+    "SCHEDULER_SECONDS",
     "WEB_BODY_SECONDS",
     "WEB_HEAD_SECONDS",
     "WEB_IDLE_SECONDS",
@@ -118,3 +123,26 @@ LIVE_LINES = 100
 #: further, the rest of the line dropped in pieces of this size. A line the console reads holds at most
 #: ``MAX_COMMAND_CHARS`` characters (four bytes each at most in UTF-8).
 MAX_DRIVE_LINE = 64 * 1024
+
+# -- work bounds: what a file or a command may make affray do, refused before it starts --------------------------
+#: Blows in a round of a fight: each combatant's attacks x its fastest missile's fire rate (a fighter's level when
+#: that is more: C2-25's attacks on creatures below 1 HD; a spell's targets when more still), ``count`` expanded,
+#: summed over both sides. A round's blows are all scheduled when it begins, some 10 KB each: 1,000 combatants of
+#: 20 attacks at rate 10 (200,000 blows) once ran out of 2 GiB; 5,000 is some 50 MB and a second a round.
+MAX_BLOWS = 5_000
+#: Blows a fight played by ``run``, ``play``, ``drive`` or ``serve`` may hold: its most blows a round x
+#: ``--max-rounds``. Every event is kept (some 1 KB a blow, and a quarter of a millisecond): 5,000 a round for the
+#: default 50 rounds, or fewer a round for longer (a simulation keeps none: its time is bounded by
+#: ``MAX_SIMULATE_SECONDS``).
+MAX_FIGHT_BLOWS = MAX_BLOWS * 50
+#: Seconds a simulation (``affray simulate``, ``compare``) may be expected to take before it asks for ``--yes``:
+#: estimated before it starts (``affray.sim.estimate``), from a bound on its blows or, past it, a second of fights
+#: timed. A heavy file with ``--fights 1000000`` would have run some 11 days without a word.
+MAX_SIMULATE_SECONDS = 600
+#: Seconds ``simulate --scheduler ADDRESS`` waits for a Dask scheduler to answer, and then for it to have a worker:
+#: past them it gives up, naming the address (a scheduler without workers once kept it waiting for ever).
+SCHEDULER_SECONDS = 10
+#: Totals the damage dice of ``affray odds attack`` may take (1d8: 8; 2d4+1: 7; NdS: N x (S - 1) + 1, summed over
+#: the dice's groups): exact odds cost about (totals)^1.5, some seconds at 5,000 (5d1000, 50d100); 100d1000's
+#: 99,901 once took 14 minutes.
+MAX_ODDS_OUTCOMES = 5_000

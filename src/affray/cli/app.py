@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from typer.models import CommandInfo
 
     from affray.api import Prepared
+    from affray.io.load import Loaded
     from affray.play import RefereeConsole
     from affray.play.console import Io
     from affray.table import Game, Store
@@ -194,7 +195,8 @@ def run(
         window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
         if window is not None and board is None:
             raise OptionError("--round N picks the round --board draws: give --board PATH too")
-        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
+        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                             rounds)
         fight = prepared.fight(auto=auto, max_rounds=rounds)
         result = fight.run()
         if board is not None:
@@ -245,7 +247,8 @@ def play(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                               rounds)
             store = Store(db)
             record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
         else:
@@ -320,7 +323,8 @@ def drive(
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
+        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                           rounds)
         if db is None:
             session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
             if dice == "ask":
@@ -375,7 +379,8 @@ def serve(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy)
+            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                               rounds)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
                               new_links=new_links)
         else:
@@ -457,7 +462,7 @@ def _write(path: Path, text: str) -> None:
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
              catalogue: Path | None = None, declare: list[str] | None = None,
-             policies: list[str] | None = None) -> tuple[Prepared, dict[str, Any], str]:
+             policies: list[str] | None = None, rounds: int | None = None) -> tuple[Prepared, dict[str, Any], str]:
     """Load ``file`` and settle its ruleset, options (``--set``), seed, who declares (``--declare``) and how
     ``--auto`` plays (``--policy``), both written into the file's text; bad ones are the file's errors. The text
     is returned too (the console keeps it in its database, so that a resumed fight plays the same): for a file
@@ -475,6 +480,8 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
 
         text = with_policies(text, file, policies)
     loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
+    if rounds is not None:
+        _bounded_fight(file, loaded, rounds)
     try:
         options = _parse_sets(sets or [])
         prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
@@ -482,6 +489,19 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
         raise OptionError(f"{file}: {what}: {exc}") from None
+
+
+def _bounded_fight(file: Path, loaded: Loaded, rounds: int) -> None:
+    """``MAX_FIGHT_BLOWS``: a fight played here keeps every event (some 1 KB a blow), so its most blows a round x
+    ``--max-rounds`` is bounded; the default 50 rounds always pass (``MAX_BLOWS`` x 50)."""
+    from affray.io.load import blows_in_a_round
+    from affray.limits import MAX_FIGHT_BLOWS
+
+    blows = blows_in_a_round(loaded.encounter)[0]
+    if blows * rounds > MAX_FIGHT_BLOWS:
+        raise OptionError(f"{printable(str(file))}: --max-rounds {rounds}: up to {blows:,} blows a round x {rounds} "
+                          f"rounds is {blows * rounds:,} blows in the fight: at most {MAX_FIGHT_BLOWS:,} (limit): "
+                          f"--max-rounds {MAX_FIGHT_BLOWS // blows} at most for this file")
 
 
 def _log_stored(store: Store, game: Game, branch: int | None, as_json: bool) -> None:

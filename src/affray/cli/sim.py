@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ import typer
 
 from affray.cli.common import guard, numbers, parse_sets, whole
 from affray.errors import OptionError
-from affray.limits import MAX_FIGHTS, MAX_WORKERS
+from affray.limits import MAX_FIGHTS, MAX_SIMULATE_SECONDS, MAX_WORKERS
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -47,6 +48,8 @@ MaxRoundsOpt = Annotated[str, typer.Option("--max-rounds", metavar="N", help="a 
 JsonOpt = Annotated[bool, typer.Option("--json", help="one JSON document on stdout")]
 PlotOpt = Annotated[Path | None, typer.Option(help="also draw a figure: a .png or .svg file, or a folder (the "
                                              "figure is then named after the encounter)")]
+YesOpt = Annotated[bool, typer.Option("--yes", help="run it even if it is expected to take longer than "
+                                      "MAX_SIMULATE_SECONDS (10 min; the estimate is said first)")]
 RowsOpt = Annotated[Path | None, typer.Option(help="write one row per fight and combatant: a .csv or .parquet "
                                               "file (.parquet needs pyarrow)")]
 
@@ -62,15 +65,13 @@ def _wide() -> Console:
 @contextmanager
 def _pool(workers: int | None, scheduler: str | None) -> Iterator[Executor | None]:
     """The process pool, its workers started before the progress bar's thread exists (they are forked)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from affray.sim.runner import default_workers
+    from affray.sim.runner import default_workers, worker_pool
 
     n = workers if workers is not None else default_workers()
     if scheduler is not None or n <= 1:
         yield None
         return
-    with ProcessPoolExecutor(n) as pool:
+    with worker_pool(n) as pool:  # ended at once on Ctrl-C or an error, not waited for
         pool.submit(int).result()  # a fork-started pool launches every worker at its first task
         yield pool
 
@@ -162,7 +163,7 @@ def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
 
 def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
          scheduler: str | None, sets: list[str] | None, vary: list[str] | None, policy: list[str] | None,
-         max_rounds_text: str, plot: Path | None, rows: Path | None = None) -> Simulation:
+         max_rounds_text: str, plot: Path | None, rows: Path | None = None, yes: bool = False) -> Simulation:
     from affray.extras import require
 
     require("simulating fights", "numpy")  # before any fight: what the options ask for is there to be used
@@ -208,7 +209,30 @@ def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | Non
     with _pool(workers, scheduler) as pool, _progress() as progress:
         return simulate(file, rulesets=ruleset, fights=fights, seed=seed, options=options, sweep=axes + policy_axes,
                         fields=fields, max_rounds=max_rounds, workers=1 if pool is None else None,
-                        scheduler=scheduler, executor=pool, progress=progress, per_fight=rows is not None)
+                        scheduler=scheduler, executor=pool, progress=progress, per_fight=rows is not None,
+                        budget=None if yes else MAX_SIMULATE_SECONDS)
+
+
+#: The exit status of a simulation stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports a process it ended.
+INTERRUPTED = 130
+
+
+def _stoppable(file: Path, body: Callable[[], None]) -> None:
+    """``body`` (under ``guard``), Ctrl-C ending it within a second: the workers are ended (``worker_pool``), then
+    one line says so and the process exits with ``INTERRUPTED``."""
+    from affray.cli.common import err
+    from affray.printable import printable
+
+    try:
+        guard(body)
+    except KeyboardInterrupt:
+        err().print(f"{printable(str(file))}: interrupted (Ctrl-C): the simulation and its workers "
+                    "stopped", markup=False)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # Nothing is left to finish (the workers are ended, nothing was written): the interpreter's own unwinding of
+        # numpy, pandas and the rest, a few tenths of a second on a busy machine, is skipped.
+        os._exit(INTERRUPTED)
 
 
 def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None, rows: Path | None = None) -> None:
@@ -261,16 +285,18 @@ def simulate(
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
     rows: RowsOpt = None,
+    yes: YesOpt = False,
 ) -> None:
     """Play N fights with --auto under each ruleset and report who wins (95% intervals), draws, length (in game
     minutes too), spells from declaration to outcome, first blows, damage, survival and morale, and the differences
     between rulesets and grid points. The same results for any --workers or --scheduler."""
 
     def body() -> None:
-        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows)
+        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows,
+                   yes)
         _show(sim, file, as_json, plot, rows)
 
-    guard(body)
+    _stoppable(file, body)
 
 
 def compare(
@@ -287,15 +313,17 @@ def compare(
     plot: PlotOpt = None,
     rows: RowsOpt = None,
     ruleset: Annotated[str, typer.Option(help="ids separated by commas, or all")] = "all",
+    yes: YesOpt = False,
 ) -> None:
     """The rulesets side by side (all six, or --ruleset a,b): simulate as a table, with what differs beyond the
     initiative (morale, surprise), each ruleset against the first (and --plot, a figure)."""
 
     def body() -> None:
-        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows)
+        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows,
+                   yes)
         _show(sim, file, as_json, plot, rows)
 
-    guard(body)
+    _stoppable(file, body)
 
 
 # -- affray odds ----------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ words (``io.messages``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,15 +18,16 @@ from affray.errors import EncounterError, Problem
 from affray.io.messages import validation_problems
 from affray.io.read import format_path, line_of, load_value, parse_yaml, plain_data, read_text
 from affray.io.references import cross_references
-from affray.limits import MAX_COMBATANTS
+from affray.limits import MAX_BLOWS, MAX_COMBATANTS
+from affray.model.derive import attacks_per_round
 from affray.model.encounter import Combatant, Encounter, expand
 
 if TYPE_CHECKING:
     from affray.io.hitpoints import HpRoll
     from affray.io.names import MoraleChoice
 
-__all__ = ["Loaded", "expand", "format_path", "load_encounter", "load_text", "load_value", "read_text",
-           "sort_problems", "validation_problems"]
+__all__ = ["Loaded", "blows_a_round", "blows_in_a_round", "expand", "format_path", "load_encounter", "load_text",
+           "load_value", "read_text", "sort_problems", "validation_problems"]
 
 Loc = tuple[str | int, ...]
 
@@ -188,10 +190,54 @@ def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
                   for loc, message in cross_references(data) if not beside(loc)]
     if encounter is None or named.problems or (references and strict):
         raise EncounterError(sort_problems(_dedupe(problems + references)))
+    _bounded_blows(encounter, file, doc)
     if not named.used:
         return Loaded(encounter, file, doc, tuple(references))
     seed = encounter.seed if encounter.seed is not None else 0
     return Loaded(encounter, file, doc, tuple(references), data, tuple(named.hp), tuple(named.morale), seed)
+
+
+def blows_a_round(c: Combatant, foes: int) -> tuple[int, str]:
+    """The most blows ``c`` (one of its ``count``) may strike in a round, and how: its attacks (given, or the most
+    its class and level have under either scheme) x its fastest missile weapon's fire rate; a fighter's level when
+    more (C2-25: one attack a level on creatures below 1 HD); a spell's targets when more still (``area``, or
+    ``side``: every one of its ``foes``)."""
+    attacks = c.attacks if c.attacks is not None else max(
+        attacks_per_round(c.klass, c.level, scheme=scheme, specialist=c.specialist) for scheme in ("1e", "2e"))
+    rate = max([w.rate for w in c.weapons if w.is_missile] + [Fraction(1)])
+    most, how = -(-attacks * rate // 1), f"{attacks} attacks x fire rate {rate}"
+    if c.klass == "fighter" and c.level is not None and c.level > most:
+        most, how = c.level, f"a level {c.level} fighter's attacks on creatures below 1 HD (C2-25)"
+    for spell in c.spells:
+        targets = foes if spell.area == "side" else spell.area or 1
+        if targets > most:
+            most, how = targets, f"{spell.name}'s {targets} targets"
+    return int(most), how
+
+
+def blows_in_a_round(encounter: Encounter) -> tuple[int, tuple[int, str, Loc]]:
+    """The most blows a round of ``encounter`` may hold (``blows_a_round`` of every combatant, ``count``
+    expanded), and its heaviest entry: (its blows, how, its field path)."""
+    sizes = {side: sum(c.count for c in s.combatants) for side, s in encounter.sides.items()}
+    total = 0
+    heaviest: tuple[int, str, Loc] = (0, "", ("sides",))
+    for side, s in encounter.sides.items():
+        foes = max((n for other, n in sizes.items() if other != side), default=0)
+        for i, c in enumerate(s.combatants):
+            each, how = blows_a_round(c, foes)
+            total += each * c.count
+            if each * c.count > heaviest[0]:
+                heaviest = (each * c.count, f"{c.count} x {each} ({how})", ("sides", side, "combatants", i))
+    return total, heaviest
+
+
+def _bounded_blows(encounter: Encounter, file: str, doc: Any) -> None:
+    """``MAX_BLOWS``: a round's blows are scheduled when it begins; too many would take gigabytes (exit 2 first)."""
+    total, (n, how, loc) = blows_in_a_round(encounter)
+    if total > MAX_BLOWS:
+        raise EncounterError([Problem(file, line_of(doc, ("sides",)), "sides", f"up to {total:,} blows a round "
+                                      f"(attacks x fire rate, count expanded, every side): at most {MAX_BLOWS:,} "
+                                      f"(limit); the most from {format_path(loc)}: {how}, {n:,}")])
 
 
 def sort_problems(problems: list[Problem]) -> list[Problem]:

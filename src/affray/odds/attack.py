@@ -17,6 +17,7 @@ import icepool
 
 from affray.dice.expr import DiceExpr, parse_dice
 from affray.errors import OptionError
+from affray.limits import MAX_ODDS_OUTCOMES
 
 __all__ = ["AttackOdds", "attack", "dice_die"]
 
@@ -64,6 +65,11 @@ def attack(thac0: int, ac: int, damage: str, *, hit_bonus: int = 0, damage_bonus
         expr = parse_dice(damage)
     except ValueError as exc:
         raise OptionError(f"--damage: {exc}") from None
+    totals = sum(n * (sides - 1) for n, sides in expr.groups) + 1
+    if totals > MAX_ODDS_OUTCOMES:  # their exact odds cost about totals^1.5: refused before any is worked out
+        raise OptionError(f"--damage {damage}: its dice total {totals:,} different values; exact odds are worked out "
+                          f"for at most {MAX_ODDS_OUTCOMES:,} (limit: NdS takes N x (S - 1) + 1, e.g. 50d100 or "
+                          "5d1000); `affray simulate` plays any dice")
     need = thac0 - ac
     bonus = expr.bonus + damage_bonus
     top = expr.dice_max

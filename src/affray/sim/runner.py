@@ -12,9 +12,12 @@ from __future__ import annotations
 import io
 import math
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -23,15 +26,15 @@ from affray.api import Prepared, prepare
 from affray.engine.options import option_info
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
 from affray.io.load import Loaded, expand, load_encounter, load_text
-from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS
+from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS, SCHEDULER_SECONDS
 from affray.rulesets import RULESETS, find_ruleset
 from affray.sim.rules import RulesNote, rules_note
 from affray.sim.summary import Summary
 from affray.sim.sweep import Axis, grid, with_fields
 from affray.sim.tally import FightRecord, Tally
 
-__all__ = ["BATCH_SIZE", "UNITS", "Batch", "Cell", "Job", "Plan", "Progress", "default_workers", "fight_seeds", "plan",
-           "run_batch", "run_jobs", "unit_of"]
+__all__ = ["BATCH_SIZE", "UNITS", "Batch", "Cell", "Job", "Plan", "Progress", "default_workers", "fight_seeds",
+           "job_prepared", "plan", "run_batch", "run_jobs", "stop_pool", "unit_of", "worker_pool"]
 
 #: Fights per batch: fixed, so that the seeds and the order of summing do not depend on the workers.
 BATCH_SIZE = 100
@@ -81,7 +84,7 @@ class Batch:
 _CACHE: dict[tuple[str, str, str, tuple[tuple[str, Any], ...]], tuple[Prepared, dict[str, str], dict[str, int]]] = {}
 
 
-def _prepared(job: Job) -> tuple[Prepared, dict[str, str], dict[str, int]]:
+def job_prepared(job: Job) -> tuple[Prepared, dict[str, str], dict[str, int]]:
     """The job's encounter prepared once per worker process (a worker serves many batches of it)."""
     key = (job.text, job.file, job.ruleset, job.options)
     hit = _CACHE.get(key)
@@ -104,7 +107,7 @@ def _spells(prepared: Prepared) -> bool:
 def run_batch(job: Job) -> Batch:
     """Play a batch of fights with ``--auto`` in the engine's lean mode and sum them."""
     start = time.process_time()
-    prepared, sides, hp = _prepared(job)
+    prepared, sides, hp = job_prepared(job)
     inclusive = unit_of(job.ruleset)[1]
     summary = Summary(list(dict.fromkeys(sides.values())), dict(sides), digest=job.digest)
     records = []
@@ -286,8 +289,54 @@ def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, scheduler: Any 
             if progress is not None:
                 progress(len(job.seeds), total)
         return out
-    with ProcessPoolExecutor(max_workers=min(n, len(jobs))) as pool:
+    with worker_pool(min(n, len(jobs))) as pool:
         return _on_executor(pool, jobs, progress)
+
+
+#: Seconds between a pool worker's looks at its parent: a worker whose parent is gone (killed, even with SIGKILL)
+#: ends itself within this.
+PARENT_WATCH_SECONDS = 0.2
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH_SECONDS)
+    os._exit(1)  # the parent is gone: nobody will read this worker's batch
+
+
+def _worker_start(parent: int) -> None:
+    """How a pool worker starts: Ctrl-C (sent to the whole terminal's process group) is left to the parent, which
+    ends its workers; and a thread ends the worker once its parent is gone, so that killing ``simulate`` with
+    SIGTERM or SIGKILL leaves no worker behind, playing fights nobody will read."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="affray-parent-watch", daemon=True).start()
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A process pool whose workers end with it: on leaving normally it waits for them as usual; on an exception
+    (Ctrl-C's KeyboardInterrupt above all) they are ended at once rather than waited for (a batch of heavy fights
+    may take minutes)."""
+    pool = ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown()
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End a pool's workers now (SIGTERM, then SIGKILL a second later), its waiting batches cancelled."""
+    processes = list((pool._processes or {}).values())
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(1.0)
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
 
 
 def _on_executor(executor: Executor, jobs: Sequence[Job], progress: Progress | None) -> list[Batch]:
@@ -302,18 +351,46 @@ def _on_executor(executor: Executor, jobs: Sequence[Job], progress: Progress | N
     return [b for b in out if b is not None]
 
 
+def _connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address`` with a worker at least, or OptionError naming it: nothing
+    there, something that is not a Dask scheduler (its answer unreadable), no answer within ``SCHEDULER_SECONDS``
+    (the client's own timeout does not cover a port that accepts and stays silent), or no worker within as long."""
+    from distributed import Client
+
+    told: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            told["client"] = Client(address, timeout=f"{SCHEDULER_SECONDS}s")  # type: ignore[no-untyped-call]
+        except Exception as exc:  # garbage read as a message: MemoryError, ValueError, TypeError...
+            told["error"] = exc
+
+    thread = threading.Thread(target=connect, name="affray-dask-connect", daemon=True)
+    thread.start()
+    thread.join(SCHEDULER_SECONDS + 1)
+    if thread.is_alive():
+        raise OptionError(f"--scheduler {address}: no answer from a Dask scheduler there within {SCHEDULER_SECONDS} s "
+                          "(limit): is it running, and is this its address (tcp://HOST:8786)?")
+    if "error" in told:
+        exc = told["error"]
+        raise OptionError(f"--scheduler {address}: cannot reach a Dask scheduler there ({type(exc).__name__}: "
+                          f"{str(exc)[:200]})")
+    client = told["client"]
+    try:
+        client.wait_for_workers(1, timeout=SCHEDULER_SECONDS)
+    except (TimeoutError, OSError):
+        client.close()
+        raise OptionError(f"--scheduler {address}: the Dask scheduler there has no worker (waited {SCHEDULER_SECONDS} "
+                          f"s, limit): start one with `dask worker {address}`") from None
+    return client
+
+
 def _on_dask(jobs: Sequence[Job], scheduler: Any, progress: Progress | None) -> list[Batch]:
     from distributed import Client
     from distributed import as_completed as dask_completed
 
     own = not isinstance(scheduler, Client)
-    if own:
-        try:
-            client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise OptionError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({exc})") from None
-    else:
-        client = scheduler
+    client = _connect(str(scheduler)) if own else scheduler
     total = sum(len(j.seeds) for j in jobs)
     try:
         futures = [client.submit(run_batch, job, pure=False) for job in jobs]
@@ -327,4 +404,4 @@ def _on_dask(jobs: Sequence[Job], scheduler: Any, progress: Progress | None) -> 
         return [b for b in out if b is not None]
     finally:
         if own:
-            client.close()  # type: ignore[no-untyped-call]
+            client.close()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from affray.errors import OptionError
 from affray.io.load import Loaded
 from affray.sim.rules import RulesNote
-from affray.sim.runner import BATCH_SIZE, Progress, plan, run_jobs, unit_of
+from affray.sim.runner import BATCH_SIZE, Plan, Progress, default_workers, plan, run_jobs, unit_of
 from affray.sim.stats import Difference, paired, unpaired_means, unpaired_rates
 from affray.sim.summary import SPELL_KINDS, RulesetStats, Summary, landed_before_hurt
 from affray.sim.sweep import Axis
@@ -246,21 +246,38 @@ def _unchanged(axes: list[Axis], grid_points: list[dict[str, Any]], rulesets: li
     return out
 
 
+def _within(p: Plan, parallel: int, budget: float) -> None:
+    """OptionError when ``p`` would take longer than ``budget`` seconds: how long, and what would be accepted."""
+    from affray.sim.estimate import duration, estimate, fights_within
+
+    est = estimate(p, parallel, budget)
+    if est.seconds > budget:
+        raise OptionError(f"{p.file}: this simulation would take {est.words()}: more than {duration(budget)} asks "
+                          f"for --yes (limit): give --yes to run it, or about --fights "
+                          f"{fights_within(est, p.fights, budget):,} to finish within {duration(budget)}")
+
+
 def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,
              seed: int | None = None, options: Mapping[str, Any] | None = None, sweep: Sequence[Axis] = (),
              fields: Mapping[str, Any] | None = None, max_rounds: int = 50, workers: int | None = None,
              scheduler: Any = None, executor: Executor | None = None, per_fight: bool = False,
-             progress: Progress | None = None) -> Simulation:
+             progress: Progress | None = None, budget: float | None = None) -> Simulation:
     """Play ``fights`` fights with ``--auto`` under each ruleset (``"all"``, an id, a list; default the file's)
     and each point of ``sweep`` (``fields``: fields of the file replaced everywhere, e.g. a side's ``policy``),
     on ``workers`` processes (default: every core; 1: this process), on the given ``executor``, or on a Dask
     cluster (``scheduler``: its address or a ``distributed.Client``). The results are the same whichever: a
     function of the file, options, rulesets, fights and seed alone.
 
+    ``budget``: seconds the simulation may be expected to take (``affray.sim.estimate``); past it, OptionError
+    before any fight is played (``affray simulate`` gives ``MAX_SIMULATE_SECONDS`` unless ``--yes``).
+
     Raises EncounterError, OptionError or UnknownRulesetError on bad input, before any fight is played."""
     start = time.perf_counter()
     p = plan(source, rulesets=rulesets, fights=fights, seed=seed, options=options, axes=sweep, fields=fields,
              max_rounds=max_rounds, keep=per_fight)
+    if budget is not None:
+        parallel = 1 if scheduler is not None else workers or getattr(executor, "_max_workers", 0) or default_workers()
+        _within(p, parallel, budget)
     batches = run_jobs(p.jobs, workers=workers, scheduler=scheduler, executor=executor, progress=progress)
     points: list[dict[str, RulesetStats]] = [{} for _ in p.points]
     pooled: dict[str, Summary] = {}
