@@ -138,13 +138,15 @@ def start(front: str, db: Path, fight: Path, env: dict[str, str] | None = None) 
 
 
 def _referee(proc: subprocess.Popen[str], out: io.TextIOBase) -> None:
-    """The page's referee: the players' dice rolled (the page asks them of a fight it serves first), then run."""
+    """The referee's terminal: the server's output read to its end, as a terminal stays open (a closed stdout ends
+    affray quietly with 141, which ``finish`` would take for a fault), the page played from its referee's link."""
     for line in out:
         if line.startswith("referee: "):
-            url = line.split(" ", 1)[1].strip()
-            break
-    else:
-        return
+            threading.Thread(target=_play_page, args=(proc, line.split(" ", 1)[1].strip()), daemon=True).start()
+
+
+def _play_page(proc: subprocess.Popen[str], url: str) -> None:
+    """The page's referee: the players' dice rolled (the page asks them of a fight it serves first), then run."""
     try:
         with httpx.Client(timeout=120) as client:
             for say in ("dice party roll", "run"):
