@@ -91,7 +91,11 @@ def _ext_modules() -> list[Any]:
                  "with pip's build isolation (the default), or pip install mypy first")
     _parallel_compile()
     opt = os.environ.get("AFFRAY_COMPILE_OPT", "3")
-    extensions = list(mypycify(_modules(), opt_level=opt, multi_file=True, group_name="affray._native"))
+    # The modules it compiles are checked strictly; those they import but do not compile (a package's __init__, the
+    # simulator's runner) are read for their types only, silently: the build's environment has mypy, pydantic and
+    # stubs, not numpy, ruamel.yaml or Dask, so their imports and the ignores written for them would be errors.
+    extensions = list(mypycify(["--follow-imports=silent", *_modules()], opt_level=opt, multi_file=True,
+                               group_name="affray._native"))
     for ext in extensions:  # multi_file writes each module's C in build/, its group's header in build/affray/
         ext.include_dirs.append(os.path.join("build", "affray"))
     return extensions
