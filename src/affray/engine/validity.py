@@ -20,16 +20,30 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from affray.model.encounter import Declaration, Spell, Weapon
 from affray.model.order import Order, order_of
 
 if TYPE_CHECKING:
-    from affray.engine.fight import Fight
-    from affray.engine.state import Fighter
+    from affray.engine.state import Fighter, FightState
 
-__all__ = ["cast_refusal", "needs_target", "out_how", "references", "why_not"]
+__all__ = ["Moment", "cast_refusal", "needs_target", "out_how", "references", "why_not"]
+
+
+class Refuses(Protocol):
+    def refusal(self, fight: Any, f: Fighter, decl: Order) -> str | None: ...
+
+
+class Moment(Protocol):
+    """What the validator reads of a fight (``engine.fight.Fight`` is one, and asks it): its state, and its
+    ruleset's restrictions of the moment. A protocol, so that the fight and its validator do not import each other."""
+
+    @property
+    def state(self) -> FightState: ...
+
+    @property
+    def ruleset(self) -> Refuses: ...
 
 
 def needs_target(spell: Spell) -> bool:
@@ -88,7 +102,7 @@ def _acts(spell: Spell) -> str:
                                      (spell.effect.condition if spell.effect else "", spell.effect)) if on is not None)
 
 
-def cast_refusal(fight: Fight[Any], f: Fighter, spell: Spell) -> str | None:
+def cast_refusal(fight: Moment, f: Fighter, spell: Spell) -> str | None:
     """Why ``f`` cannot begin ``spell`` at this moment, whatever its target: no memorised copy, mana or slot left
     (C2X-06/08), or its ruleset bars casting now (what a question offers under ``cast``)."""
     cannot = f.can_cast(spell)
@@ -108,7 +122,7 @@ def out_how(f: Fighter) -> str:
     return ("unconscious" if f.unconscious else "dead") if f.down else "fled" if f.fled else "gone"
 
 
-def why_not(fight: Fight[Any], f: Fighter, decl: Order, *, now: bool = True) -> str | None:
+def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str | None:
     """Why ``decl`` cannot be ``f``'s declaration in this fight as it stands, or None. ``now``: for this very moment,
     so the ruleset's restrictions of the moment count (``Ruleset.refusal``); else for a later declaration point (the
     console's ``plan``, a declaration said ahead), held only to what lasts: a target out of the fight, a spell that
