@@ -17,6 +17,7 @@ import resource
 import select
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -39,8 +40,13 @@ from web_helpers import PCS, TABLE, form_key, live_server, opening, question, ta
 
 browser = test_web_browser.browser  # the module's Chromium (a fixture)
 
-#: No request of a page that holds takes this long (a wedged one took 20 s and more).
+#: A request of a page that holds takes less than this on a quiet machine (the live-page test below: 50 runs in a
+#: row of 24 requests each, all under it); a wedged one took 20 s and more.
 SECOND = 1.0
+#: No request of a page that holds takes this long, however loaded the machine: CI compiles the other build on the
+#: same two cores while the suite runs (one request there took 1.07 s), so a test bounds each request by this and
+#: their median by ``SECOND``. A wedged page (20 s and more) or a locked-out referee (never answered) still fails.
+WEDGED = 5.0
 
 
 def _address(url: str) -> tuple[str, int]:
@@ -124,7 +130,7 @@ def test_many_live_pages_opened_and_dropped_then_play_goes_on(tmp_path: Path) ->
             slow.append(took)
             took, _ = _timed(s.page, tokens[turn % len(tokens)])
             slow.append(took)
-        assert max(slow) < SECOND, f"a request took {max(slow):.2f} s"
+        assert max(slow) < WEDGED and statistics.median(slow) < SECOND, f"requests took {sorted(slow)} s"
         assert len(served.table.journal.events) >= 12  # the fight did move on
         rev = served.rev
         for ch in kept:  # the channels still open were told of the last change
@@ -251,7 +257,7 @@ def test_1100_idle_connections_do_not_lock_the_referee_out(tmp_path: Path) -> No
                 token = found["referee"].rsplit("/", 1)[1]
                 took, r = _timed(c.get, f"/t/{token}")
                 assert isinstance(r, httpx.Response) and r.status_code == 200
-                assert took < SECOND, f"the referee's page took {took:.2f} s"
+                assert took < WEDGED, f"the referee's page took {took:.2f} s"
                 r = c.post("/act", data={"token": token, "key": form_key(r.text), "op": "command", "say": "run"},
                            headers={"HX-Request": "true"})
                 assert r.status_code == 200 and "run: 0 events" in r.text

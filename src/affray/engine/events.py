@@ -553,7 +553,6 @@ class Replan(Event):
         self.plan: Final = plan
 
 
-
 class Declarer(Event):
     """The referee changes who declares for ``who`` (a side or a combatant; ``members``: the combatants it names
     now): ``mode`` ask (a person), auto (its policy) or repeat (its last declaration stands while possible)."""
