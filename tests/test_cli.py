@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import affray_here
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 #: The contract's example and bad files (CONTRACT.md), copied into the tests' fixtures: the tests stand alone.
@@ -21,7 +22,7 @@ BAD = sorted((FIXTURES / "bad").glob("*.yaml"))
 
 
 def affray(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([AFFRAY, *map(str, args)], capture_output=True, text=True, timeout=120)
+    return affray_here(*args)
 
 
 def run_json(*args: str | Path) -> dict[str, Any]:
