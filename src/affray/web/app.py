@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import io
 import json
@@ -167,7 +168,7 @@ def seat_tokens(table: Table, *, renew: bool = False, reissue: tuple[str, ...] =
 
 def _env() -> Environment:
     env = Environment(loader=PackageLoader("affray.web", "templates"), autoescape=select_autoescape(default=True),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, auto_reload=False)  # a package's: they never change
     env.globals["timeline_lines"] = timeline_lines
     drawn: dict[tuple[object, ...], Markup] = {}
 
@@ -178,10 +179,11 @@ def _env() -> Environment:
         if found is None:
             if len(drawn) > 4096:
                 drawn.clear()
-            found = drawn[key] = Markup(env.get_template("cards.html").module.card(c))  # type: ignore[attr-defined]
+            found = drawn[key] = Markup(cards.card(c))
         return found
 
     env.globals["card_html"] = card_html
+    cards: Any = env.get_template("cards.html").module  # once its globals are all there
     return env
 
 
@@ -226,6 +228,30 @@ def make_app(served: Served) -> FastAPI:
             return rev, board_view(t, rev)
         return rev, referee_view(t, rev) if v.pc is None else player_view(t, v.pc, rev)
 
+    watched: dict[int, asyncio.Future[dict[str, tuple[int, View]]]] = {}  # by revision
+
+    def views_of(screens: tuple[Viewer, ...]) -> dict[str, tuple[int, View]]:
+        """The views of ``screens`` (on the table's thread), each as ``view_of`` gives it; a screen whose view
+        cannot be made is left out (its own call says why)."""
+        out = {}
+        for w in screens:
+            with contextlib.suppress(Exception):
+                out[w.key] = view_of(w)
+        return out
+
+    async def view(v: Viewer) -> tuple[int, View]:
+        """A screen's view: at a new revision, the views of every screen with a live channel open are made in one
+        call to the table's thread (a change reaches eight phones in one turn of that thread, not eight, each
+        waiting for the other thread to let go of the interpreter)."""
+        rev = served.rev
+        batch = watched.get(rev)
+        if batch is None:
+            watched.clear()
+            screens = tuple(w for w in served.tokens.all() if served.streams.get(w.key) or w.key == v.key)
+            batch = watched[rev] = asyncio.ensure_future(served.call(lambda: views_of(screens)))
+        found = (await asyncio.shield(batch)).get(v.key)
+        return found if found is not None else await served.call(lambda: view_of(v))
+
     drawn_boards: deque[tuple[Board, list[Markup]]] = deque(maxlen=16)
 
     def panels_of(board: Board) -> list[Markup]:
@@ -249,8 +275,8 @@ def make_app(served: Served) -> FastAPI:
             commands=sorted(COMMANDS), conditions=SPELL_CONDITIONS, lines=LIVE_LINES)
 
     async def draw(v: Viewer, base: str) -> _Drawing:
-        rev, view = await served.call(lambda: view_of(v))
-        html = live_html(v, view, base)
+        rev, shown = await view(v)
+        html = live_html(v, shown, base)
         return _Drawing(rev, html, cut(html))
 
     async def render(v: Viewer, base: str) -> _Drawing:

@@ -63,10 +63,14 @@ class Tokens:
         return cls(Viewer(secrets.token_urlsafe(24), None), {pc: Viewer(secrets.token_urlsafe(24), pc) for pc in pcs},
                    Viewer(secrets.token_urlsafe(24), None, board=True))
 
+    def all(self) -> tuple[Viewer, ...]:
+        """Every screen: the referee's, each player's, the table view's."""
+        return (self.referee, *self.players.values(), *([self.board] if self.board else []))
+
     def find(self, token: str) -> Viewer | None:
         """The viewer a token is (compared in constant time), or None."""
         found = None
-        for v in (self.referee, *self.players.values(), *([self.board] if self.board else [])):
+        for v in self.all():
             if hmac.compare_digest(v.token.encode(), token.encode("utf-8", "replace")):
                 found = v
         return found

@@ -50,6 +50,11 @@ class Table:
     branched: str | None = None
     #: Each event's line as each way of seeing it draws it (``affray.web.views``): drawn once, shown many times.
     drawn: dict[Any, Any] = field(default_factory=dict)
+    #: What each way of seeing the fight sees since its last change (``affray.web.views``): the screens that see the
+    #: same (the players of one side, the table view) share it.
+    seen: dict[Any, Any] = field(default_factory=dict)
+    #: The changes made through the table (answers and commands, each counted once done, taken or not).
+    changes: int = 0
 
     @classmethod
     def open(cls, store: Store, game: Game, *, new_rules: bool = False) -> Table:
@@ -105,6 +110,8 @@ class Table:
         except StoreError as exc:
             self.stopped = f"the fight stopped: {exc}"
             return self.stopped
+        finally:
+            self.changes += 1
 
     def answer(self, pc: str | None, qid: int, text: str) -> str | None:
         """Answer question ``qid`` for ``pc``'s player (None: the referee): None once accepted (the fight moves

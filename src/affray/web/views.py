@@ -325,7 +325,26 @@ def _knows(fight: Fight[Any], sides: set[str], heard: set[int]) -> Keep:
     return keep
 
 
-def _side_view(table: Table, sides: set[str], heard: set[int]) -> tuple[list[Card], list[Line], Board, list[str]]:
+SideView = tuple[list[Card], list[Line], Board, list[str]]
+
+
+def _side_view(table: Table, sides: set[str], heard: set[int]) -> SideView:
+    """What the combatants of ``sides`` could know, having heard the declarations ``heard`` (``_seen_by``): worked
+    out once a change of the table for every screen that sees the same (the players of one side and the table
+    view, mostly), kept by the table (``Table.seen``) until its next change."""
+    key = (frozenset(sides), frozenset(heard))
+    kept = table.seen
+    now = (table.changes, len(table.session.fight.events))
+    if kept.get("at") != now:
+        kept.clear()
+        kept["at"] = now
+    found: SideView | None = kept.get(key)
+    if found is None:
+        found = kept[key] = _seen_by(table, sides, heard)
+    return found
+
+
+def _seen_by(table: Table, sides: set[str], heard: set[int]) -> SideView:
     """What the combatants of ``sides`` could know: their own and their allies' state, enemies as seen across the
     field (no hit points, no casting's end, no condition's end), the timeline and board as they saw them, and
     their own side's coming steps."""
