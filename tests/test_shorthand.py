@@ -16,7 +16,7 @@ from affray import load_encounter, prepare
 from affray.drive import AnswerError
 from affray.drive.commands import suggest as command_words
 from affray.drive.shorthand import entry, suggest
-from affray.play.terminal import WordCompleter
+from affray.play.completing import WordCompleter
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 SKIRMISH = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "skirmish.yaml"

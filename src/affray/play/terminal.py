@@ -4,17 +4,17 @@ from a pipe. Either way every prompt takes the next line, as typed."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from typing import BinaryIO, TextIO
-
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
+from collections.abc import Callable
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from affray.io.lines import Refused, read_line
 from affray.limits import MAX_COMMAND_CHARS
 from affray.printable import printable
 
-__all__ = ["Complete", "PipeIo", "PromptIo", "WordCompleter", "io_for_stdin"]
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
+
+__all__ = ["Complete", "PipeIo", "PromptIo", "io_for_stdin"]
 
 #: What may complete a line typed so far: (the part being typed, the words that may replace it).
 Complete = Callable[[str], tuple[str, list[str]]]
@@ -45,18 +45,6 @@ class PipeIo:
             self.echo.flush()
 
 
-class WordCompleter(Completer):
-    """prompt_toolkit's view of a ``Complete``: the words that may replace the part being typed."""
-
-    def __init__(self, complete: Complete) -> None:
-        self.complete = complete
-
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
-        partial, words = self.complete(document.text_before_cursor)
-        for word in words:
-            yield Completion(word, start_position=-len(partial))
-
-
 class PromptIo:
     """A referee at a terminal: prompt_toolkit's line editing and history; Tab completes commands, names,
     weapons and spells."""
@@ -64,11 +52,13 @@ class PromptIo:
     interactive = True
 
     def __init__(self) -> None:
-        from prompt_toolkit import PromptSession
+        from prompt_toolkit import PromptSession  # at a terminal only (``affray.play.completing``)
 
         self.session: PromptSession[str] = PromptSession()
 
     def ask(self, prompt: str, complete: Complete | None = None) -> str | None:
+        from affray.play.completing import WordCompleter
+
         try:
             return self.session.prompt(prompt, completer=WordCompleter(complete) if complete else None,
                                        complete_while_typing=False)
