@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from cli_run import affray_here
 
 AFFRAY = str(Path(sys.executable).parent / "affray")

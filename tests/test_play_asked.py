@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from affray.rulesets import RULESETS
+from cli_run import affray_here
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 FIRST = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "first_fight.yaml"
@@ -97,7 +97,8 @@ def as_plan(answers: list[tuple[str, str]]) -> dict[str, list[dict[str, Any]]]:
 
 
 def affray(*args: str | Path, stdin: str | None = None) -> str:
-    done = subprocess.run([AFFRAY, *map(str, args)], input=stdin, capture_output=True, text=True, timeout=300)
+    """A command whose process is not the point (the terminal's is): run in this one (``cli_run``)."""
+    done = affray_here(*args, stdin=stdin)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     return done.stdout
 
