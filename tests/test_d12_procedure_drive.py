@@ -30,6 +30,7 @@ from affray import load_text, prepare
 from affray.drive import DeclareQuestion, DicePrefs, DieQuestion, End
 from affray.engine.events import Event
 from affray.io.timeline import event_dict
+from cli_run import affray_here
 from d12_helpers import AXE, MISS, SPEAR, encounter, mage, orc, pc
 from side_d6_helpers import assert_pinned
 
@@ -191,8 +192,7 @@ def test_d12_a_driven_fight_is_the_run_of_a_file_holding_the_same_answers(tmp_pa
     _, events, end = _converse(driven)
     planned = tmp_path / "planned.json"
     planned.write_text(_text(ANSWERS))
-    run = subprocess.run([sys.executable, "-m", "affray", "run", str(planned), "--json"], capture_output=True,
-                         text=True, timeout=60)
+    run = affray_here("run", planned, "--json")
     assert run.returncode == 0, run.stderr
     doc = json.loads(run.stdout)
     assert_pinned(doc)

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from cli_run import affray_here
+
 AFFRAY = str(Path(sys.executable).parent / "affray")
 SKIRMISH = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "skirmish.yaml"
 
@@ -93,7 +95,7 @@ def play_out(bot: Bot) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]
 def run_file(tmp_path: Path, data: dict[str, Any], *args: str) -> dict[str, Any]:
     path = tmp_path / "answers.json"
     path.write_text(json.dumps(data))
-    done = subprocess.run([AFFRAY, "run", str(path), *args, "--json"], capture_output=True, text=True, timeout=120)
+    done = affray_here("run", path, *args, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
@@ -179,7 +181,7 @@ def test_with_a_database_a_fight_quits_and_resumes_at_its_pending_question(tmp_p
     assert again.next_stop() == {"ask": pending}
     end, _ = play_out_from(again, pending)
     assert again.finish() == 0
-    done = subprocess.run([AFFRAY, "log", "--db", str(db), "--json"], capture_output=True, text=True, timeout=120)
+    done = affray_here("log", "--db", db, "--json")
     assert done.returncode == 0, done.stderr
     log = json.loads(done.stdout)
     assert log["events"] == first_events + again.events()

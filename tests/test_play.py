@@ -9,15 +9,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from affray.rulesets import RULESETS
+from cli_run import affray_here
 
-AFFRAY = str(Path(sys.executable).parent / "affray")
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "src" / "affray" / "examples" / "skirmish.yaml"
 FORTY = ROOT / "benchmarks" / "forty.yaml"
@@ -25,7 +24,7 @@ IDS = [r.id for r in RULESETS]
 
 
 def affray(*args: str | Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([AFFRAY, *map(str, args)], input=stdin, capture_output=True, text=True, timeout=300)
+    return affray_here(*args, stdin=stdin)
 
 
 def log_json(db: Path, *extra: str) -> dict[str, Any]:
