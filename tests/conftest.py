@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +55,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, one for every browser test a worker runs (each test opens contexts of
+    its own); without it, a skip that says why, or a failure where CI requires it (AFFRAY_REQUIRE_BROWSER=1)."""
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        why = "Debian's chromium is not installed (apt-get install chromium): the browser test needs it"
+        if os.environ.get("AFFRAY_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{why}; AFFRAY_REQUIRE_BROWSER=1 makes it required (.ci/run installs it)")
+        pytest.skip(f"{why}; AFFRAY_REQUIRE_BROWSER=1 makes this a failure")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -10,41 +10,22 @@ test is skipped, saying why in the summary, where a user runs the suite; where `
 from __future__ import annotations
 
 import json
-import os
 import queue
-import shutil
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from affray.table.store import Store
 from web_helpers import PCS, table_file
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        why = "Debian's chromium is not installed (apt-get install chromium): the browser test needs it"
-        if os.environ.get("AFFRAY_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{why}; AFFRAY_REQUIRE_BROWSER=1 makes it required (.ci/run installs it)")
-        pytest.skip(f"{why}; AFFRAY_REQUIRE_BROWSER=1 makes this a failure")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def _affray(*args: str, stdin: str | None = None) -> str:

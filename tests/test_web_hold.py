@@ -29,7 +29,6 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page
 
-import test_web_browser
 from affray.drive import DieQuestion
 from affray.limits import MAX_BODY
 from affray.web.live import KID, KIDS_END
@@ -37,8 +36,6 @@ from affray.web.serve import links
 from test_web_browser import DESKTOP, PHONE
 from test_web_security import Screens
 from web_helpers import PCS, TABLE, form_key, live_server, opening, question, table_file
-
-browser = test_web_browser.browser  # the module's Chromium (a fixture)
 
 #: A request of a page that holds takes less than this on a quiet machine (the live-page test below: 50 runs in a
 #: row of 24 requests each, all under it); a wedged one took 20 s and more.

@@ -19,11 +19,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
-import test_web_browser
 from affray.web.app import Served
 from web_helpers import live_server, opening
 
-browser = test_web_browser.browser  # the module's Chromium (a fixture)
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 PLAYERS = ("Brom", "Mina")
 
