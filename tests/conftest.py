@@ -43,7 +43,7 @@ settings.register_profile("fuzz-hunt", settings.get_profile("fuzz"), max_example
 #: a server, a Dask cluster or a browser, or play many whole fights: marked ``slow`` (pyproject.toml's markers),
 #: so that ``pytest -m "not slow"`` runs the rules' tests in a minute or so, and ``-m slow`` the rest.
 SLOW_MODULES = frozenset({
-    "test_builds", "test_cli", "test_d12_procedure_drive", "test_drive_cli", "test_extras", "test_fuzz", "test_guide",
+    "test_builds", "test_d12_procedure_drive", "test_drive_cli", "test_extras", "test_fuzz",
     "test_hostile_input", "test_odds", "test_play", "test_play_asked", "test_play_shared_db", "test_play_terminal",
     "test_readme_walkthrough", "test_simulate", "test_startup", "test_web_browser", "test_web_security",
     "test_table_lines", "test_web_screens", "test_nothing_lost", "test_saved_fights", "test_drive_equals_run",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,8 +9,7 @@ import pytest
 from affray.abilities import c2_strength, perception, strength, thief_skill_adjustment
 from affray.model.encounter import Combatant
 from c2x_helpers import IDS, duel, events
-
-AFFRAY = str(Path(sys.executable).parent / "affray")
+from cli_run import affray_here
 
 
 def test_c2x_04_fighter_18_99_gets_plus_2_plus_3() -> None:
@@ -178,8 +175,7 @@ sides:
   a: {combatants: [{name: A, hp: 5, str: 17/50, slots: {12: 1}, mana: -1}]}
   b: {combatants: [{name: B, hp: 5}]}
 """, encoding="utf-8")
-    done = subprocess.run([AFFRAY, "check", str(path), "--ruleset", "side-d6"], capture_output=True, text=True,
-                          timeout=60)
+    done = affray_here("check", path, "--ruleset", "side-d6")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     for field in ("combatants[0].str: '17/50'", "combatants[0].slots", "combatants[0].mana"):
         assert field in done.stderr, done.stderr

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,8 +19,7 @@ from affray.mana import (
     research_days,
     slots_for,
 )
-
-AFFRAY = str(Path(sys.executable).parent / "affray")
+from cli_run import affray_here
 
 # C2X-06, the seed's table as printed: level: (priest, wizard, ranger, paladin); "*" new spell level
 SEED_ROWS = """\
@@ -169,7 +167,7 @@ def test_mana_bad_input() -> None:
 # ------------------------------------------------------------------------------------------------ CLI
 
 def affray(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([AFFRAY, *args], capture_output=True, text=True, timeout=60)
+    return affray_here(*args)
 
 
 def test_cli_mana_json_twentieth_level_mage() -> None:

@@ -9,13 +9,12 @@ orc THAC0 19 vs fighter AC 5: 14.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cli_run import affray_here
 from combat2_helpers import LONG_SWORD, NONE, encounter, events, melee, one, orc, pc, weapon
 from combat2_phase2_helpers import attack_periods, cycles, delay_periods, hs_at, party_wins, play2
 
@@ -80,9 +79,7 @@ def test_p2_01_cli_max_rounds_counts_cycles_and_round_is_null(tmp_path: Path) ->
     path = tmp_path / "p2.json"
     path.write_text(encounter({"party": [pc("Brom", attacks=3)], "orcs": [orc("Orc", hp=60)]},
                               {"Brom": [melee("Orc", 2)] * 6}, initiative=party_wins(2)))
-    done = subprocess.run([str(Path(sys.executable).parent / "affray"), "run", str(path), "--ruleset",
-                           "combat2-phase2", "--max-rounds", "1", "--json"], capture_output=True, text=True,
-                          timeout=120)
+    done = affray_here("run", path, "--ruleset", "combat2-phase2", "--max-rounds", "1", "--json")
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert attack_periods(doc, "Brom") == [1, 2, 3]

@@ -5,8 +5,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import pytest
 from affray import EncounterError, load_text, prepare
 from affray.model.derive import attacks_per_round
 from affray.rulesets.d12_tables import move_squares, rate_by_load
+from cli_run import affray_here
 from d12_helpers import (
     NONE,
     SPEAR,
@@ -306,10 +305,10 @@ def test_bad_dice_and_fields_exit_2_without_a_traceback(tmp_path: Path):
     doc["ruleset"] = "d12-procedure"
     f = tmp_path / "bad.json"
     f.write_text(json.dumps(doc))
-    p = subprocess.run([sys.executable, "-m", "affray", "check", str(f)], capture_output=True, text=True)
+    p = affray_here("check", f)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "surprise_odds" in p.stderr
     doc["sides"]["party"]["combatants"][0].pop("surprise_odds")
     f.write_text(json.dumps(doc))
-    p = subprocess.run([sys.executable, "-m", "affray", "check", str(f)], capture_output=True, text=True)
+    p = affray_here("check", f)
     assert p.returncode == 2 and "rolls.surprise.party" in p.stderr and "d12" in p.stderr

@@ -1,4 +1,5 @@
-"""The newcomer's commands: ``affray rulesets [ID]``, ``affray new``, ``affray examples``, run as a user runs them.
+"""The newcomer's commands: ``affray rulesets [ID]``, ``affray new``, ``affray examples``, the command lines a user
+types (run in the test's own process: tests/cli_run.py).
 
 Bad input exits 2 with a message naming what is wrong and what to do, never a traceback (CONTRACT.md "Exit
 status")."""
@@ -7,10 +8,8 @@ from __future__ import annotations
 
 import doctest
 import json
-import os
 import re
 import subprocess
-import sys
 import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
@@ -22,16 +21,15 @@ import affray
 import affray.examples
 from affray.engine.options import BaseOptions, option_info
 from affray.rulesets import RULESETS
+from cli_run import affray_here
 
-AFFRAY = str(Path(sys.executable).parent / "affray")
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "src" / "affray" / "examples"
 IDS = [r.id for r in RULESETS]
 
 
 def affray_cmd(*args: str | Path, cwd: Path | None = None, columns: int = 100) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run([AFFRAY, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+    return affray_here(*args, cwd=cwd, env={"COLUMNS": str(columns)})
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> str:

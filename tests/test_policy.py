@@ -22,6 +22,7 @@ from affray.model.encounter import POLICY_NAMES
 from affray.model.order import Order
 from affray.plugins.mana import ManaPool
 from affray.policy import POLICIES, Auto, PolicyError, choose, find_policy, load_policy
+from cli_run import affray_here
 from conftest import EXAMPLES
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
@@ -377,7 +378,7 @@ def test_every_policy_plays_valid_declarations_under_every_ruleset(ruleset: str)
 def test_an_unknown_policy_is_bad_input_naming_file_field_and_choices(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(with_side_policy(SKIRMISH, "brave"), encoding="utf-8")
-    done = subprocess.run([AFFRAY, "check", str(path)], capture_output=True, text=True, timeout=60)
+    done = affray_here("check", path)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     # line 6: the skirmish's comment, ruleset, seed, sides and party come first
@@ -527,15 +528,18 @@ def test_bad_policy_on_the_command_line_exits_2_naming_the_field(designer: Path)
             (("--policy", "party=plain,caster"), "one policy a side for one fight (`affray simulate` sweeps")):
         for command in (["run", str(path), "--ruleset", "side-d6", "--auto"],
                         ["drive", str(path), "--ruleset", "side-d6", "--auto"]):
-            done = subprocess.run([AFFRAY, *command, *args], capture_output=True, text=True, timeout=60,
-                                  cwd=designer, stdin=subprocess.DEVNULL)
+            done = affray_here(*command, *args, cwd=designer, stdin="")
             assert done.returncode == 2, (command, args, done.stdout[-500:], done.stderr)
             assert "Traceback" not in done.stderr and message in done.stderr, (command, done.stderr)
 
 
 def test_policy_on_the_command_line_plays_the_named_policy(designer: Path) -> None:
     """``--policy party=mypolicies:last`` on run: F 1's first declaration is the designer's; ``--policy plain``
-    (every side) on run and play gives the timeline of a file that says ``policy: plain`` on each side."""
+    (every side) on run and play gives the timeline of a file that says ``policy: plain`` on each side.
+
+    The first is run as a process of its own: the installed ``affray``'s ``sys.path`` does not hold the current
+    directory (this process's holds the designer's, and imported the module already), so only there does the
+    designer's module have to be found where ``load_policy`` says, the current directory."""
     path = designer / "line.yaml"
     path.write_text(LINE, encoding="utf-8")
     done = subprocess.run([AFFRAY, "run", str(path), "--ruleset", "side-d6", "--seed", "2", "--auto", "--json",
@@ -546,8 +550,8 @@ def test_policy_on_the_command_line_plays_the_named_policy(designer: Path) -> No
     both = designer / "both.yaml"
     both.write_text(LINE.replace("  party:\n", "  party:\n    policy: plain\n").replace(
         "  orcs:\n", "  orcs:\n    policy: plain\n"), encoding="utf-8")
-    runs = [subprocess.run([AFFRAY, "run", str(p), "--ruleset", "side-d6", "--seed", "2", "--auto", "--json",
-                            *extra], capture_output=True, text=True, timeout=60, cwd=designer).stdout
+    runs = [affray_here("run", p, "--ruleset", "side-d6", "--seed", "2", "--auto", "--json", *extra,
+                        cwd=designer).stdout
             for p, extra in ((path, ["--policy", "plain"]), (both, []))]
     assert runs[0] == runs[1] and '"winner"' in runs[0]
 

@@ -3,8 +3,6 @@ attack's outcome typed at the console's command prompt."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +15,8 @@ from affray.drive import AnswerError
 from affray.drive.commands import suggest as command_words
 from affray.drive.shorthand import entry, suggest
 from affray.play.completing import WordCompleter
+from cli_run import affray_here
 
-AFFRAY = str(Path(sys.executable).parent / "affray")
 SKIRMISH = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "skirmish.yaml"
 
 #: What a combatant may declare, shaped as a declaration question's ``choices`` (drive/questions.py).
@@ -123,8 +121,7 @@ def test_prompt_toolkit_completes_the_word_being_typed() -> None:
 # ------------------------------------------------------------------------------- an outcome at the prompt
 
 def play(tmp_path: Path, lines: str) -> str:
-    done = subprocess.run([AFFRAY, "play", str(SKIRMISH), "--auto", "--db", str(tmp_path / "f.db")],
-                          input=lines + "quit\n", capture_output=True, text=True, timeout=300)
+    done = affray_here("play", SKIRMISH, "--auto", "--db", tmp_path / "f.db", stdin=lines + "quit\n")
     assert done.returncode == 0, done.stdout + done.stderr
     return " ".join(done.stdout.split())
 

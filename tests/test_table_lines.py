@@ -213,9 +213,6 @@ def test_the_same_lines_through_affray_drive_give_the_same_journal(tmp_path: Pat
     assert rows(tmp_path / "drive.db") == rows(tmp_path / "console.db")
 
 
-import test_web_browser  # noqa: E402
-
-browser = test_web_browser.browser  # Debian's chromium, or a skip that says why (a fixture)
 
 
 def play_on_the_page(browser: Any, file: Path, ruleset: str, db: Path) -> Referee:

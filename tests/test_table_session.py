@@ -6,14 +6,13 @@ both sides aware, initiative pinned, and no plan: every declaration is asked, PC
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from affray import load_text, prepare
 from affray.drive import DeclareQuestion, DieQuestion
 from affray.table import Session, Shown
+from cli_run import affray_here
 
 FIGHT = """
 ruleset: side-d6
@@ -193,15 +192,15 @@ def test_declare_on_the_command_line(tmp_path: Path) -> None:
     nobody is bad input (exit 2, no traceback)."""
     file = tmp_path / "f.yaml"
     file.write_text(FIGHT, encoding="utf-8")
-    affray = [sys.executable, "-m", "affray", "run", str(file), "--max-rounds", "1", "--json"]
-    done = subprocess.run([*affray, "--declare", "orcs=auto"], capture_output=True, text=True, timeout=120)
+    affray = ["run", str(file), "--max-rounds", "1", "--json"]
+    done = affray_here(*affray, "--declare", "orcs=auto")
     assert done.returncode == 0, done.stderr
     orcs = [e for e in json.loads(done.stdout)["events"] if e["kind"] == "declare" and e["actor"].startswith("Orc")]
     assert len(orcs) == 3 and all(e["detail"].endswith("(auto)") for e in orcs)
-    bad = subprocess.run([*affray, "--declare", "goblins=auto"], capture_output=True, text=True, timeout=120)
+    bad = affray_here(*affray, "--declare", "goblins=auto")
     assert bad.returncode == 2 and "no side or combatant named 'goblins'" in bad.stderr
     assert "Traceback" not in bad.stderr
-    bad = subprocess.run([*affray, "--declare", "orcs=sometimes"], capture_output=True, text=True, timeout=120)
+    bad = affray_here(*affray, "--declare", "orcs=sometimes")
     assert bad.returncode == 2 and "WHO=MODE" in bad.stderr
 
 
