@@ -33,6 +33,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from affray.rulesets import RULESETS
+from cli_run import affray_here
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
 ENV = dict(os.environ, NO_COLOR="1", PROMPT_TOOLKIT_NO_CPR="1", TERM="dumb")
@@ -157,8 +158,7 @@ def test_a_round_in_a_dozen_lines_at_the_console(tmp_path: Path, ruleset: str) -
     data["plan"] = plan
     planned = tmp_path / "planned.json"
     planned.write_text(json.dumps(data), encoding="utf-8")
-    done = subprocess.run([AFFRAY, "run", str(planned), "--ruleset", ruleset, "--max-rounds", str(ROUNDS), "--json"],
-                          capture_output=True, text=True, timeout=120)
+    done = affray_here("run", planned, "--ruleset", ruleset, "--max-rounds", str(ROUNDS), "--json")  # its output
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["events"] == events
 
