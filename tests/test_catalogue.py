@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -25,8 +24,8 @@ from affray.catalogue import KINDS, ArmourEntry, MonsterEntry, SpellEntry, Weapo
 from affray.errors import EncounterError, Problem
 from affray.io.load import Loaded, expand, load_encounter, load_text
 from affray.io.names import entry_problems, morale_2d10
+from cli_run import affray_here
 
-AFFRAY = str(Path(sys.executable).parent / "affray")
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 CAT = package_catalogue()
 
@@ -54,7 +53,7 @@ plan:
 
 
 def affray(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([AFFRAY, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd)
+    return affray_here(*args, cwd=cwd)
 
 
 def _load(text: str, file: str = "f.yaml", **kw: Any) -> Loaded:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -18,14 +17,14 @@ from affray.engine.events import Condition, Melee
 from affray.odds import Contender, attack, first, spell_vs_blow
 from affray.odds.order import RULESET_IDS
 from affray.sim import simulate
+from cli_run import affray_here
 
-AFFRAY = str(Path(sys.executable).parent / "affray")
 DIE = {"combat2-phase1": 10, "combat2-phase2": 10, "side-d6": 6, "speed-segments": 6, "phase-count": 6,
        "d12-procedure": 12}
 
 
 def affray(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([AFFRAY, *args], capture_output=True, text=True, timeout=120)
+    return affray_here(*args)
 
 
 # -- worked by hand -------------------------------------------------------------------------------------------

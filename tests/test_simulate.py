@@ -15,6 +15,7 @@ import pytest
 
 from affray.sim import BATCH_SIZE, SIMULTANEOUS, fight_seeds, simulate, wilson
 from affray.sim.runner import plan
+from cli_run import affray_here
 from conftest import EXAMPLES
 
 AFFRAY = str(Path(sys.executable).parent / "affray")
@@ -24,7 +25,9 @@ SKIRMISH = EXAMPLES / "skirmish.yaml"
 
 
 def affray(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([AFFRAY, *map(str, args)], capture_output=True, text=True, timeout=300)
+    # In this process: a command's pool of workers (--workers N, or every core) is forked as the command starts, as
+    # the intervals' coverage test forks its own here, and joined before it ends; only the workers ignore SIGINT.
+    return affray_here(*args)
 
 
 def bad_input(done: subprocess.CompletedProcess[str]) -> str:
@@ -429,7 +432,11 @@ def test_bad_numbers_and_a_missing_file_exit_2(tmp_path: Path) -> None:
 
 
 def test_an_unreachable_scheduler_exits_2() -> None:
-    err = bad_input(affray("simulate", ORCS, "--fights", "5", "--scheduler", "tcp://127.0.0.1:9"))
+    """Run as a process of its own: a Dask client that cannot connect leaves its IO-loop thread running in the
+    process that made it (distributed's ``Client``); made in the test's process, it would outlive the test."""
+    done = subprocess.run([AFFRAY, "simulate", str(ORCS), "--fights", "5", "--scheduler", "tcp://127.0.0.1:9"],
+                          capture_output=True, text=True, timeout=300)
+    err = bad_input(done)
     assert "--scheduler tcp://127.0.0.1:9: cannot reach a Dask scheduler there" in err
 
 

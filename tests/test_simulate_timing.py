@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 import subprocess
-import sys
 from fractions import Fraction
 from importlib.util import find_spec
 from pathlib import Path
@@ -18,10 +17,10 @@ from affray.sim import simulate, wilson
 from affray.sim.clock import seconds_of
 from affray.sim.rules import fail_chance
 from affray.sim.stats import mean_interval, paired, unpaired_rates
+from cli_run import affray_here
 from conftest import EXAMPLES
 from test_simulate import WORKED
 
-AFFRAY = str(Path(sys.executable).parent / "affray")
 ROOT = Path(__file__).resolve().parents[1]
 ORCS = ROOT / "benchmarks" / "fighters_vs_orcs.yaml"
 SKIRMISH = EXAMPLES / "skirmish.yaml"
@@ -29,7 +28,7 @@ IDS = [r.id for r in RULESETS]
 
 
 def affray(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([AFFRAY, *map(str, args)], capture_output=True, text=True, timeout=600, cwd=cwd)
+    return affray_here(*args, cwd=cwd)
 
 
 def write(tmp_path: Path, text: str, name: str = "fight.yaml") -> Path:
