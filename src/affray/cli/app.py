@@ -7,9 +7,9 @@ import copy
 import functools
 import json
 import sys
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 import typer.main
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     app: typer.Typer  # the whole command line (module ``__getattr__``)
 
 __all__ = ["app", "main"]
+
+T = TypeVar("T")
 
 # The commands of this module; ``app`` (module ``__getattr__`` below) is this with the workbench's too.
 _app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -250,12 +252,13 @@ def play(
             prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                rounds)
             store = Store(db)
-            record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
+            record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id,
+                                                                  prepared.seed, options, auto, rounds))
         else:
             if policy:
                 raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = Store(db)
-            record = store.game(game_n)
+            record = _closed_if_not(store, lambda: store.game(game_n))
         io = io_for_stdin()
         with contextlib.closing(store), store.writer(record.id):  # one writer per fight: a second is refused (exit 2)
             try:
@@ -310,7 +313,7 @@ def drive(
             if policy:
                 raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = _existing_store(db, write=True)
-            record = store.game(game_n)
+            record = _closed_if_not(store, lambda: store.game(game_n))
             with contextlib.closing(store), store.writer(record.id):  # one writer per fight
                 try:
                     opened = open_fight(store, record, DicePrefs(), new_rules=new_rules)
@@ -332,7 +335,8 @@ def drive(
             converse(session, inp, out)
             return
         store = Store(db)
-        record = store.new_game(str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds)
+        record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id, prepared.seed,
+                                                              options, auto, rounds))
         with contextlib.closing(store), store.writer(record.id):
             opened = open_fight(store, record, DicePrefs())
             session = Session(opened.drive, opened.record)
@@ -396,29 +400,34 @@ def games(db: Annotated[Path, typer.Option(help="the SQLite database")] = Path("
     """List the fights saved in a database."""
 
     def body() -> None:
-        from affray.table import StoreError
-
-        store = _existing_store(db)  # read-only: a reader never writes
-        damaged = 0
-        for gid in store.game_ids():
-            try:  # a damaged fight is marked, and the others listed
-                g = store.game(gid)
-                j = store.journal(gid)
-            except StoreError as exc:
-                damaged += 1
-                typer.echo(printable(f"{gid}  damaged: {str(exc).removeprefix(f'{store.path}: ')}"))
-                continue
-            state = "over" if j.ended else "in progress"
-            n = len(j.branches)
-            branches = f"  ({n} branch{'es' if n > 1 else ''} kept from before a change of rules: --branch 1" \
-                f"{f' to {n}' if n > 1 else ''})" if n else ""
-            typer.echo(printable(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events"
-                                 f"  {state}{branches}"))
-        if damaged:
-            raise StoreError(f"{store.path}: {damaged} damaged fight{'s' if damaged > 1 else ''} (marked above); "
-                             "the others can be logged and played")
+        with contextlib.closing(_existing_store(db)) as store:  # read-only: a reader never writes
+            _list_games(store)
 
     _guard(body)
+
+
+def _list_games(store: Store) -> None:
+    """``affray games``: each fight of ``store`` on a line; a damaged one marked (then exit 2)."""
+    from affray.table import StoreError
+
+    damaged = 0
+    for gid in store.game_ids():
+        try:  # a damaged fight is marked, and the others listed
+            g = store.game(gid)
+            j = store.journal(gid)
+        except StoreError as exc:
+            damaged += 1
+            typer.echo(printable(f"{gid}  damaged: {str(exc).removeprefix(f'{store.path}: ')}"))
+            continue
+        state = "over" if j.ended else "in progress"
+        n = len(j.branches)
+        branches = f"  ({n} branch{'es' if n > 1 else ''} kept from before a change of rules: --branch 1" \
+            f"{f' to {n}' if n > 1 else ''})" if n else ""
+        typer.echo(printable(f"{g.id}  {g.created}  {g.file}  {g.ruleset}  seed {g.seed}  {len(j.events)} events"
+                             f"  {state}{branches}"))
+    if damaged:
+        raise StoreError(f"{store.path}: {damaged} damaged fight{'s' if damaged > 1 else ''} (marked above); "
+                         "the others can be logged and played")
 
 
 @_app.command()
@@ -437,13 +446,13 @@ def log(
         from affray.io.timeline import timeline_json
         from affray.render.timeline import render_result
 
-        store = _existing_store(db)  # read-only: a reader never writes
-        record = store.game(_game(game))
-        if stored or branch is not None:
-            _log_stored(store, record, _whole("--branch", branch, 1, MAX_SEED, "a branch's number (`affray games` "
-                                              "counts them)"), as_json)
-            return
-        result = _session(store, record, None).rebuild()
+        with contextlib.closing(_existing_store(db)) as store:  # read-only: a reader never writes
+            record = store.game(_game(game))
+            if stored or branch is not None:
+                _log_stored(store, record, _whole("--branch", branch, 1, MAX_SEED, "a branch's number (`affray "
+                                                  "games` counts them)"), as_json)
+                return
+            result = _session(store, record, None).rebuild()
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -544,6 +553,16 @@ def _session(store: Store, game: Game, io: Io | None, dice: str | None = None,
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None
+
+
+def _closed_if_not(store: Store, get: Callable[[], T]) -> T:
+    """``get()`` (a fight of ``store``); if it fails, ``store`` is closed before the error goes on (else its caller
+    closes it)."""
+    try:
+        return get()
+    except BaseException:
+        store.close()
+        raise
 
 
 def _existing_store(db: Path, *, write: bool = False) -> Store:
