@@ -3,7 +3,9 @@ aliases expand to (``affray.limits``); YAML tags, binaries and sets refused wher
 
 from __future__ import annotations
 
+import copy
 import datetime
+import functools
 import os
 import re
 from pathlib import Path
@@ -196,7 +198,7 @@ def parse_yaml(text: str, file: str) -> Any:
         raise EncounterError([Problem(file, deep, "", f"mappings and lists nested more than {MAX_DEPTH} deep "
                                       "(limit)")])
     try:
-        return _yaml().load(text)
+        return copy.deepcopy(_parsed(text)) if len(text) <= _KEPT_TEXT else _yaml().load(text)
     except MaxDepthExceededError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
         raise EncounterError([Problem(file, line, "", f"mappings and lists nested more than {MAX_DEPTH} deep "
@@ -214,6 +216,18 @@ def parse_yaml(text: str, file: str) -> Any:
             from None
     except RecursionError:  # pragma: no cover - the depth limits come first
         raise EncounterError([Problem(file, None, "", f"nested more than {MAX_DEPTH} deep (limit)")]) from None
+
+
+#: Texts up to this many characters have their trees kept (``_parsed``).
+_KEPT_TEXT = 16 * 1024
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(text: str) -> Any:
+    """The ruamel tree of ``text``, kept for the next time it is read (a fight's stored text is read again on each
+    resume, rebuild and undo; a simulation's file once a worker): given out as a copy (``parse_yaml``), some 5
+    to 10 times faster than reading it again. A text that fails is not kept."""
+    return _yaml().load(text)
 
 
 def _too_big(size: int | None) -> str:
