@@ -190,7 +190,7 @@ def test_a_kill_between_any_two_rows_of_a_step_loses_nothing(tmp_path: Path, fro
 def test_a_kill_at_30_random_moments_loses_nothing(tmp_path: Path, front: str) -> None:
     """40 combatants (benchmarks/forty.yaml) under side-d6, killed 30 times, resumed each time: one kill in five at
     a random moment of the process's start (loading, rebuilding, opening its session: before its session's first
-    row is seen), the others once a random number of new events (1 to 12) is in the journal, wherever the process
+    row is seen), the others once a random number of new events (1 to 6) is in the journal, wherever the process
     then is (rolling, writing, showing, serving). The journal is always whole, and the fight ends as ``affray
     run`` does."""
     db = tmp_path / "fight.db"
@@ -203,7 +203,9 @@ def test_a_kill_at_30_random_moments_loses_nothing(tmp_path: Path, front: str) -
             while time.monotonic() < deadline and count(db, "kind = 'open'") == opened and proc.poll() is None:
                 time.sleep(0.005)
         else:
-            target, deadline = before + rng.randint(1, 12), time.monotonic() + 120  # the fight ends near event 350
+            # the fight ends near event 350: the targets add up to 79 events, and a busy machine lets the process run
+            # on some 8 events past its target before the kill lands (24 kills: some 190 more)
+            target, deadline = before + rng.randint(1, 6), time.monotonic() + 120
             while count(db, "kind = 'event'") < target and proc.poll() is None:
                 assert time.monotonic() < deadline
                 time.sleep(0.002)
