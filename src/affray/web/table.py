@@ -50,9 +50,10 @@ class Table:
     branched: str | None = None
     #: Each event's line as each way of seeing it draws it (``affray.web.views``): drawn once, shown many times.
     drawn: dict[Any, Any] = field(default_factory=dict)
-    #: What each way of seeing the fight sees since its last change (``affray.web.views``): the screens that see the
-    #: same (the players of one side, the table view) share it.
-    seen: dict[Any, Any] = field(default_factory=dict)
+    #: What each way of seeing the fight sees, and the moment it was worked out at (``changes`` and the events'
+    #: count): the screens that see the same (the players of one side, the table view) share it
+    #: (``affray.web.views``).
+    seen: tuple[tuple[int, int], dict[Any, Any]] = field(default_factory=lambda: ((-1, -1), {}))
     #: The changes made through the table (answers and commands, each counted once done, taken or not).
     changes: int = 0
 

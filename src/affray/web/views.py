@@ -332,13 +332,12 @@ def _side_view(table: Table, sides: set[str], heard: set[int]) -> SideView:
     """What the combatants of ``sides`` could know, having heard the declarations ``heard`` (``_seen_by``): worked
     out once a change of the table for every screen that sees the same (the players of one side and the table
     view, mostly), kept by the table (``Table.seen``) until its next change."""
-    key = (frozenset(sides), frozenset(heard))
-    kept = table.seen
     now = (table.changes, len(table.session.fight.events))
-    if kept.get("at") != now:
-        kept.clear()
-        kept["at"] = now
-    found: SideView | None = kept.get(key)
+    if table.seen[0] != now:
+        table.seen = (now, {})
+    kept: dict[tuple[frozenset[str], frozenset[int]], SideView] = table.seen[1]
+    key = (frozenset(sides), frozenset(heard))
+    found = kept.get(key)
     if found is None:
         found = kept[key] = _seen_by(table, sides, heard)
     return found
