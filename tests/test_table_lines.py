@@ -243,16 +243,23 @@ def play_on_the_page(browser: Any, file: Path, ruleset: str, db: Path) -> Refere
             if page.locator(".over").count():
                 ref.over()
                 break
-            ask = page.locator("section.ask")
-            if ask.count():
-                qid = ask.get_attribute("data-question") or ""
-                title = ask.locator("h2").text_content() or ""
-                actor = title.split(" (")[0]
-                ask.locator("details.say input[name=text]").fill(ref.declares(actor))  # open on the referee's page
-                ask.locator("details.say button").click()
-                page.wait_for_function(  # answered: the page shows another question, or none (not a frame of before)
-                    "q => { const a = document.querySelector('section.ask'); return !a || a.dataset.question !== q; }",
+            # the question and its title read at once (a frame may come between two reads); a note there before
+            # is marked, so that a refusal drawn after the click (a new note) ends the wait at once
+            asked = page.evaluate("""() => { const a = document.querySelector('section.ask');
+                document.querySelectorAll('p.note').forEach(n => { n.dataset.before = '1'; });
+                return a ? [a.dataset.question, a.querySelector('h2').textContent] : null; }""")
+            if asked is not None:
+                qid, title = asked
+                ask = page.locator(f"section.ask[data-question='{qid}']")
+                ask.locator("details.say input[name=text]").fill(ref.declares(title.split(" (")[0]))
+                ask.locator("details.say button").click()  # "Or say it" is open on the referee's page
+                page.wait_for_function(  # answered (another question, or none), or refused (a new note)
+                    """q => { const a = document.querySelector('section.ask');
+                        return !a || a.dataset.question !== q
+                            || !!document.querySelector('p.note:not([data-before])'); }""",
                     arg=qid)
+                note = page.evaluate("() => document.querySelector('p.note:not([data-before])')?.textContent ?? ''")
+                assert page.locator(f"section.ask[data-question='{qid}']").count() == 0, f"{title}: refused: {note}"
                 continue
             paused = page.locator("p.paused")
             said = paused.text_content() or "" if paused.count() else ""
