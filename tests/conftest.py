@@ -51,6 +51,39 @@ SLOW_MODULES = frozenset({
 })
 
 
+#: The longest tests, tens of seconds each (most of it waiting on the processes, servers and browsers they start),
+#: queued first and longest first, each entry a node id's start (the figures: wall seconds in CI, three workers
+#: on two cores). With ``--dist load --maxschedchunk 1`` (pyproject.toml) a worker holds one test beside the one it
+#: runs and takes the next from the queue as it finishes: the long ones spread over the workers as they free up and
+#: the quick ones fill in after, where ``worksteal`` handed the first third of the queue (every long test) to one
+#: worker, whose last long tests ran alone at the end for a minute and a half.
+LONGEST = (
+    "test_nothing_lost.py::test_a_kill_at_30_random_moments",   # 55-70 s each of three
+    "test_nothing_lost.py::test_a_kill_between_any_two_rows",   # 13-32 s
+    "test_fuzz.py::",                                           # 21-27 s
+    "test_web_screens.py::test_every_screen_fits",              # 20-23 s
+    "test_web_browser.py::",                                    # 14-22 s
+    "test_play_asked.py::",                                     # 8-15 s
+    "test_play_terminal.py::test_sigkill_mid_fight",            # 15 s
+    "test_simulate.py::test_an_unreachable_scheduler",          # 13 s (a connection's timeout)
+    "test_table_lines.py::test_the_same_lines_on_the_page",     # 9-13 s
+    "test_nothing_lost.py::test_a_write_refused_on_the_page",   # 11 s
+    "test_simulate.py::test_json_is_identical",                 # 11 s
+    "test_simulate.py::test_the_intervals_cover",               # 11 s
+    "test_web_hold.py::",                                       # 6-11 s
+)
+
+
+def _queued(item: pytest.Item) -> tuple[int, int]:
+    """An item's place in the queue: the longest first (``LONGEST``' order), then the other slow modules' tests,
+    then the rest; within each, collection's order (``sort`` is stable)."""
+    node = item.nodeid.removeprefix("tests/")
+    for rank, start in enumerate(LONGEST):
+        if node.startswith(start):
+            return 0, rank
+    return 1 + (item.path.stem not in SLOW_MODULES), 0
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker more than the cores. A fifth of the suite's time is spent waiting (on the processes,
     servers and browsers it starts, and on timeouts it checks): on two cores, three workers finish it in 380 s
@@ -59,12 +92,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The slow modules' tests marked, and run first: on a few cores (pytest-xdist, ``--dist worksteal``) the
-    quick ones then fill in around them, rather than one long test running alone at the end."""
+    """The slow modules' tests marked, and queued first, the longest at the head (``LONGEST``): on a few cores
+    the quick ones then fill in around them, rather than one long test running alone at the end."""
     for item in items:
         if item.path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: item.path.stem not in SLOW_MODULES)  # stable: each module's order kept
+    items.sort(key=_queued)
 
 
 @pytest.fixture(scope="session")
