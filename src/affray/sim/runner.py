@@ -13,6 +13,7 @@ import io
 import math
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -21,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from affray.api import Prepared, prepare
 from affray.engine.options import option_info
@@ -351,12 +353,41 @@ def _on_executor(executor: Executor, jobs: Sequence[Job], progress: Progress | N
     return [b for b in out if b is not None]
 
 
+def _unanswered(address: str) -> OptionError:
+    return OptionError(f"--scheduler {address}: no answer from a Dask scheduler there within {SCHEDULER_SECONDS} s "
+                       "(limit): is it running, and is this its address (tcp://HOST:8786)?")
+
+
+def _probe(address: str) -> None:
+    """A TCP address (``tcp://HOST:PORT`` or ``HOST:PORT``) that refuses a connection, or whose host has no address,
+    is said at once: the Dask client would try again until its timeout, ``SCHEDULER_SECONDS`` later. Any other
+    address (another protocol, a port that accepts) is left to the client."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number: the client's own words
+        return
+    if parts.scheme != "tcp" or host is None or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=SCHEDULER_SECONDS).close()
+    except TimeoutError:
+        raise _unanswered(address) from None
+    except (ConnectionRefusedError, socket.gaierror) as exc:
+        raise OptionError(f"--scheduler {address}: cannot reach a Dask scheduler there ({type(exc).__name__}: "
+                          f"{str(exc)[:200]})") from None
+    except OSError:  # unreachable network, and the like: the client tries, and says
+        return
+
+
 def _connect(address: str) -> Any:
     """A Dask client of the scheduler at ``address`` with a worker at least, or OptionError naming it: nothing
-    there, something that is not a Dask scheduler (its answer unreadable), no answer within ``SCHEDULER_SECONDS``
-    (the client's own timeout does not cover a port that accepts and stays silent), or no worker within as long."""
+    there (a refused connection said at once: ``_probe``), something that is not a Dask scheduler (its answer
+    unreadable), no answer within ``SCHEDULER_SECONDS`` (the client's own timeout does not cover a port that accepts
+    and stays silent), or no worker within as long."""
     from distributed import Client
 
+    _probe(address)
     told: dict[str, Any] = {}
 
     def connect() -> None:
@@ -369,8 +400,7 @@ def _connect(address: str) -> Any:
     thread.start()
     thread.join(SCHEDULER_SECONDS + 1)
     if thread.is_alive():
-        raise OptionError(f"--scheduler {address}: no answer from a Dask scheduler there within {SCHEDULER_SECONDS} s "
-                          "(limit): is it running, and is this its address (tcp://HOST:8786)?")
+        raise _unanswered(address)
     if "error" in told:
         exc = told["error"]
         raise OptionError(f"--scheduler {address}: cannot reach a Dask scheduler there ({type(exc).__name__}: "
