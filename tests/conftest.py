@@ -65,9 +65,7 @@ LONGEST = (
     "test_web_browser.py::",                                    # 14-22 s
     "test_play_asked.py::",                                     # 8-15 s
     "test_play_terminal.py::test_sigkill_mid_fight",            # 15 s
-    "test_simulate.py::test_an_unreachable_scheduler",          # 13 s (a connection's timeout)
     "test_table_lines.py::test_the_same_lines_on_the_page",     # 9-13 s
-    "test_nothing_lost.py::test_a_write_refused_on_the_page",   # 11 s
     "test_simulate.py::test_json_is_identical",                 # 11 s
     "test_simulate.py::test_the_intervals_cover",               # 11 s
     "test_web_hold.py::",                                       # 6-11 s
