@@ -98,8 +98,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=_queued)
 
 
+@pytest.fixture
+def browser(_chromium: Any) -> Iterator[Any]:
+    """The worker's Chromium (``_chromium``) for one test: whatever contexts the test opened are closed when it ends,
+    passed or failed, so that no page of a test (a live page, reconnecting to a server gone) runs on into the
+    next."""
+    yield _chromium
+    for context in list(_chromium.contexts):
+        context.close()
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def _chromium() -> Iterator[Any]:
     """Debian's Chromium through Playwright, one for every browser test a worker runs (each test opens contexts of
     its own); without it, a skip that says why, or a failure where CI requires it (AFFRAY_REQUIRE_BROWSER=1)."""
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
