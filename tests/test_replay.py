@@ -92,7 +92,8 @@ def test_an_attacks_given_d20_and_damage_reappear_under_every_ruleset(tmp_path: 
         timeline = replayed["timeline"]
         assert timeline["ruleset"] == ruleset and timeline["seed"] == 3
         _the_duel_as_worked(timeline)
-        given = [d for e in timeline["events"] if e["kind"] == "melee" for d in e["dice"] if d["purpose"] != "initiative"]
+        given = [d for e in timeline["events"] if e["kind"] == "melee" for d in e["dice"]
+                 if d["purpose"] != "initiative"]
         assert {d["source"] for d in given} == {"file"}, ruleset  # the played dice, carried: none rolled anew
     assert doc["carried"] == {"declarations": 4, "by_policy": 0, "d20": 4, "damage": 2, "saves": 0, "outcomes": 0,
                               "surprise": "none"}
