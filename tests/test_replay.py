@@ -211,7 +211,7 @@ def test_the_side_by_side_text_shows_who_acted_when_who_fell_and_who_won(tmp_pat
                        env={"COLUMNS": "160"})
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    for text in ("played under side-d6, seed 3", "Brom 1: melee Orc", "side-d6 (played)", "phase-count",
+    for text in ("played under side-d6, seed 3", "Brom (1st): melee Orc", "side-d6 (played)", "phase-count",
                  "hit Orc for 3 (d20 15)", "Orc falls", "to Brom's melee", "winner", "party, settled at",
                  "How phase-count differs from the fight as played, and why"):
         assert text in out, text

@@ -43,4 +43,4 @@ def test_the_referee_replays_the_fight_under_another_ruleset_from_the_page(tmp_p
         assert 'value="phase-count" checked' in body
         winner = re.search(r'<tr class="winner"><th scope="row">winner</th>(.*?)</tr>', body, re.S)
         assert winner is not None and winner.group(1).count("<strong>party</strong>") == 2
-        assert "Brom 1: melee" in body and "falls</th>" in body
+        assert "Brom (1st): melee" in body and "falls</th>" in body

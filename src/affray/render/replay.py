@@ -9,7 +9,7 @@ from rich.text import Text
 
 from affray.printable import printable as p
 from affray.replay.compare import Deed
-from affray.replay.mapping import surprise_as_played
+from affray.replay.mapping import ordinal, surprise_as_played
 from affray.replay.report import Report
 
 __all__ = ["MORE_SHOWN", "render_report"]
@@ -37,7 +37,7 @@ def render_report(report: Report, console: Console) -> None:
     for col in view.columns:
         table.add_column(p(col), overflow="fold")
     for row in view.rows:
-        label = f"{row.actor} {row.index + 1}: {row.said}" + (" (policy)" if row.auto else "")
+        label = f"{row.actor} ({ordinal(row.index + 1)}): {row.said}" + (", the policy's" if row.auto else "")
         cells = []
         for col in view.columns:
             cell = _deed(row.deeds[col])

@@ -12,6 +12,7 @@ from fastapi import FastAPI, Query
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from jinja2 import Environment
 
+from affray.replay.mapping import ordinal
 from affray.rulesets import ruleset_ids
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def add_replay(app: FastAPI, env: Environment, who: Callable[[str], Viewer | Non
 
             report = await asyncio.to_thread(replay_all, played, chosen)
         html = env.get_template("replay.html").render(
-            token=v.token, title="the referee", played=played, choices=known, chosen=chosen, report=report)
+            token=v.token, title="the referee", played=played, choices=known, chosen=chosen, report=report,
+            ordinal=ordinal)
         return HTMLResponse(html)
 
 
