@@ -233,6 +233,48 @@ def test_bad_input_is_exit_2_with_what_is_wrong(tmp_path: Path, args: tuple[str,
 def test_a_missing_source_and_a_missing_fight_are_exit_2(tmp_path: Path) -> None:
     done = affray_here("replay", tmp_path / "nothing.yaml", "--ruleset", "phase-count")
     assert done.returncode == 2 and "no such file" in done.stderr
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(DUEL.replace("ruleset: side-d6\n", ""), encoding="utf-8")
+    done = affray_here("replay", bare, "--ruleset", "phase-count")
+    assert done.returncode == 2 and "no `ruleset:`: the fight replayed is the file's" in done.stderr
     db = _drive_bot(tmp_path)
     done = affray_here("replay", db, "--ruleset", "phase-count", "--game", "7")
     assert done.returncode == 2 and "--game 7: no such fight (fights here: 1)" in done.stderr
+
+
+KOBOLDS = """\
+ruleset: side-d6
+seed: 11
+sides:
+  party:
+    pc: true
+    combatants:
+      - {name: Aldric, class: fighter, level: 3, hp: 26, armour: [chain mail, shield], weapons: [long sword, short bow]}
+      - {name: Brother Tam, class: cleric, level: 3, hp: 17, armour: chain mail, shield: true, weapons: [mace],
+         spells: [command, cure light wounds, hold person]}
+      - {name: Mina, class: wizard, level: 3, hp: 9, dex: 16, weapons: [dagger], spells: [sleep, magic missile, web]}
+      - {name: Theo, class: thief, level: 3, hp: 12, dex: 17, armour: leather, weapons: [short sword, sling]}
+  kobolds:
+    combatants:
+      - {monster: kobold, count: 11}
+      - {monster: kobold, name: Kobold chief, hd: 2, ac: 5, weapons: [spear]}
+plan:
+  Mina: [{cast: sleep, at: kobolds}]
+"""
+
+
+def test_the_readmes_kobold_fight_replays_under_every_ruleset_each_the_run_of_its_file(tmp_path: Path) -> None:
+    """README's "The encounter file": sixteen combatants, every declaration but Mina's sleep its policy's. Played
+    under side-d6 and replayed under the five others, many declarations meet a target already down at their moment
+    under another ruleset: each is replaced by the policy's and said; each replay is still `affray run --auto` of
+    the file it writes, event for event."""
+    file = tmp_path / "kobolds.yaml"
+    file.write_text(KOBOLDS, encoding="utf-8")
+    doc = _replay(file, "--ruleset", "all", "--write", tmp_path / "out")
+    assert doc["carried"]["declarations"] > 30 and list(doc["replays"]) == OTHERS
+    assert any(r["replaced"] for r in doc["replays"].values())
+    for ruleset, replayed in doc["replays"].items():
+        assert all(x["reason"] for x in replayed["replaced"])
+        run = affray_here("run", tmp_path / "out" / f"kobolds-{ruleset}.yaml", "--auto", "--json")
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout) == replayed["timeline"], ruleset

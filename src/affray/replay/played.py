@@ -29,6 +29,7 @@ from affray.engine.events import (
     Surrender,
 )
 from affray.engine.fight import Fight, Result
+from affray.errors import OptionError
 from affray.model.encounter import ACTION_KEYS, Declaration
 
 if TYPE_CHECKING:
@@ -120,6 +121,9 @@ def played_from_file(path: Path, *, seed: int | None = None, max_rounds: int = 5
 
     text = read_text(path)
     loaded = load_text(text, str(path), strict=False, catalogue=catalogue)
+    if loaded.encounter.ruleset is None:
+        raise OptionError(f"{path}: no `ruleset:`: the fight replayed is the file's, played under the ruleset it "
+                          "names (--ruleset names those to replay it under); add `ruleset: ID` to the file")
     prepared = prepare(loaded, seed=seed)
     fight = prepared.fight(auto=True, max_rounds=max_rounds)
     fight.run()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from affray.api import prepare
@@ -110,7 +110,7 @@ def replay(played: Played, ruleset: str, saids: Sequence[Said], *, sets: Mapping
     dropped: dict[tuple[str, int], set[tuple[int | None, str]]] = {}
     die_notes: list[Note] = []
     plays = 0
-    for _ in range(3 * len(kept) + 20):  # each turn settles one entry, a die, or ends
+    for _ in range(4 * len(kept) + 20):  # each turn settles an entry, a die, a stand-in, or ends
         stand_ins = {k: r.instead for k, r in replaced.items()}
         stand_ins.update({k: _PLACEHOLDER for k in refused if k not in replaced})
         plan, key_notes = plan_entries(kept, cls, stand_ins, dropped)
@@ -119,7 +119,7 @@ def replay(played: Played, ruleset: str, saids: Sequence[Said], *, sets: Mapping
         loaded = load_text(text, f"{played.file} (replayed under {ruleset})", strict=False)
         problems = list(loaded.problems) + list(check(cls, loaded))
         if problems:
-            _settle(problems, kept, plan, refused, dropped, die_notes)
+            _settle(problems, kept, replaced, refused, dropped, die_notes)
             continue
         prepared = prepare(loaded, ruleset=ruleset)
         plays += 1
@@ -190,12 +190,13 @@ class _Watch:
             f.plan = (*f.plan[:r.index], original, *f.plan[r.index + 1:])
 
 
-def _settle(problems: Sequence[Problem], saids: Sequence[Said], plan: Mapping[str, list[dict[str, Any]]],
+def _settle(problems: Sequence[Problem], saids: Sequence[Said], replaced: dict[tuple[str, int], Replaced],
             refused: dict[tuple[str, int], str], dropped: dict[tuple[str, int], set[tuple[int | None, str]]],
             notes: list[Note]) -> None:
     """What the file's check refused in the plan: a die out of range for this ruleset's throw is left out (the fight
-    rolls it), an entry refused outright waits for the policy's at its moment. A problem outside the plan is the
-    played file's own: EncounterError."""
+    rolls it), an entry refused outright waits for the policy's at its moment; a policy's declaration refused too
+    (a policy may declare what a file may not) stands as no action. A problem outside the plan is the played file's
+    own: EncounterError."""
     prefixes = sorted(((format_path(("plan", s.actor, s.index)), s) for s in saids), key=lambda p: -len(p[0]))
     others = []
     for p in problems:
@@ -206,6 +207,15 @@ def _settle(problems: Sequence[Problem], saids: Sequence[Said], plan: Mapping[st
             continue
         prefix, s = found
         key = (s.actor, s.index)
+        stand_in = replaced.get(key)
+        if stand_in is not None:
+            if stand_in.instead == _PLACEHOLDER:
+                others.append(p)
+                continue
+            replaced[key] = replace(stand_in, instead=dict(_PLACEHOLDER), reason=(
+                f"{stand_in.reason}; its policy's `{words(stand_in.instead)}` cannot be taken either ({p.message}): "
+                "no action"))
+            continue
         die = _DIE.match(p.path[len(prefix):])
         if die is not None and key not in refused:
             n = int(die.group(1)) if die.group(1) is not None else None
@@ -214,8 +224,10 @@ def _settle(problems: Sequence[Problem], saids: Sequence[Said], plan: Mapping[st
                                      f"{die.group(2)} die is not carried: {p.message}", s.actor, s.index))
         elif p.path[len(prefix):].startswith(".outcome") and key not in refused:
             dropped.setdefault(key, set()).add((None, "outcome"))
-        else:
-            refused.setdefault(key, p.message)
+        elif key not in refused:
+            refused[key] = p.message
+        else:  # pragma: no cover - the stand-in of a refused entry is the placeholder, which the check takes
+            others.append(p)
     if others:
         raise EncounterError(sort_problems(others))
 
