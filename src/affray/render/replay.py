@@ -64,8 +64,7 @@ def render_report(report: Report, console: Console) -> None:
                           Text(shown + rest))
     for rp in report.replays:
         diffs = view.differences[rp.ruleset]
-        console.print(Text(f"\nHow {rp.ruleset} differs from the fight as played, and why "
-                           f"({rp.plays} play{'s' if rp.plays != 1 else ''})", style="bold"))
+        console.print(Text(f"\nHow {rp.ruleset} differs from the fight as played, and why", style="bold"))
         if not diffs:
             console.print("  nothing: the same deeds, the same falls, the same winner")
         orders = 0
