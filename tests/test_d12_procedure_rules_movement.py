@@ -262,6 +262,25 @@ def test_d12_22_player_characters_never_check_morale_the_referee_checks_others()
     assert doc["combatants"]["Brom"].get("fled") is None
 
 
+def test_d12_22_option_casualties_checks_at_a_rounds_start_after_the_first_casualty_and_at_half_down():
+    """Option ``morale: casualties`` (D12-22 names no trigger; G-07's, as the other rulesets check): Brom fells Orc 1 in
+    round 1 (d20 20 >= 20 - 6 = 14 hits, 1d8 5 >= its 5 hp). At round 2's start the orcs have lost 1 of 2: their first
+    casualty, and 2 x 1 >= 2 is half down, so one check with both triggers; the round's entered 2d6 total 8 > morale 7
+    fails and Orc 2 flees (G-07), drawing Brom's free blow at its back (D12-19: the referee's d20 3, a miss). Without
+    the option, and no roll entered, the referee checks nothing."""
+    sides = {"party": [pc("Brom")], "orcs": {"morale": 7, "combatants": [orc("Orc 1"), orc("Orc 2")]}}
+    plan = {"Brom": [melee("Orc 1", 20, 5), NONE], "Orc 2": [miss_on("Brom"), NONE]}
+    doc = play(sides, plan, initiative=rounds(2, 1, 5), morale={2: {"orcs": 8}}, options={"morale": "casualties"},
+               max_rounds=2, referee={("attack", "Brom"): [3]})
+    check = one(doc, "morale")
+    assert check["tick"][:3] == [2, 0, 1] and check["at"] == "round 2, start (morale)"
+    assert check["triggers"] == ["first casualty", "half down"] and check["members"] == ["Orc 2"]
+    assert check["passed"] is False and "D12-22 option morale: casualties" in check["why"]
+    assert events(doc, "move", "Orc 2", mode="flee")
+    plain = play(sides, plan, initiative=rounds(2, 1, 5), max_rounds=2)
+    assert events(plain, "morale") == [] and not events(plain, "move", "Orc 2")
+
+
 # -- bad input -------------------------------------------------------------------------------------------------------
 
 

@@ -203,21 +203,28 @@ def test_a_varied_field_that_changes_nothing_is_warned_about(tmp_path: Path) -> 
 def test_compare_says_what_differs_beyond_the_initiative(tmp_path: Path) -> None:
     """The skirmish's orcs have morale 8 (G-07): 2d10 > 8 fails 1 - 28/100 = 72% (the 2nd-edition dice of Combat II
     and phase-count); 2d6 > 8 fails 1 - 26/36 = 27.8%; d12-procedure checks only when the referee rolls (D12-22).
-    Surprise: d10 1-3 (30%) or a d6's third. ``--ruleset a,b`` compares a subset."""
+    Surprise: d10 1-3 (30%) or a d6's third. ``--ruleset a,b`` compares a subset. Each ruleset's morale trigger stands
+    beside its dice, and d12-procedure's says which of its options is played: the seed's (the referee's rolls only,
+    ``morale: referee``) or ``--set morale=casualties`` (a round's start, after the first casualty and at half down)."""
     assert fail_chance("2d10", 8) == Fraction(72, 100) and fail_chance("2d6", 8) == Fraction(10, 36)
     done = affray("compare", SKIRMISH, "--ruleset", "combat2-phase1,side-d6,d12-procedure", "--fights", "30",
                   "--seed", "1", "--workers", "1")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "combat2-phase1" in out and "d12-procedure" in out and "speed-segments" not in out
-    for text in ("morale dice (G-07)", "2d10", "orcs morale check fails", "72.0%", "27.8%",
-                 "only when the referee rolls", "surprised on 1-3", "30%",
+    for text in ("morale (G-07): dice; when checked", "2d10; at a round's start", "orcs morale check fails", "72.0%",
+                 "27.8%", "2d6; only when the referee rolls", "morale: referee", "surprised on 1-3", "30%",
                  "length in game minutes (95%)", "unpaired: the rulesets roll different dice"):
         assert text in out, text
     doc = json.loads(affray("simulate", SKIRMISH, "--ruleset", "side-d6,phase-count", "--fights", "20", "--seed",
                             "1", "--workers", "1", "--json").stdout)
     assert list(doc["rulesets"]) == ["side-d6", "phase-count"]
     assert doc["notes"]["phase-count"]["morale_dice"] == "2d10"
+    d12 = json.loads(affray("simulate", SKIRMISH, "--ruleset", "d12-procedure", "--set", "morale=casualties",
+                            "--fights", "20", "--seed", "1", "--workers", "1", "--json").stdout)
+    assert d12["notes"]["d12-procedure"]["morale_when"] == ("at a round's start, after a side's first casualty and at "
+                                                            "half down (D12-22 option morale: casualties, G-07)")
+    assert d12["rulesets"]["d12-procedure"]["sides"]["orcs"]["morale_checks"] > 0  # checked in a simulation now
     assert set(doc["rulesets"]["side-d6"]["minutes"]) == {"mean", "low", "high", "n"}
 
 

@@ -461,6 +461,35 @@ def log(
     _guard(body)
 
 
+@_app.command()
+def replay(
+    source: Annotated[Path, typer.Argument(metavar="DB|FILE", help="a saved fight's database (affray play, drive or "
+                                           "serve --db) or an encounter file (its plan, then each side's policy)")],
+    ruleset: Annotated[str, typer.Option(help="the rulesets to replay it under: ID, ID,ID... or all (every other)",
+                                         metavar="ID[,ID...]")],
+    game: Annotated[str | None, typer.Option(help="the database's fight (default: the latest)", metavar="ID")] = None,
+    seed: _Seed = None,
+    set_: _Sets = None,
+    max_rounds: _MaxRounds = "50",
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document, a timeline per ruleset")] = False,
+    board: Annotated[Path | None, typer.Option(help="the sequence boards side by side, as one SVG file",
+                                               metavar="PATH")] = None,
+    write: Annotated[Path | None, typer.Option(help="write each ruleset's encounter file there (affray run FILE "
+                                               "--auto plays it)", metavar="DIR")] = None,
+    catalogue: _Catalogue = None,
+) -> None:
+    """Play a fight that was played again under other rulesets, side by side: the same combatants, declarations and
+    dice; who acted when, who fell when, who won, and why each differs."""
+
+    def body() -> None:
+        from affray.cli.replay import replay_command
+
+        replay_command(source, ruleset, game=game, seed=seed, sets=set_, max_rounds=max_rounds, as_json=as_json,
+                       board=board, write=write, catalogue=catalogue)
+
+    _guard(body)
+
+
 def _write(path: Path, text: str) -> None:
     """A file the user asked for, or a clear error (exit 2) naming it."""
     try:

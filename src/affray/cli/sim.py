@@ -469,6 +469,54 @@ def odds_attack(
     guard(body)
 
 
+@odds_app.command("contest")
+def odds_contest(
+    a: Annotated[str, typer.Option("--a", help="A's roll, e.g. 1d6+1 (dice notation or a number)")],
+    b: Annotated[str, typer.Option("--b", help="B's roll, e.g. 1d6")],
+    low: Annotated[bool, typer.Option("--low", help="the lower roll wins (2e's d10), not the higher")] = False,
+    ties: Annotated[str, typer.Option(help="a tie: together, or reroll (both roll again until they differ)")] = (
+        "together"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Two rolls against each other: the chance each wins, or they tie (a house rule's initiative, checked)."""
+
+    def body() -> None:
+        from affray.odds import contest
+
+        odds = contest(a, b, low=low, ties=ties)
+        if as_json:
+            doc = {"question": "contest", "a_roll": a, "b_roll": b, "low": low, "ties": ties, **odds.to_dict()}
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+            return
+        _odds_table(f"{a} against {b}", ["A wins", "together", "B wins", "how"],
+                    [[_p(odds.a), _p(odds.together), _p(odds.b), odds.rule]])
+
+    guard(body)
+
+
+@odds_app.command("kill")
+def odds_kill(
+    hp: Annotated[str, typer.Option(help="the creature's hit points: dice (4d8: a 4 HD monster's) or a number")],
+    damage: Annotated[str, typer.Option(help="damage dice of a hit, e.g. 1d8 or 2d4+1")],
+    as_json: JsonOpt = False,
+) -> None:
+    """How many hits fell a creature: the mean and the chance of each number (G-04, G-05)."""
+
+    def body() -> None:
+        from affray.odds import hits_to_kill
+
+        odds = hits_to_kill(hp, damage)
+        if as_json:
+            doc = {"question": "kill", "hp": hp, "damage": damage, **odds.to_dict()}
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+            return
+        _wide().print(f"{float(odds.mean):.3f} hits on average ({odds.rule})",
+                      markup=False)
+        _odds_table("Hits that fell it", ["hits", "chance"], [[str(k), _p(v)] for k, v in odds.hits.items()])
+
+    guard(body)
+
+
 def register(app: typer.Typer) -> None:
     """The designer's workbench on the command line: ``simulate``, ``compare`` and the ``odds`` group."""
     app.command()(simulate)

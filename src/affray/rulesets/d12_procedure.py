@@ -4,7 +4,8 @@ Read it beside ``../shared/seeds/004_*.txt`` and RULES.md D12-01 to D12-22. Each
 
 1. surprise, first round only: a d12 per side, surprised on 1-4 as widened or narrowed by the side's
    abilities (D12-01, D12-02); the surprised do nothing in round 1;
-2. morale, only where the referee rolls it (the file's ``rolls.morale``); PCs never check (D12-22);
+2. morale, only where the referee rolls it (the file's ``rolls.morale``); PCs never check (D12-22); with the
+   option ``morale: casualties``, as the other rulesets check it: after a side's first casualty and at half down;
 3. a missile readied with a target in sight fires now, before initiative (D12-08): whoever's next plan
    entry is a ``ready: true`` missile declares it from the plan (nobody is asked before initiative; at
    the table the referee enters a readied shot with ``plan`` before the round);
@@ -98,7 +99,7 @@ from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import expand, parse_duration
 from affray.model.order import Order
-from affray.reckon import agility, morale_score
+from affray.reckon import agility, casualty_morale, morale_score
 from affray.rulesets.d12_order import Act, Round, close, strikes_first, ties
 from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
 
@@ -140,6 +141,9 @@ class D12Options(BaseOptions):
                            ("engaged", "last"))
     known: str = option("said", "D12-05", "what a combatant asked for its declaration knows of the others': the "
                         "declarations made so far this round (said), or none", ("said", "none"))
+    morale: str = option("referee", "D12-22", "when morale is checked: as the seed says, only where the referee rolls "
+                         "it (rolls.morale for the round); or as the other rulesets do, at a round's start after a "
+                         "side's first casualty and at half down (casualties)", ("referee", "casualties"))
 
 
 @dataclass
@@ -461,7 +465,14 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                      f"round {end} begins (D12-21)")
 
     def _morale(self, fight: Fight[D12Memo], rnd: int) -> None:
-        """D12-22, G-07: the referee checks as he sees fit (a roll entered for the round); PCs never check."""
+        """D12-22, G-07: the referee checks as he sees fit (a roll entered for the round); PCs never check. Option
+        ``morale: casualties``: each side not of PCs checks at a round's start after its first casualty and at half
+        down, as the other rulesets do (a roll entered for the round is that check's dice)."""
+        if self.opt.morale == "casualties":
+            if rnd > 1:
+                casualty_morale(fight, self.opt, (rnd, 0, 1), f"round {rnd}, start (morale)", "start of the round",
+                                "D12-22 option morale: casualties")
+            return
         state = fight.state
         enc = fight.encounter
         for k, side in enumerate(enc.rolls.morale.get(rnd, {})):  # the engine reads the entered total

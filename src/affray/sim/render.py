@@ -72,13 +72,12 @@ def compare_table(sim: Simulation, title: str) -> Table:
                  for s in stats])
     notes = [sim.notes.get(s.ruleset) for s in stats]
     if any(notes):  # what differs beyond the initiative, said beside the figures it explains
-        row("morale dice (G-07)", [n.morale_dice if n else "-" for n in notes])
+        row("morale (G-07): dice; when checked", [f"{n.morale_dice}; {n.morale_when}" if n else "-" for n in notes])
         for side in sides:
             if any(n is not None and side in n.morale_fail for n in notes):
                 row(f"{side} morale check fails",
                     [f"{100 * float(n.morale_fail[side]):.1f}%" if n is not None and side in n.morale_fail else "-"
                      for n in notes])
-        row("morale is checked", [n.morale_when if n else "-" for n in notes])
         row("surprise", [f"{n.surprise}: {100 * float(n.surprised):.0f}%" if n else "-" for n in notes])
     return table
 

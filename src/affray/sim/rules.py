@@ -10,7 +10,7 @@ from typing import Any
 from affray.dice.expr import parse_dice
 from affray.model.encounter import Encounter
 
-__all__ = ["MORALE_WHEN", "SURPRISE", "RulesNote", "fail_chance", "rules_note"]
+__all__ = ["MORALE_WHEN", "MORALE_WHEN_OPTION", "SURPRISE", "RulesNote", "fail_chance", "morale_when", "rules_note"]
 
 #: When each ruleset checks morale (RULES.md).
 MORALE_WHEN = {
@@ -19,7 +19,13 @@ MORALE_WHEN = {
     "side-d6": "step 1 of the round after a side's first casualty, and at half down (MJ-02)",
     "speed-segments": "step E, the round's end, after a first casualty and at half down (SEG-20)",
     "phase-count": "the moment a side's first casualty or half down comes (PC-11)",
-    "d12-procedure": "only when the referee rolls it (rolls.morale): never in a simulation (D12-22)",
+    "d12-procedure": "only when the referee rolls it (rolls.morale): never in a simulation (D12-22, option "
+                     "morale: referee; --set morale=casualties checks as the others do)",
+}
+#: When a ruleset checks morale under an option that changes it: (ruleset, option, value) -> when.
+MORALE_WHEN_OPTION = {
+    ("d12-procedure", "morale", "casualties"): "at a round's start, after a side's first casualty and at half down "
+                                               "(D12-22 option morale: casualties, G-07)",
 }
 #: How each ruleset rolls surprise, and the chance a side is surprised (without modifiers).
 SURPRISE = {
@@ -77,4 +83,12 @@ def rules_note(ruleset: str, options: dict[str, Any], encounter: Encounter) -> R
         score = side.morale if side.morale is not None else min(given) if given else default
         fail[name] = fail_chance(dice, score)
     surprise, surprised = SURPRISE.get(ruleset, ("as the ruleset says", Fraction(0)))
-    return RulesNote(ruleset, dice, MORALE_WHEN.get(ruleset, "as the ruleset says"), fail, surprise, surprised)
+    return RulesNote(ruleset, dice, morale_when(ruleset, options), fail, surprise, surprised)
+
+
+def morale_when(ruleset: str, options: dict[str, Any]) -> str:
+    """When ``ruleset`` checks morale under ``options`` (its own), in words with the rule."""
+    for (rid, name, value), when in MORALE_WHEN_OPTION.items():
+        if rid == ruleset and options.get(name) == value:
+            return when
+    return MORALE_WHEN.get(ruleset, "as the ruleset says")

@@ -42,6 +42,7 @@ from affray.render.board_svg import CSS, board_panels, legend_svg
 from affray.table.seats import BOARD, REFEREE, pc_seat, settle
 from affray.table.seats import issue as issue_seats
 from affray.web.live import Cut, cut, frame
+from affray.web.replay import add_replay
 from affray.web.security import HEADERS, FormKeys, Tokens, Viewer
 from affray.web.table import Table
 from affray.web.views import Card, Line, View, board_view, player_view, referee_view
@@ -398,6 +399,7 @@ def make_app(served: Served) -> FastAPI:
             return HTMLResponse(issue(v, (await render(v, str(request.base_url))).html))
         return RedirectResponse(f"/t/{v.token}", status_code=303)
 
+    add_replay(app, env, who, served.call, lambda: served.table)
     return app
 
 
