@@ -509,7 +509,7 @@ class Engine(Fight[S]):
                 continue
             candidates.append(t)
         if effect.pool is not None:  # the fewest Hit Dice first, in file order among equals; none in part
-            pool = self.roller.dice(effect.pool, "spell pool", step.actor.name,
+            pool = self.roller.dice(effect.pool, "hit dice", step.actor.name,
                                     given=given.other("pool") if given is not None else None) + effect.pool.bonus
             words.append(f"{effect.pool.text}: {pool} Hit Dice, the fewest first")
             left: float = pool
@@ -523,7 +523,7 @@ class Engine(Fight[S]):
                 taken.append(t)
             candidates = [t for t in candidates if t in taken]
         if effect.creatures is not None:
-            most = self.roller.dice(effect.creatures, "spell pool", step.actor.name,
+            most = self.roller.dice(effect.creatures, "creatures", step.actor.name,
                                     given=given.other("creatures") if given is not None else None)
             most = max(0, most + effect.creatures.bonus)
             words.append(f"{effect.creatures.text}: {most} creatures at most")

@@ -35,7 +35,7 @@ _NOT_READ = {"sa": "special attacks", "sd": "special defences", "al": "alignment
              "bt": "treasure", "xp value": "experience"}
 _KEY_RE = re.compile(r"^\s*(" + "|".join(sorted((re.escape(k) for k in (*_KEYS, *_NOT_READ)), key=len, reverse=True))
                      + r")(?![a-z0-9])\.?\s*:?\s*(.*)$", re.IGNORECASE | re.DOTALL)
-_FIRST_RE = re.compile(r"(?<![a-z])(ac|hd|mv|#at|thac0|hp|att)\s*:?\s*[-\d\[(]", re.IGNORECASE)
+_FIRST_RE = re.compile(r"(?<![a-z])(ac|hd|mv|#at|thac0|hp|att)(?=\s*:|\s+\S)", re.IGNORECASE)
 _SIZES = {"t": "tiny", "s": "small", "m": "medium", "l": "large", "h": "huge", "g": "gargantuan"}
 #: A weapon for an OSE "weapon" attack form, by its damage (the catalogue's choice for its own monsters).
 _WEAPON_BY_DAMAGE = {"1d4": "dagger", "1d6": "short sword", "1d8": "long sword", "1d10": "two-handed sword",
