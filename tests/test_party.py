@@ -239,11 +239,11 @@ def test_a_party_file_changed_mid_fight_is_not_overwritten(tmp_path: Path) -> No
     party, kobolds, _goblins = _write(tmp_path)
     kobolds.write_text(KOBOLDS.replace("  Tam: [{none: true}]\n", ""), encoding="utf-8")
     # a fight started with the party; the referee then removes a member from the file before it is saved
-    from affray.cli.app import _prepare
+    from affray.cli.app import _prepare_party
     from affray.party.left import Keeper
     from affray.table import Session
 
-    prepared, _options, _text, keeper = _prepare(kobolds, None, None, None, party=party)
+    prepared, _options, _text, keeper = _prepare_party(kobolds, None, None, None, party=party)
     assert isinstance(keeper, Keeper)
     session = Session(prepared.drive(max_rounds=5))
     session.party = keeper
@@ -258,9 +258,9 @@ def test_a_party_file_changed_mid_fight_is_not_overwritten(tmp_path: Path) -> No
 def test_the_second_fight_cannot_cast_what_the_first_spent(tmp_path: Path) -> None:
     party, kobolds, goblins = _write(tmp_path)
     _fight("drive", kobolds, party, tmp_path)
-    from affray.cli.app import _prepare
+    from affray.cli.app import _prepare_party
 
-    prepared, _options, _text, _keeper = _prepare(goblins, None, None, None, party=party)
+    prepared, _options, _text, _keeper = _prepare_party(goblins, None, None, None, party=party)
     fight = prepared.fight()
     mina = fight.state.fighters["Mina"]
     assert mina.can_cast(mina.spells["magic missile"]) == "magic missile is no longer memorised"

@@ -203,7 +203,7 @@ def run(
         window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
         if window is not None and board is None:
             raise OptionError("--round N picks the round --board draws: give --board PATH too")
-        prepared, _options, _text, keeper = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+        prepared, _options, _text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                      rounds, party)
         fight = prepared.fight(auto=auto, max_rounds=rounds)
         result = fight.run()
@@ -260,7 +260,7 @@ def play(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text, keeper = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+            prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                        rounds, party)
             store = Store(db)
             record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id,
@@ -342,7 +342,7 @@ def drive(
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text, keeper = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+        prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                    rounds, party)
         if db is None:
             session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
@@ -402,7 +402,7 @@ def serve(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text, keeper = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
+            prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                        rounds, party)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
                               new_links=new_links, party=keeper)
@@ -520,8 +520,16 @@ def _write(path: Path, text: str) -> None:
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
              catalogue: Path | None = None, declare: list[str] | None = None,
-             policies: list[str] | None = None, rounds: int | None = None,
-             party: Path | None = None) -> tuple[Prepared, dict[str, Any], str, Keeper | None]:
+             policies: list[str] | None = None, rounds: int | None = None) -> tuple[Prepared, dict[str, Any], str]:
+    """``_prepare_party`` without a party file: the prepared fight, its options and its text."""
+    prepared, options, text, _keeper = _prepare_party(file, ruleset, seed, sets, catalogue, declare, policies, rounds)
+    return prepared, options, text
+
+
+def _prepare_party(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
+                   catalogue: Path | None = None, declare: list[str] | None = None,
+                   policies: list[str] | None = None, rounds: int | None = None,
+                   party: Path | None = None) -> tuple[Prepared, dict[str, Any], str, Keeper | None]:
     """Load ``file`` and settle its ruleset, options (``--set``), seed, who declares (``--declare``) and how
     ``--auto`` plays (``--policy``), both written into the file's text; bad ones are the file's errors. The text
     is returned too (the console keeps it in its database, so that a resumed fight plays the same): for a file

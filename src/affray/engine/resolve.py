@@ -512,7 +512,7 @@ class Engine(Fight[S]):
             pool = self.roller.dice(effect.pool, "hit dice", step.actor.name,
                                     given=given.other("pool") if given is not None else None) + effect.pool.bonus
             words.append(f"{effect.pool.text}: {pool} Hit Dice, the fewest first")
-            left: float = pool
+            left = float(pool)
             taken = []
             for t in sorted(candidates, key=lambda x: (hit_dice(x), x.index)):
                 hd = hit_dice(t)
