@@ -161,10 +161,10 @@ def test_spells_match_the_players_handbook() -> None:
     sleep, missile, fireball = _spell("sleep"), _spell("magic missile"), _spell("fireball")
     s, m, f = sleep.figures(), missile.figures(), fireball.figures()
     assert (s["level"], s["ct"], s["components"], sleep.duration_by_level) == (1, 1, "VSM", "5 rounds")
-    assert s["effect"] == {"condition": "asleep", "max_hd": 4}
+    assert s["effect"] == {"condition": "asleep", "max_hd": 4, "pool": "2d4"}  # 2d4 Hit Dice, the fewest first
     assert (m["level"], m["ct"], m["components"], m["damage"]) == (1, 1, "VS", "1d4+1")
     assert (f["level"], f["ct"], f["damage"], f["area"]) == (3, 3, "1d6", "side")
-    assert "save" in fireball.pending  # the save for half is not applied: the entry says so
+    assert f["damage_save"] == "half" and not fireball.pending  # the save for half is applied (issue 39)
     priest, wizard = _spell("hold person (priest)"), _spell("hold person (wizard)")
     assert (priest.figures()["level"], priest.figures()["ct"], priest.duration_by_level) == (2, 5, "2 rounds")
     assert (wizard.figures()["level"], wizard.figures()["ct"]) == (3, 3)

@@ -155,6 +155,9 @@ class Placer:
         if purpose == "spell damage":
             here = self.decl_place(step.actor.name, step.decl)
             return None if here is None else (*here, "dice", step.index, "damage")
+        if purpose in ("hit dice", "creatures"):  # a spell's pool (sleep's 2d4 Hit Dice), its number of creatures
+            here = self.decl_place(step.actor.name, step.decl)
+            return None if here is None else (*here, "dice", 0, "pool" if purpose == "hit dice" else "creatures")
         if purpose == "attack" and q.attack:
             self.current = self.attack_place(step, f)
             return self.current

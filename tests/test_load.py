@@ -322,7 +322,7 @@ def test_field_errors_and_plan_errors_reported_together() -> None:
     ("sides:\n  a: {combatants: [{name: A, hp: 1}], flag: 1}\n  b: {combatants: [{name: B, hp: 1}]}\n",
      2, "sides.a.flag", "pc, morale, combatants"),
     ("sides:\n  a: {combatants: [{name: A, hp: 1, armor_class: 3}]}\n  b: {combatants: [{name: B, hp: 1}]}\n",
-     2, "sides.a.combatants[0].armor_class", "name, count, class, level, hd, hp, ac, thac0"),
+     2, "sides.a.combatants[0].armor_class", "name, count, class, level, hd, fallen, hp, hp_max, ac, thac0"),
     ("sides:\n  a: {combatants: [{name: A, hp: 1, weapons: [{name: x, dmg: 1d4}]}]}\n"
      "  b: {combatants: [{name: B, hp: 1}]}\n",
      2, "sides.a.combatants[0].weapons[0].dmg", "name, sf, speed, damage"),

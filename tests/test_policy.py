@@ -363,7 +363,9 @@ def test_every_policy_plays_valid_declarations_under_every_ruleset(ruleset: str)
     moves: set[str] = set()
     for policy in POLICIES:
         casts[policy] = 0
-        for seed in range(6):
+        # cautious over nine seeds: since fireball's save for half (issue 39) fewer of its orcs fall at once, and in
+        # six fights under speed-segments nobody of the party is hurt enough to withdraw (seed 8: one is)
+        for seed in range(9 if policy == "cautious" else 6):
             result = prepare(load_text(with_side_policy(text, policy)), ruleset=ruleset, seed=seed).fight(
                 auto=True, max_rounds=60).run()
             assert result.final.winner is not None or result.rounds == 60

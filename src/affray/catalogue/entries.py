@@ -119,7 +119,7 @@ class Scale(BaseModel):
         return min(self.plus_most, self.plus * level) if self.plus else 0
 
 
-_SPELL_FIGURES = tuple(f.alias or n for n, f in Spell.model_fields.items() if n != "name")
+_SPELL_FIGURES = tuple(f.alias or n for n, f in Spell.model_fields.items() if n not in ("name", "cast"))
 
 
 class SpellEntry(_Entry):
@@ -175,7 +175,7 @@ def _duration_unit(value: str) -> str:
 #: The combatant fields a monster entry may give (its name and hit points are the encounter's).
 _MONSTER_FIGURES = tuple(f.alias or n for n, f in Combatant.model_fields.items()
                          if n not in ("name", "count", "hp", "hp_each", "monster", "armour", "pc", "henchman",
-                                      "policy", "declare"))
+                                      "policy", "declare", "fallen", "hp_max", "conditions"))
 
 
 class MonsterEntry(_Entry):

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from affray.api import Prepared
     from affray.io.load import Loaded
+    from affray.party.left import Keeper
     from affray.play import RefereeConsole
     from affray.play.console import Io
     from affray.table import Game, Store
@@ -74,6 +75,9 @@ _Catalogue = Annotated[Path | None, typer.Option("--catalogue", metavar="FILE", 
 _Policy = Annotated[list[str] | None, typer.Option("--policy", help="how --auto plays: NAME for every side or "
                                                    "SIDE=NAME, repeatable; a built-in policy or module:function "
                                                    "(docs/policies.md)")]
+_Party = Annotated[Path | None, typer.Option("--party", metavar="PARTY.yaml", help="take the player characters' side "
+                                             "from this party file, and write what the fight left back into it "
+                                             "(docs/party.md)")]
 _NewRules = Annotated[bool, typer.Option("--new-rules", help="a fight saved by an affray whose rules played it "
                                          "otherwise: go on under this version's rules from the last event both agree "
                                          "on (the saved rest is kept as a branch: `affray log --branch N`)")]
@@ -164,6 +168,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
         problems = list(loaded.problems) + (list(check_file(cls, loaded)) if cls is not None else [])
         if problems:
             raise EncounterError(sort_problems(problems))
+        _warn(loaded)
         enc = loaded.encounter
         n = sum(c.count for s in enc.sides.values() for c in s.combatants)
         plans = sum(len(p) for p in enc.plan.values())
@@ -189,6 +194,7 @@ def run(
         None),
     round_: Annotated[str | None, typer.Option("--round", help="with --board: only this round (phase-count: run of "
                                                "ten phases; combat2-phase2: cycle)", metavar="N")] = None,
+    party: _Party = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
@@ -197,10 +203,14 @@ def run(
         window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
         if window is not None and board is None:
             raise OptionError("--round N picks the round --board draws: give --board PATH too")
-        prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                             rounds)
+        prepared, _options, _text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                                     rounds, party)
         fight = prepared.fight(auto=auto, max_rounds=rounds)
         result = fight.run()
+        if keeper is not None:
+            from affray.cli.common import err
+
+            err().print(printable(keeper.save(fight)), markup=False)
         if board is not None:
             from affray.render.board_svg import board_file
 
@@ -233,6 +243,7 @@ def play(
     catalogue: _Catalogue = None,
     policy: _Policy = None,
     new_rules: _NewRules = False,
+    party: _Party = None,
 ) -> None:
     """Run a fight at the table: every die asked or rolled, every event saved before it is shown.
 
@@ -249,8 +260,8 @@ def play(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                               rounds)
+            prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                                       rounds, party)
             store = Store(db)
             record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id,
                                                                   prepared.seed, options, auto, rounds))
@@ -259,10 +270,11 @@ def play(
                 raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = Store(db)
             record = _closed_if_not(store, lambda: store.game(game_n))
+            keeper = _closed_if_not(store, lambda: _resumed_party(party, record.text))
         io = io_for_stdin()
         with contextlib.closing(store), store.writer(record.id):  # one writer per fight: a second is refused (exit 2)
             try:
-                console = _session(store, record, io, dice, new_rules)
+                console = _session(store, record, io, dice, new_rules, keeper)
             except DivergedError as exc:  # the rules changed since it was saved: at a terminal, the referee chooses
                 if not io.interactive:
                     raise
@@ -272,7 +284,7 @@ def play(
                 if (answer or "").strip().lower() not in ("y", "yes"):
                     typer.echo("nothing was changed")
                     return
-                console = _session(store, record, io, dice, new_rules=True)
+                console = _session(store, record, io, dice, new_rules=True, party=keeper)
             console.play()
 
     _guard(body)
@@ -294,6 +306,7 @@ def drive(
     catalogue: _Catalogue = None,
     policy: _Policy = None,
     new_rules: _NewRules = False,
+    party: _Party = None,
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
@@ -314,6 +327,7 @@ def drive(
                 raise OptionError("--policy: a resumed fight keeps the policies it was started with")
             store = _existing_store(db, write=True)
             record = _closed_if_not(store, lambda: store.game(game_n))
+            keeper = _closed_if_not(store, lambda: _resumed_party(party, record.text))
             with contextlib.closing(store), store.writer(record.id):  # one writer per fight
                 try:
                     opened = open_fight(store, record, DicePrefs(), new_rules=new_rules)
@@ -322,14 +336,17 @@ def drive(
                     raise
                 if opened.branched is not None:
                     write(out, divergence("branched", opened.branched))
-                converse(Session(opened.drive, opened.record), inp, out)
+                session = Session(opened.drive, opened.record)
+                session.party = keeper
+                converse(session, inp, out)
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
-        prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                           rounds)
+        prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                                   rounds, party)
         if db is None:
             session = Session(prepared.drive(auto=auto, max_rounds=rounds, announce=True))
+            session.party = keeper
             if dice == "ask":
                 session.dice(["all", "ask"])
             converse(session, inp, out)
@@ -340,6 +357,7 @@ def drive(
         with contextlib.closing(store), store.writer(record.id):
             opened = open_fight(store, record, DicePrefs())
             session = Session(opened.drive, opened.record)
+            session.party = keeper
             if dice == "ask":  # an input like any other: a resumed fight asks them too
                 session.dice(["all", "ask"])
             converse(session, inp, out)
@@ -366,6 +384,7 @@ def serve(
     new_links: Annotated[bool, typer.Option("--new-links", help="reissue every link (the old ones stop working)")] = (
         False),
     new_rules: _NewRules = False,
+    party: _Party = None,
 ) -> None:
     """Serve the fight as a web page: the referee's screen and one link per player character, live.
 
@@ -383,16 +402,46 @@ def serve(
         if file is not None:
             if game_n is not None:
                 raise OptionError("--game serves a stored fight: give either FILE (a new fight) or --game, not both")
-            prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                               rounds)
+            prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
+                                                       rounds, party)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
-                              new_links=new_links)
+                              new_links=new_links, party=keeper)
         else:
-            _existing_store(db).close()
-            opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules)
+            store = _existing_store(db)
+            try:
+                keeper = _resumed_party(party, store.game(game_n).text) if party is not None else None
+            finally:
+                store.close()
+            opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules, party=keeper)
         run_server(opening, host, port_n, sys.stdout)
 
     _guard(body)
+
+
+@_app.command()
+def rest(
+    party: Annotated[Path, typer.Argument(help="the party file", metavar="PARTY.yaml")],
+    days: Annotated[str, typer.Option("--days", help="days of rest", metavar="N")] = "1",
+    bed: Annotated[bool, typer.Option("--bed", help="complete bed rest: 3 hp a day instead of 1")] = False,
+) -> None:
+    """Rest the party: spells memorised anew, hit points of natural healing (2e PH ch. 9), said in words."""
+    from affray.cli.party import rest_body
+
+    _guard(lambda: rest_body(party, days, bed))
+
+
+@_app.command("import")
+def import_(
+    source: Annotated[str, typer.Argument(help="a Foundry VTT OSE actor export (.json) or a folder of them, a file "
+                                          "of stat lines (- for stdin), or affray's own party or catalogue file",
+                                          metavar="FILE")],
+    to: Annotated[Path | None, typer.Option("--to", help="add them to this party file (created if need be); "
+                                            "without it they are printed", metavar="PARTY.yaml")] = None,
+) -> None:
+    """Import combatants written by other tools into affray's form; every figure not read is named."""
+    from affray.cli.party import import_body
+
+    _guard(lambda: import_body(source, to))
 
 
 @_app.command()
@@ -501,32 +550,86 @@ def _write(path: Path, text: str) -> None:
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
              catalogue: Path | None = None, declare: list[str] | None = None,
              policies: list[str] | None = None, rounds: int | None = None) -> tuple[Prepared, dict[str, Any], str]:
+    """``_prepare_party`` without a party file: the prepared fight, its options and its text."""
+    prepared, options, text, _keeper = _prepare_party(file, ruleset, seed, sets, catalogue, declare, policies, rounds)
+    return prepared, options, text
+
+
+def _prepare_party(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
+                   catalogue: Path | None = None, declare: list[str] | None = None,
+                   policies: list[str] | None = None, rounds: int | None = None,
+                   party: Path | None = None) -> tuple[Prepared, dict[str, Any], str, Keeper | None]:
     """Load ``file`` and settle its ruleset, options (``--set``), seed, who declares (``--declare``) and how
     ``--auto`` plays (``--policy``), both written into the file's text; bad ones are the file's errors. The text
     is returned too (the console keeps it in its database, so that a resumed fight plays the same): for a file
     that names catalogue entries or rolls hit points, the encounter as the fight starts it, standing alone
-    (``Loaded.settled_text``)."""
+    (``Loaded.settled_text``). With ``party``, the party file's side in place of the file's of its name (its
+    problems the party file's), and the keeper that writes what the fight left back into it."""
     from affray.api import prepare
     from affray.io.load import load_text, read_text
     from affray.io.rewrite import with_declare
 
     text = read_text(file)
+    keeper = None
+    if party is not None:
+        text, keeper = _with_party(text, file, party, catalogue)
     if declare:
         text = with_declare(text, str(file), declare)
     if policies:
         from affray.cli.sim import with_policies
 
         text = with_policies(text, file, policies)
-    loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
+    try:
+        loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
+    except EncounterError as exc:
+        if keeper is None:
+            raise
+        from affray.party.file import explain_party, read_party
+
+        raise explain_party(exc, keeper.side, read_party(keeper.path)) from None
+    _warn(loaded)
     if rounds is not None:
         _bounded_fight(file, loaded, rounds)
     try:
         options = _parse_sets(sets or [])
         prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
-        return prepared, options, prepared.loaded.settled_text() or text
+        return prepared, options, prepared.loaded.settled_text() or text, keeper
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
         raise OptionError(f"{file}: {what}: {exc}") from None
+
+
+def _with_party(text: str, file: Path, party: Path, catalogue: Path | None) -> tuple[str, Keeper]:
+    """The encounter's text with the party file's side in it, and the keeper of that file."""
+    from affray.party.file import read_party, with_party
+    from affray.party.left import Keeper
+
+    read = read_party(party, catalogue=catalogue)
+    text, side = with_party(text, str(file), read)
+    return text, Keeper(party, side)
+
+
+def _resumed_party(party: Path | None, text: str) -> Keeper | None:
+    """The keeper of a resumed fight's party file (``--party`` given again): it must still be the party of the
+    fight's side of its name."""
+    if party is None:
+        return None
+    from affray.party.file import read_party, with_party
+    from affray.party.left import Keeper
+
+    read = read_party(party)
+    side = with_party(text, "", read)[1]
+    return Keeper(party, side)
+
+
+def _warn(loaded: Loaded) -> None:
+    """What is valid but most likely not meant, on stderr (a weapon written out without damage under a catalogue
+    weapon's name): the command goes on."""
+    if loaded.warnings:
+        from affray.cli.common import err
+
+        for w in loaded.warnings:
+            err().print(printable(f"warning: {w}"), markup=False)
 
 
 def _bounded_fight(file: Path, loaded: Loaded, rounds: int) -> None:
@@ -572,13 +675,13 @@ def _log_stored(store: Store, game: Game, branch: int | None, as_json: bool) -> 
 
 
 def _session(store: Store, game: Game, io: Io | None, dice: str | None = None,
-             new_rules: bool = False) -> RefereeConsole:
+             new_rules: bool = False, party: Keeper | None = None) -> RefereeConsole:
     """The console of a stored fight; a stored encounter that no longer loads is the database's problem."""
     from affray.play import RefereeConsole
     from affray.table import StoreError
 
     try:
-        return RefereeConsole(store, game, io, _console(), dice=dice, new_rules=new_rules)
+        return RefereeConsole(store, game, io, _console(), dice=dice, new_rules=new_rules, party=party)
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None

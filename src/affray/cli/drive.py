@@ -8,6 +8,8 @@ Written:
 - ``{"error": TEXT, "id": N}``: the line read was not a valid answer; the question stands and is sent again;
 - ``{"undone": {"events": N}}``: after an undo or a back, the fight is back to its first N events;
 - ``{"done": TEXT}``: what a ``do`` line did;
+- ``{"party": TEXT}``: after the end of a fight driven with ``--party``, what was written into the party file (or
+  why nothing was);
 - ``{"pause": {"why": ..., "at": ..., "events": N}}``: where the console would pause, once the caller asked to go
   a step or a round at a time (``{"do": "say", "text": "round"}``);
 - ``{"diverged": {...}}``, resuming a fight this affray rebuilds otherwise than it was saved (the rules changed):
@@ -21,8 +23,9 @@ questions of this declaration point), ``{"id": N, "die": V}``, ``{"id": N, "roll
 "outcome": {...}}``; ``{"do": "undo", "n": K}``, ``{"do": "back"}`` (the last answer or command taken back),
 ``{"do": "say", "text": LINE}`` (a line as typed at the console: ``kobolds: melee Aldric``, ``round``...),
 ``{"do": "command", "text": "damage Orc 1 3"}``, ``{"do": "declare", "who": SIDE or NAME, "mode":
-"ask"|"auto"|"repeat"}``, ``{"do": "dice", "who": WHO, "mode": "ask"|"roll"}``, ``{"do": "quit"}``. With a
-database every event and input is journalled as in ``affray play``.
+"ask"|"auto"|"repeat"}``, ``{"do": "dice", "who": WHO, "mode": "ask"|"roll"}``, ``{"do": "save-party"}`` (the
+party file written now, with what the fight has left: ``--party``), ``{"do": "quit"}``. With a database every
+event and input is journalled as in ``affray play``.
 
 Both ways the lines are UTF-8, whatever the locale. A line read is bounded (``affray.io.lines``): longer than
 ``MAX_DRIVE_LINE`` bytes, not UTF-8, nested deeper than ``MAX_DEPTH``, or carrying a lone surrogate (``"\\ud800"``),
@@ -76,6 +79,8 @@ def converse(session: Session, inp: BinaryIO, out: BinaryIO) -> None:
         if isinstance(item, End):
             final = item.result.final
             write(out, {"end": {"winner": final.winner, "combatants": final.combatants}})
+            if session.party is not None and session.party_saved is not None:
+                write(out, {"party": session.party_saved})
         else:
             write(out, {"ask": item.to_json()})
         if not _read(session, item, inp, out):
@@ -105,7 +110,8 @@ def _read(session: Session, item: object, inp: BinaryIO, out: BinaryIO) -> bool:
         if do is not None:
             reply = _do(session, do, data)
             if reply is None:
-                _refuse(out, f"unknown do {do!r}: undo, back, say, command, declare, dice or quit", qid, item)
+                _refuse(out, f"unknown do {do!r}: undo, back, say, command, declare, dice, save-party or quit", qid,
+                        item)
                 continue
             for e in reply.events:
                 write(out, {"event": plain_event(e.event, e.seq)})
@@ -193,6 +199,8 @@ def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:
         if not isinstance(who, str) or not isinstance(mode, str):
             return Reply("declare takes who (a side or a combatant) and mode (ask, auto or repeat)", ok=False)
         return session.command(f"declare {who} {mode}")
+    if do == "save-party":  # the party file written now with what the fight has left (CONTRACT.md)
+        return session.save_party()
     if do == "dice":
         who, mode = data.get("who", "all"), data.get("mode")
         if not isinstance(who, str) or not isinstance(mode, str):

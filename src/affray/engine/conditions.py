@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from affray.engine.events import Tick
 from affray.engine.state import Fighter
 
-__all__ = ["CONDITIONS", "Effect", "active", "effect_of", "hit_dice", "incapacitated"]
+__all__ = ["CONDITIONS", "Effect", "active", "effect_of", "hit_dice", "incapacitated", "save_bonus"]
 
 
 @dataclass(frozen=True)
 class Effect:
     """What a condition does. ``acts``: its bearer acts at all; ``attacks``/``moves``: it may attack or move;
     ``hit``: added to its attack rolls; ``ac``: added to its AC (+ is worse; the largest of a bearer's counts);
-    ``helpless``: attacks on it hit automatically; ``flees``: it can only flee; ``words``: what it does;
+    ``helpless``: attacks on it hit automatically; ``flees``: it can only flee; ``damage``: added to the damage of
+    its attacks; ``save``: added to its saving throws' d20; ``words``: what it does;
     ``source``: where the AD&D rules the seeds assume say so (the rule that set it is on the condition)."""
 
     words: str
@@ -34,6 +35,8 @@ class Effect:
     ac: int = 0
     helpless: bool = False
     flees: bool = False
+    damage: int = 0
+    save: int = 0
 
 
 
@@ -52,6 +55,12 @@ CONDITIONS: dict[str, Effect] = {
     "blinded": Effect("-4 to attack, +4 to be hit", "2e PH: blindness", hit=-4, ac=4),
     "charmed": Effect("will not attack the side of the one who charmed it", "2e PH: charm person"),
     "fleeing": Effect("can only flee", "2e PH: fear", flees=True),
+    # set by the priests' bonuses (2e PH spell descriptions)
+    "blessed": Effect("+1 to attack rolls", "2e PH: bless", hit=1),
+    "heartened": Effect("+1 to attack rolls, damage and saving throws", "2e PH: prayer", hit=1, damage=1, save=1),
+    "disheartened": Effect("-1 to attack rolls, damage and saving throws", "2e PH: prayer", hit=-1, damage=-1,
+                           save=-1),
+    "aided": Effect("+1 to attack rolls and saving throws", "2e PH: aid", hit=1, save=1),
     # set only by Combat II's critical tables (C2X-03, C2X-04)
     "knees": Effect("no attacks, AC +2", "C2X-03: critical miss 7-8", attacks=False, ac=2),
     "sprawled": Effect("no attacks or movement, AC +4", "C2X-03: critical miss 10", attacks=False, moves=False, ac=4),
@@ -86,6 +95,19 @@ def hit_dice(f: Fighter) -> float:
     if f.hd is not None:
         return f.hd
     return float(f.level) if f.level is not None else 1.0
+
+
+def save_bonus(f: Fighter, tick: Tick) -> tuple[int, str]:
+    """What ``f``'s conditions add to its saving throws' d20 at ``tick`` (prayer's +1, 2e PH), and why."""
+    if not f.conditions:
+        return 0, ""
+    n, why = 0, []
+    for name, _ in active(f, tick):
+        bonus = effect_of(name).save
+        if bonus:
+            n += bonus
+            why.append(f"{bonus:+d} {name}")
+    return n, ", ".join(why)
 
 
 def incapacitated(f: Fighter, tick: Tick) -> str | None:

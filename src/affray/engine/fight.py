@@ -39,7 +39,7 @@ from affray.engine.rules import LOST, Chain
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
 from affray.engine.validity import why_not
-from affray.model.encounter import Declaration, Encounter, Outcome
+from affray.model.encounter import Declaration, Encounter, Outcome, parse_duration
 from affray.model.order import Order, order_of
 
 __all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration", "told"]
@@ -470,6 +470,8 @@ class Fight(Generic[S]):
 
     def _run(self) -> Result:
         ruleset = self.ruleset
+        if self.period == 0 and not self.events:
+            self._carried()
         while (not self.over and self.round_of(self.period + 1) <= self.max_rounds
                and (self.auto or self.asker is not None or self._has_work())):
             self.period += 1
@@ -487,6 +489,22 @@ class Fight(Generic[S]):
             else:
                 ruleset.end(self, self.period)
         return self.result()
+
+    def _carried(self) -> None:
+        """Conditions a combatant still holds from an earlier fight (a party file's ``conditions``): set as the
+        first period begins, each for the time it had left, on this ruleset's clock (G-08, G-09)."""
+        for f in self.state.order:
+            for name, left in f.spec.conditions.items():
+                tick = self.ruleset.period_end(0)
+                if left is None:
+                    until = Until(FOREVER, "the referee ends it", "no time left given: until the referee ends it")
+                else:
+                    until = self.ruleset.expiry(self, tick, *parse_duration(left))
+                self.set_condition(tick, "before the fight", f, name, until, by=None, rule="G-09",
+                                   why=f"{f.name} is still {name} from an earlier fight"
+                                   + (f", {left} left, to {until.at}" if left else ", until the referee ends it")
+                                   + " (the party file; G-08, G-09)" if self.explain else None,
+                                   detail=(until.why or None) if self.explain else None)
 
     def _moment(self) -> None:
         """Resolve the steps at the earliest tick, together."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from affray.engine.conditions import effect_of, hit_dice
+from affray.engine.conditions import effect_of, hit_dice, save_bonus
 from affray.engine.events import (
     Cast,
     CastStart,
@@ -362,19 +362,25 @@ class Engine(Fight[S]):
                 detail = f"{spell.damage.text}: {rolled}" + (f" {spell.damage.bonus:+d}" if spell.damage.bonus else "")
                 detail += f" = {dmg} damage"
             lands = self.rules.lands(self, step, dmg) if dmg else None
+            halves = self._halves(step, spell, targets) if spell.damage_save is not None and dmg else {}
             for t in targets:
-                absorbed = self.rules.absorb(self, t, dmg, magic=True) if dmg else None
+                took = dmg if not halves.get(t.name, ("", False))[1] else dmg // 2 if spell.damage_save == "half" else 0
+                if t.name in halves:
+                    detail += f"; {halves[t.name][0]}: {took}"
+                absorbed = self.rules.absorb(self, t, took, magic=True) if took else None
                 if absorbed is not None:
                     splinter.append(t.name)
                     detail += f"; {absorbed}"
-                elif lands is not None:
-                    self._wound(step, lands, t.name, dmg, f"{spell.name}, cast at {step.at or list(step.tick)}")
-                else:
-                    effects[t.name] = dmg
+                elif lands is not None and took:
+                    self._wound(step, lands, t.name, took, f"{spell.name}, cast at {step.at or list(step.tick)}")
+                elif lands is None:
+                    effects[t.name] = took
         casting = {t.name: t.casting for t in targets if t.casting is not None and t is not a}
         affected: list[Fighter] = []
+        later_effect = False
         if spell.effect is not None and targets:
             later = self.rules.lands(self, step, 0)  # SEG-10: spell effects land with its damage, not at once
+            later_effect = later is not None
             if later is not None:
                 cast_at = step.at or str(list(step.tick))
                 self.push(Step(later[0], a, "spell-effect", later[1], f"{spell.name}, cast at {cast_at}: its effect "
@@ -398,7 +404,35 @@ class Engine(Fight[S]):
                               f"{name} took {dmg} damage from {spell.name} while casting {casting[name]}")
         for t in affected:
             self._condition(step, spell, t)
+        if spell.effect is not None and spell.effect.foes is not None and targets and not later_effect:
+            for t in self._foes(step, spell, targets):
+                self._condition(step, spell, t, spell.effect.foes)
         self.rules.took_effect(self, step)
+
+    def _saves(self, step: Step, t: Fighter, k: int, mod: int = 0, why_mod: str = "") -> tuple[bool, str]:
+        """``t``'s saving throw against ``step``'s spell, the ``k``-th target's: the d20 (the cast declaration's
+        ``dice`` entry ``k``'s ``save``, else rolled) with the spell's ``mod`` and its conditions' bonus (prayer's
+        +1) against its save (2e PH Table 60); whether it saves, and the words."""
+        decl = step.decl
+        given = decl.dice_given[k].other("save") if decl is not None and k < len(decl.dice_given) else None
+        d = self.roller.die(20, "save", t.name, given)
+        bonus, why = save_bonus(t, step.tick)
+        terms = ([f"{mod:+d} ({why_mod})"] if mod else []) + ([f"{bonus:+d} ({why})"] if bonus else [])
+        bonus += mod
+        roll = f"d20 {d} {' '.join(terms)} = {d + bonus}" if terms else f"d20 {d}"
+        if d + bonus >= t.save:
+            return True, f"{t.name} saves ({roll} >= {t.save}, 2e PH Table 60)"
+        return False, f"{t.name} fails to save ({roll} < {t.save})"
+
+    def _halves(self, step: Step, spell: Spell, targets: list[Fighter]) -> dict[str, tuple[str, bool]]:
+        """A save against a spell's damage, for half (fireball) or none (chill touch, 2e PH): each target's, rolled
+        in order; the words and whether it saved."""
+        out = {}
+        for k, t in enumerate(targets):
+            saved, words = self._saves(step, t, k)
+            took = "full damage" if not saved else "half damage" if spell.damage_save == "half" else "no damage"
+            out[t.name] = (f"{words}: {took}", saved)
+        return out
 
     def _targets(self, target: str | None) -> list[Fighter]:
         """Who a spell at ``target`` (a combatant or a side) reaches: those of them still in the fight."""
@@ -421,6 +455,9 @@ class Engine(Fight[S]):
                   why=step.why or None, detail=(words or None) if self.explain else None, splinter=tuple(turned))
         for t in affected:
             self._condition(step, spell, t)
+        if spell.effect is not None and spell.effect.foes is not None and targets:
+            for t in self._foes(step, spell, targets):
+                self._condition(step, spell, t, spell.effect.foes)
 
     def _heal(self, step: Step, spell: Spell, caster: Fighter, targets: list[Fighter]) -> tuple[dict[str, int], str]:
         """The hit points a healing spell gives back to each target (its dice rolled for each, or the ``heal`` of the
@@ -434,38 +471,76 @@ class Engine(Fight[S]):
         for k, t in enumerate(targets):
             entered = dice[k].other("heal") if k < len(dice) else None
             rolled = max(0, self.roller.dice(heal, "healing", caster.name, given=entered) + heal.bonus)
-            amount = max(0, min(rolled, t.spec.hp - t.hp))
+            amount = max(0, min(rolled, t.spec.full_hp - t.hp))
             healed[t.name] = amount
             if self.explain:
-                cap = f"; at most {amount} back to its full {t.spec.hp}" if amount < rolled else ""
+                cap = f"; at most {amount} back to its full {t.spec.full_hp}" if amount < rolled else ""
                 words.append(f"{t.name} regains {amount} hp ({heal.text}: {rolled}{cap})")
         return healed, f"{spell.name}: {', '.join(words)}" if words else ""
 
     def _affected(self, step: Step, spell: Spell, targets: list[Fighter],
                   spared: set[str]) -> tuple[list[Fighter], str, list[str]]:
-        """The targets a spell's effect takes (``max_hd``, a saving throw, a shield given up to turn it, MJ-19), the
-        words for each, and those whose shield turned it (``spared``: those whose shield turned the spell's damage
+        """The targets a spell's effect takes (``max_hd``; those in melee for one that takes the unengaged; a pool of
+        Hit Dice, the fewest first, or a number of creatures; a saving throw; a shield given up to turn it, MJ-19),
+        the words for each, and those whose shield turned it (``spared``: those whose shield turned the spell's damage
         already: one magic effect, one shield)."""
         effect = spell.effect
         assert effect is not None
         decl = step.decl
-        saves = [d.other("save") for d in decl.dice_given] if decl is not None else []
+        given = decl.dice_given[0] if decl is not None and decl.dice_given else None
         out: list[Fighter] = []
         turned: list[str] = []
         words = []
-        for k, t in enumerate(x for x in targets if x.active):
+        candidates = []
+        standing = [x for x in targets if x.active]
+        place = {t.name: k for k, t in enumerate(standing)}  # the ``dice`` entry of each target's save
+        for t in standing:
             hd = hit_dice(t)
             if t.name in spared:
                 continue
             if effect.max_hd is not None and hd > effect.max_hd:
                 words.append(f"{t.name} ({hd:g} HD) above {effect.max_hd:g} HD: unaffected")
                 continue
-            if effect.save:
-                d = self.roller.die(20, "save", t.name, saves[k] if k < len(saves) else None)
-                if d >= t.save:
-                    words.append(f"{t.name} saves (d20 {d} >= {t.save}, 2e PH Table 60)")
+            if effect.unengaged and t.engaged:
+                words.append(f"{t.name} is in melee: unaffected")
+                continue
+            if effect.condition in t.spec.immune:
+                words.append(f"{t.name} is immune to being {effect.condition}: unaffected")
+                continue
+            candidates.append(t)
+        if effect.pool is not None:  # the fewest Hit Dice first, in file order among equals; none in part
+            pool = self.roller.dice(effect.pool, "hit dice", step.actor.name,
+                                    given=given.other("pool") if given is not None else None) + effect.pool.bonus
+            words.append(f"{effect.pool.text}: {pool} Hit Dice, the fewest first")
+            left = float(pool)
+            taken = []
+            for t in sorted(candidates, key=lambda x: (hit_dice(x), x.index)):
+                hd = hit_dice(t)
+                if hd > left:
+                    words.append(f"{t.name} ({hd:g} HD) does not fit in the {left:g} left: unaffected")
                     continue
-                words.append(f"{t.name} fails to save (d20 {d} < {t.save})")
+                left -= hd
+                taken.append(t)
+            candidates = [t for t in candidates if t in taken]
+        if effect.creatures is not None:
+            most = self.roller.dice(effect.creatures, "creatures", step.actor.name,
+                                    given=given.other("creatures") if given is not None else None)
+            most = max(0, most + effect.creatures.bonus)
+            words.append(f"{effect.creatures.text}: {most} creatures at most")
+            for t in candidates[most:]:
+                words.append(f"{t.name}: beyond the {most}: unaffected")
+            candidates = candidates[:most]
+        mod, why_mod = effect.save_mod, "the spell's" if effect.save_mod else ""
+        if effect.save_by_count:
+            n = len(candidates)
+            mod = effect.save_by_count[min(n, len(effect.save_by_count)) - 1] if n else 0
+            why_mod = f"{n} target{'s' if n != 1 else ''}"
+        for t in candidates:
+            if effect.save:
+                saved, said = self._saves(step, t, place[t.name], mod, why_mod)
+                words.append(said)
+                if saved:
+                    continue
             absorbed = self.rules.absorb(self, t, 0, magic=True, effect=effect.condition)
             if absorbed is not None:
                 turned.append(t.name)
@@ -475,17 +550,23 @@ class Engine(Fight[S]):
             out.append(t)
         return out, f"{spell.name}: {', '.join(words)}" if words else "", turned
 
-    def _condition(self, step: Step, spell: Spell, t: Fighter) -> None:
-        """A spell's effect on ``t``: its condition for the effect's duration (else the spell's), on the ruleset's
-        clock (G-08, G-09); a caster it stops from acting loses its spell (G-11)."""
+    def _foes(self, step: Step, spell: Spell, targets: list[Fighter]) -> list[Fighter]:
+        """Who an effect's ``foes`` condition takes (prayer's -1): every standing member of the sides not named."""
+        sides = {t.side for t in targets}
+        return [f for f in self.state.order if f.active and f.side not in sides]
+
+    def _condition(self, step: Step, spell: Spell, t: Fighter, condition: str | None = None) -> None:
+        """A spell's effect on ``t``: its condition (or ``condition``: its ``foes``') for the effect's duration (else
+        the spell's), on the ruleset's clock (G-08, G-09); a caster it stops from acting loses its spell (G-11)."""
         effect = spell.effect
         assert effect is not None
+        condition = condition or effect.condition
         text = effect.duration or spell.duration
         if text is None:
             until = Until(FOREVER, "the referee ends it", "no duration given: until the referee ends it")
         else:
             until = self.ruleset.expiry(self, step.tick, *parse_duration(text))
-        self.set_condition(step.tick, step.at, t, effect.condition, until, by=step.actor.name, rule="G-09", step=step,
-                           spell=spell.name, why=f"{spell.name} takes effect: {t.name} is {effect.condition} "
+        self.set_condition(step.tick, step.at, t, condition, until, by=step.actor.name, rule="G-09", step=step,
+                           spell=spell.name, why=f"{spell.name} takes effect: {t.name} is {condition} "
                            f"{f'for {text}' if text else 'until the referee ends it'}, to {until.at} (G-08, G-09)"
                            if self.explain else None, detail=(until.why or None) if self.explain else None)

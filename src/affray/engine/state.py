@@ -132,7 +132,7 @@ class Memorized:
     __slots__ = ("left",)
 
     def __init__(self, spec: Combatant) -> None:
-        self.left: dict[str, int] = {s.name: s.count for s in spec.spells}
+        self.left: dict[str, int] = {s.name: s.count - s.cast for s in spec.spells}
 
     def can_cast(self, spell: Spell) -> str | None:
         return None if self.left.get(spell.name, 0) > 0 else f"{spell.name} is no longer memorised"
@@ -156,7 +156,7 @@ class Derived:
     spells and shield): worked out once per encounter and attack scheme (``FightState``), not once per fight."""
 
     __slots__ = ("attacks", "damage_bonus", "declare", "dex", "hd", "klass", "level", "load", "mounted", "mv", "policy",
-                 "save", "shield", "size", "spells", "thac0", "weapons")
+                 "routine", "save", "shield", "size", "spells", "thac0", "weapons")
 
     def __init__(self, spec: Combatant, attack_scheme: str | None) -> None:
         self.thac0: int = spec.thac0 if spec.thac0 is not None else thac0_for(spec.klass, spec.level, spec.hd)
@@ -171,6 +171,11 @@ class Derived:
         #: Attacks per round: a whole number as an int (the common case, and much cheaper to count with).
         self.attacks: Fraction | int = rate.numerator if rate.denominator == 1 else rate
         self.weapons: tuple[Arms, ...] = tuple(arms_of(w) for w in spec.weapons) or (UNARMED,)
+        #: A monster's routine (claw, claw, bite: 2e MM, OSE): its melee forms when it lists several and as many
+        #: attacks, each attack of a round with its own form in turn; () otherwise.
+        forms = tuple(w for w in self.weapons if not w.is_missile)
+        self.routine: tuple[Arms, ...] = forms if (spec.klass == "monster" and len(forms) > 1
+                                                   and self.attacks == len(forms)) else ()
         self.spells: Mapping[str, Spell] = MappingProxyType({s.name: s for s in spec.spells})
         self.shield: str | None = ("magic" if spec.shield == "magic" else "rowan" if spec.shield == "rowan"
                                    else "plain" if spec.shield else None)
@@ -195,8 +200,8 @@ class Fighter:
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current",
                  "damage_bonus", "declared", "declares", "dex", "down", "engaged", "fled", "hd", "hp", "index", "klass",
                  "level", "load", "memo", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool",
-                 "remaining", "routed", "save", "shield", "side", "size", "spec", "spells", "subdual", "thac0",
-                 "unconscious", "weapons")
+                 "remaining", "routed", "routine", "save", "shield", "side", "size", "spec", "spells", "subdual",
+                 "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Order, ...], attack_scheme: str | None, pool: SpellPool,
@@ -213,6 +218,7 @@ class Fighter:
         self.save = d.save
         self.attacks = d.attacks
         self.weapons = d.weapons
+        self.routine = d.routine
         self.spells = d.spells
         self.pool = pool
         self.casts: dict[str, int] = {}  # spells that took effect, by name, whatever paid for them
@@ -261,6 +267,22 @@ class Fighter:
             if (w.kind != "melee") == missile or (missile and w.kind == "thrown"):
                 return w
         return self.weapons[0]
+
+    def form(self, name: str | None, k: int) -> Arms:
+        """The weapon of its ``k``-th melee attack of a round (0: the first): a monster's routine's ``k``-th form
+        (claw, claw, bite) when it names none of its other weapons, else the one named, else its first melee
+        weapon."""
+        routine = self.routine
+        if routine and self.in_routine(name):
+            return routine[k % len(routine)]
+        return self.weapon(name)
+
+    def in_routine(self, name: str | None) -> bool:
+        """Whether an attack naming weapon ``name`` (None: none) strikes its routine: a monster's listed attacks are
+        its round (2e MM, OSE), whichever of its forms is named; a weapon outside them strikes alone."""
+        if not self.routine:
+            return False
+        return name is None or any(w.name == name for w in self.routine)
 
     def can_cast(self, spell: Spell) -> str | None:
         """Why ``spell`` cannot be paid for now (memorised copy, mana, slot: C2X-06/08), or None."""

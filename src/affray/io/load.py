@@ -51,6 +51,8 @@ class Loaded:
     seed: int | None = None  # the seed ``hp_rolls`` were last rolled from
     morale_dice: str = "2d6"  # the dice ``morale`` is set for
     _settled: dict[tuple[int, str], Loaded] = field(default_factory=dict, compare=False, repr=False)
+    #: What is valid but most likely not meant (a weapon written out without damage under a catalogue name).
+    warnings: tuple[Problem, ...] = ()
 
     def problem(self, loc: Loc, message: str) -> Problem:
         return Problem(self.file, line_of(self.doc, loc), format_path(loc), message)
@@ -100,7 +102,7 @@ class Loaded:
         data["sides"] = data_sides
         encounter = self.encounter.model_copy(update={"sides": sides})
         return Loaded(encounter, self.file, self.doc, self.problems, data, self.hp_rolls, self.morale, seed,
-                      morale_dice)
+                      morale_dice, warnings=self.warnings)
 
     def settled_text(self) -> str | None:
         """The settled encounter as a file that stands alone (every name's figures written in, hit points and
@@ -191,10 +193,15 @@ def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
     if encounter is None or named.problems or (references and strict):
         raise EncounterError(sort_problems(_dedupe(problems + references)))
     _bounded_blows(encounter, file, doc)
+    from affray.io.names import bare_weapons
+
+    warnings = tuple(Problem(file, line_of(doc, loc), format_path(loc), message)
+                     for loc, message in bare_weapons(data, catalogue))
     if not named.used:
-        return Loaded(encounter, file, doc, tuple(references))
+        return Loaded(encounter, file, doc, tuple(references), warnings=warnings)
     seed = encounter.seed if encounter.seed is not None else 0
-    return Loaded(encounter, file, doc, tuple(references), data, tuple(named.hp), tuple(named.morale), seed)
+    return Loaded(encounter, file, doc, tuple(references), data, tuple(named.hp), tuple(named.morale), seed,
+                  warnings=warnings)
 
 
 def blows_a_round(c: Combatant, foes: int) -> tuple[int, str]:

@@ -26,8 +26,8 @@ from affray.limits import MAX_DICE, MAX_DURATION
 from affray.model.derive import dex_defense_adjustment, hd_value
 from affray.model.encounter import Combatant, parse_duration
 
-__all__ = ["MoraleChoice", "Named", "entry_problems", "monster_figures", "morale_2d10", "resolve_names", "uses_names",
-           "with_file"]
+__all__ = ["MoraleChoice", "Named", "bare_weapons", "entry_problems", "monster_figures", "morale_2d10", "resolve_names",
+           "uses_names", "with_file"]
 
 Loc = tuple[str | int, ...]
 Problems = list[tuple[Loc, str]]
@@ -217,6 +217,29 @@ def _weapon(catalogue: Catalogue, problems: Problems, w: Any, loc: Loc) -> Any:
         return {"name": name}
     assert isinstance(found.entry, WeaponEntry)
     return {"name": name.strip(), **found.entry.figures(), **over}
+
+
+def bare_weapons(data: dict[str, Any], catalogue_file: str | Path | None = None) -> Problems:
+    """Weapons written out (``{name: long sword}``) without ``damage`` whose name is a catalogue weapon's: a 1d2
+    weapon called long sword, which the referee most likely meant to be the catalogue's. Each is worth a warning
+    (the file is valid as it is); the catalogue is read only when there is such a weapon to look up."""
+    bare = [((side, i, j), w["name"]) for side, i, c in _combatants(data)
+            for j, w in enumerate(_list(c.get("weapons")))
+            if isinstance(w, dict) and isinstance(w.get("name"), str) and "weapon" not in w and "damage" not in w]
+    if not bare:
+        return []
+    catalogue = package_catalogue()
+    if catalogue_file is not None:
+        catalogue = with_file(catalogue, catalogue_file)
+    out: Problems = []
+    for (side, i, j), name in bare:
+        found = catalogue.find("weapons", name)
+        if found is not None:
+            out.append((("sides", side, "combatants", i, "weapons", j),
+                        f"{name!r} is written out without damage: a 1d2 weapon of that name; the catalogue's "
+                        f"{found.name} ({found.entry.figures().get('damage')}) is `{name}` or `{{weapon: {name}}}`, "
+                        "or give this one its damage"))
+    return out
 
 
 def weapon_weight(catalogue: Catalogue, w: Any) -> float:

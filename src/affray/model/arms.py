@@ -29,8 +29,8 @@ def arms_of(w: Weapon) -> Arms:
 
 class Arms(View):
     """The fields of ``source`` (G-02: name, speed factor or category, damage, reach, kind, rate, magic; the charge,
-    set and lance flags; the style and specialisation of Combat II) and what follows from them; read-only. Made by
-    ``arms_of``."""
+    set and lance flags; the style and specialisation of Combat II; a natural attack) and what follows from them;
+    read-only. Made by ``arms_of``."""
 
     def __init__(self, source: Weapon) -> None:
         self.source: Final = source
@@ -49,6 +49,7 @@ class Arms(View):
         self.style: Final[int] = source.style
         self.slots: Final[int] = source.slots
         self.strength: Final[bool | None] = source.strength
+        self.natural: Final[bool] = source.natural
         #: A missile or thrown weapon; one that can be set against a charge (MJ-13, C2-21); a lance (MJ-17).
         self.is_missile: Final[bool] = source.is_missile
         self.settable: Final[bool] = source.settable

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 __all__ = [
     "CLASS_GROUP",
+    "NATURAL_SF",
     "attacks_in_round",
     "attacks_per_round",
     "dex_defense_adjustment",
@@ -33,6 +34,10 @@ CLASS_GROUP: dict[str, str] = {
     "thief": "rogue",
     "bard": "rogue",
 }
+
+#: Combat II's Table 2 (C2-02, seed 000): the speed factor of a natural attack (claw, bite) by the creature's size;
+#: speed-segments reads it too, for a natural attack no Spd is listed for (its option ``natural_spd``).
+NATURAL_SF: dict[str, int] = {"tiny": 0, "small": 2, "medium": 3, "large": 6, "huge": 8, "gargantuan": 10}
 
 _HD_RE = re.compile(r"^\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 

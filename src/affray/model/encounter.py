@@ -225,6 +225,10 @@ class Weapon(_Frozen):
                        "(specialization; option strength, C2X-05)")
     strength: bool | None = Field(None, description="a missile weapon that takes the STR bonus (a custom bow); "
                                   "thrown weapons always do (C2X-05)")
+    ammo: int | None = Field(None, ge=0, le=10_000, description="shots carried (arrows, bolts, stones): a party file "
+                             "counts them down by the shots of each fight")
+    natural: bool = Field(False, description="a natural attack (claw, bite, horn): timed by the creature's size where "
+                          "no speed factor is given (C2-02; speed-segments: SEG-08)")
 
     @cached_property
     def is_missile(self) -> bool:
@@ -268,7 +272,7 @@ Duration = Annotated[str, BeforeValidator(_duration)]
 
 #: The conditions a spell's ``effect`` sets (G-09; what each does: ``affray.engine.conditions``).
 SPELL_CONDITIONS = ("asleep", "held", "paralysed", "stunned", "dazed", "prone", "blinded", "charmed", "fleeing",
-                    "unconscious")
+                    "unconscious", "blessed", "heartened", "disheartened", "aided")
 
 
 class SpellEffect(_Frozen):
@@ -280,6 +284,18 @@ class SpellEffect(_Frozen):
     max_hd: float | None = Field(None, gt=0, le=100, description="targets of more Hit Dice (or levels) are "
                                  "unaffected")
     save: bool = Field(False, description="each target saves against spells to be unaffected")
+    pool: Dice | None = Field(None, description="the Hit Dice it takes in all, rolled once, those of the fewest Hit "
+                              "Dice first; one that does not fit in what is left is unaffected (sleep: 2d4, 2e PH)")
+    creatures: Dice | None = Field(None, description="how many it takes at most, rolled once, in the order of the "
+                                   "file (color spray: 1d6, 2e PH)")
+    unengaged: bool = Field(False, description="only those not in melee when it takes effect (bless, 2e PH)")
+    save_mod: int = Field(0, ge=-20, le=20, description="added to each target's save (web: -2, 2e PH)")
+    save_by_count: tuple[Annotated[int, Field(ge=-20, le=20)], ...] = Field(
+        (), max_length=20, description="added to each target's save by how many it takes: the first for one, the "
+        "second for two... the last for more (hold person: -3, -1, 0; 2e PH)")
+    foes: Literal[SPELL_CONDITIONS] | None = Field(  # type: ignore[valid-type]
+        None, description="a condition it sets on every standing member of the other sides, for as long (prayer's "
+        "-1 to its caster's foes, 2e PH)")
 
 
 class Spell(_Frozen):
@@ -291,9 +307,14 @@ class Spell(_Frozen):
     components: str = "VSM"
     speed: Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
     damage: Dice | None = Field(None, description="damage to each target when the spell takes effect")
+    damage_save: Literal["half", "negates"] | None = Field(
+        None, description="each target's save against spells halves the damage, rounded down (fireball, 2e PH), or "
+        "negates it (chill touch)")
     heal: Dice | None = Field(None, description="hit points each target regains when the spell takes effect "
                               "(cure light wounds: 1d8), never above the hit points it started the fight with")
     count: int = Field(1, ge=1, le=100, description="copies memorised")
+    cast: int = Field(0, ge=0, le=100, description="copies cast or lost since they were memorised (a party file "
+                      "keeps it across fights; `affray rest` memorises them anew)")
     touch: bool = Field(False, description="delivered by a touch after casting (C2-10)")
     psionic: bool = Field(False, description="a psionic power: casting of CT 1 unless given (C2-15)")
     duration: Duration | None = Field(None, description="how long the effect lasts from the casting (G-08)")
@@ -312,6 +333,16 @@ class Spell(_Frozen):
             raise ValueError(f"components {v!r}: letters V, S and M only (e.g. VSM, VS)")
         return text
 
+    @model_validator(mode="after")
+    def _cast_of_count(self) -> Spell:
+        if self.cast > self.count:
+            raise ValueError(f"cast: {self.cast} copies cast of {self.count} memorised (count); at most count")
+        return self
+
+
+#: How a combatant of a party file fell in an earlier fight (G-05: dead, or unconscious from subdual, MJ-20).
+FALLEN = ("dead", "unconscious")
+
 
 class Combatant(_Frozen):
     """G-01: one combatant, or ``count`` identical ones named "Name 1" ... "Name N"."""
@@ -321,7 +352,12 @@ class Combatant(_Frozen):
     cls: Literal[CLASSES + ("magic-user",)] | None = Field(None, alias="class")  # type: ignore[valid-type]
     level: int | None = Field(None, ge=0, le=40)
     hd: str | float | None = None
-    hp: int = Field(ge=1, le=MAX_HP)
+    fallen: Literal[FALLEN] | None = Field(  # type: ignore[valid-type]
+        None, description="it fell in an earlier fight (a party file): dead or unconscious; it stays in the list "
+        "but takes no part in a fight")
+    hp: int = Field(ge=-MAX_HP, le=MAX_HP)
+    hp_max: int | None = Field(None, ge=1, le=MAX_HP, description="its hit points when unhurt (a party file): rest "
+                               "and healing stop there; default: hp")
     ac: int = Field(10, ge=-10, le=10)
     thac0: int | None = Field(None, ge=-10, le=25)
     str_: int = Field(10, alias="str", ge=1, le=25)
@@ -365,6 +401,31 @@ class Combatant(_Frozen):
         None, description="hit points of each of `count`, in order (written `hp: [5, 7, 3]`); `hp` is the first's")
     monster: Name | None = Field(None, description="the catalogue monster whose figures it takes")
     armour: Name | tuple[Name, ...] | None = Field(None, description="the catalogue armour (and shield) it wears")
+    immune: tuple[Literal[SPELL_CONDITIONS], ...] = Field(  # type: ignore[valid-type]
+        (), max_length=20, description="conditions a spell cannot set on it (an undead's sleep, charm and hold)")
+    conditions: dict[Literal[SPELL_CONDITIONS], Duration | None] = Field(  # type: ignore[valid-type]
+        default_factory=dict, description="conditions it still holds from an earlier fight (a party file), each "
+        "with the time it has left (null: until the referee ends it); set as the fight begins (G-08, G-09)")
+
+    @field_validator("hp")
+    @classmethod
+    def _standing(cls, v: int, info: ValidationInfo) -> int:
+        """A combatant starts a fight with at least 1 hp; one marked ``fallen`` keeps the hp it fell at."""
+        if v < 1 and info.data.get("fallen") is None:
+            raise ValueError(f"hp {v}: a combatant starts a fight with at least 1 hit point (one that fell in an "
+                             "earlier fight is marked fallen: dead or unconscious)")
+        return v
+
+    @model_validator(mode="after")
+    def _hp_within_max(self) -> Combatant:
+        if self.hp_max is not None and self.hp > self.hp_max:
+            raise ValueError(f"hp {self.hp} is above hp_max {self.hp_max}: hp_max is its hit points unhurt")
+        return self
+
+    @property
+    def full_hp(self) -> int:
+        """Its hit points unhurt: ``hp_max``, else the hit points it starts the fight with."""
+        return self.hp_max if self.hp_max is not None else self.hp
 
     @field_validator("surprise_odds")
     @classmethod
@@ -648,9 +709,12 @@ class Encounter(_Frozen):
 
 
 def expand(encounter: Encounter) -> Iterator[tuple[str, str, Combatant, tuple[str | int, ...]]]:
-    """(name, side, combatant, field path) for every combatant, ``count`` expanded to "Name 1" ... "Name N"."""
+    """(name, side, combatant, field path) for every combatant in the fight, ``count`` expanded to "Name 1" ...
+    "Name N"; one that fell in an earlier fight (``fallen``) is not in it."""
     for side, s in encounter.sides.items():
         for i, c in enumerate(s.combatants):
+            if c.fallen is not None:
+                continue
             loc: tuple[str | int, ...] = ("sides", side, "combatants", i)
             if c.count == 1:
                 yield c.name, side, c.members[0] if c.hp_each is not None else c, loc

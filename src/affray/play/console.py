@@ -23,7 +23,7 @@ from affray.play.terminal import Complete
 from affray.printable import printable
 from affray.render.status import event_text, show_choices, show_final, show_status, status_table, warn_opportunity
 from affray.table import Game, Pause, Reply, Session, Shown, Store, branched_text, open_fight
-from affray.table.session import MOVING
+from affray.table.session import MOVING, SAVE_PARTY, PartyKeeper
 
 __all__ = ["HELP", "Io", "RefereeConsole"]
 
@@ -51,13 +51,15 @@ HELP = """commands (Tab completes them, and names, conditions, sides); any of th
   condition NAME C [D] NAME is C (asleep, held, paralysed, stunned, dazed, prone, blinded, charmed,
                       fleeing, unconscious) for D (N rounds, turns, phases or segments), or until ended
   end NAME [C]        NAME's condition C (or all its conditions) ends
+  save-party          write what the fight has left so far into the party file (--party; at the end it is
+                      written by itself)
   quit                leave; everything is saved (`affray play --db PATH` resumes)
 at a declaration (? lists the choices, Tab completes them, Enter takes the suggestion shown):
     melee NAME [with WEAPON], missile NAME, charge NAME, cast SPELL [at TARGET], move [FEET], withdraw,
     flee, wait, none, misc TEXT, the ruleset's own keys (key VALUE), or one plan entry in YAML flow style"""
 
 #: The console's own words (besides the session's and the fight's commands).
-VERBS = (*MOVING, "undo", "back", "status", "dice", "help", "quit", "hit", "miss")
+VERBS = (*MOVING, "undo", "back", "status", "dice", "help", "quit", "hit", "miss", SAVE_PARTY)
 
 
 class Io(Protocol):
@@ -79,7 +81,8 @@ class RefereeConsole:
     ``new_rules``: a fight saved before the rules changed goes on under today's (``affray.table.open_fight``)."""
 
     def __init__(self, store: Store, game: Game, io: Io | None, console: Console, *,
-                 show_status_at_prompt: bool | None = None, dice: str | None = None, new_rules: bool = False) -> None:
+                 show_status_at_prompt: bool | None = None, dice: str | None = None, new_rules: bool = False,
+                 party: PartyKeeper | None = None) -> None:
         self.store = store
         self.game = game
         self.io = io
@@ -90,6 +93,7 @@ class RefereeConsole:
                             new_rules=new_rules)
         self.prepared, self.journal, self.branched = opened.prepared, opened.journal, opened.branched
         self.session = Session(opened.drive, opened.record, pause_on_provoke=True)
+        self.session.party = party
         self._last_round: int | None = None
         self._seen: object = None  # the question or pause last prompted for: what it shows is shown once
         self._table: list[tuple[str, ...]] | None = None  # the combatants' table as last shown
@@ -153,6 +157,8 @@ class RefereeConsole:
         elif s.over:
             if first:
                 show_final(s.fight, self.out)
+                if s.party_saved is not None:
+                    self.out.print(printable(s.party_saved), markup=False)
             prompt, complete = "fight over> ", self._complete_command
         else:
             if first:

@@ -52,6 +52,8 @@ def condition_mods(fight: Any, step: Step, target: Fighter, mods: AttackMods) ->
         effect = effect_of(name)
         if effect.hit:
             mods.add("hit", effect.hit, f"{step.actor.name} {name}, {step.actor.conditions[name].rule}")
+        if effect.damage:
+            mods.add("damage", effect.damage, f"{step.actor.name} {name}, {step.actor.conditions[name].rule}")
     worst, why, rule, dazed, bare = 0, "", "", False, False
     for name, _ in active(target, tick):
         effect = effect_of(name)

@@ -87,8 +87,8 @@ def status_table(fight: Fight[Any], coming: Step | None = None) -> list[tuple[st
             casting = f.casting + (f" (completes {completes[f.name]})" if f.name in completes else "")
         held = ", ".join(f"{c} (to {h.words})" if h.words else c for c, h in f.conditions.items()
                          if fight.now < h.until)
-        rows.append((p(f.name), p(f.side), f"{f.hp}/{f.spec.hp}", standing, p(casting), p(", ".join(sorted(f.engaged))),
-                     p(held)))
+        rows.append((p(f.name), p(f.side), f"{f.hp}/{f.spec.full_hp}", standing, p(casting),
+                     p(", ".join(sorted(f.engaged))), p(held)))
     return rows
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from affray.engine.state import UNARMED
 from affray.model.arms import Arms
+from affray.model.derive import NATURAL_SF
 
 if TYPE_CHECKING:
     from affray.engine.state import Fighter
@@ -33,8 +34,7 @@ __all__ = [
 #: P1-04 (Table 1): the winner's half-segment of a phase by adjusted SF; a loser's is one later.
 BANDS: tuple[tuple[int, int | None, str], ...] = ((0, 1, "<2"), (2, 3, "2-3"), (4, 6, "4-6"), (7, 9, "7-9"),
                                                   (10, None, "10+"))
-#: C2-02 (Table 2): the SF of a natural attack by size, and the adjustment to a weapon's SF.
-NATURAL_SF = {"tiny": 0, "small": 2, "medium": 3, "large": 6, "huge": 8, "gargantuan": 10}
+#: C2-02 (Table 2): the adjustment to a weapon's SF by the wielder's size (its natural-attack SF: ``NATURAL_SF``).
 SIZE_SF_ADJUSTMENT = {"tiny": -1, "small": -1, "medium": 0, "large": 1, "huge": 2, "gargantuan": 4}
 #: C2-29: the PH's Table 55 read as SF modifiers.
 SITUATIONS = {"hasted": -2, "slowed": 2, "higher ground": -1, "set to receive": -2, "wading": 2,
@@ -55,8 +55,9 @@ class Speed:
 
 
 def natural_attack(f: Fighter, weapon: Arms) -> bool:
-    """A weapon with no SF is a natural attack (claw, bite); so is a monster's bare attack (C2-02)."""
-    return weapon.sf is None or (weapon is UNARMED and f.klass == "monster")
+    """A weapon marked natural or with no SF is a natural attack (claw, bite); so is a monster's bare attack
+    (C2-02)."""
+    return weapon.natural or weapon.sf is None or (weapon is UNARMED and f.klass == "monster")
 
 
 def adjusted_sf(f: Fighter, weapon: Arms, extra: list[tuple[int, str]] | None = None) -> Speed:

@@ -24,32 +24,51 @@ class Combat2Attacks(Combat2Part):
     """P1-04, P1-07, P1-13, C2-01..C2-08, C2-22, C2-25, C2-26, C2-29."""
 
     def _rate(self, f: Fighter, weapon: Arms) -> Any:
-        """C2-26: the favoured (first) weapon has the combatant's rate; another its own, unspecialised."""
+        """C2-26: the favoured (first) weapon has the combatant's rate; another its own, unspecialised. A form of a
+        monster's routine strikes once a round (C2-07: the routine is its round's attacks)."""
+        if weapon in f.routine:
+            return 1
         if weapon is f.weapons[0] or f.spec.attacks is not None or not f.spec.specialist:
             return f.attacks
         return attacks_per_round(f.klass, f.level, scheme="2e", specialist=False)
 
     @staticmethod
-    def _attacks(f: Fighter, d: Order) -> Any:
-        """Attacks per round; with a missile weapon, its fire rate times that (as P2-08)."""
+    def _routine(f: Fighter, d: Order) -> list[Any] | None:
+        """The routine a melee declaration strikes (C2-07): its own ``routine``, else, naming no weapon, a monster's
+        forms (claw, claw, bite: the attacks it lists are one routine, 2e MM and OSE); None for one weapon."""
+        routine = d.extra.get("routine")
+        if isinstance(routine, list) and routine:
+            return routine
+        if d.action == "melee" and f.in_routine(d.weapon) and not d.extra.get("touch"):
+            return [w.name for w in f.routine]
+        return None
+
+    @classmethod
+    def _attacks(cls, f: Fighter, d: Order) -> Any:
+        """Attacks per round; with a missile weapon, its fire rate times that (as P2-08); a monster's routine once
+        (C2-07)."""
         if d.action == "missile":
             return f.attacks * f.weapon(d.weapon, missile=True).rate
+        if f.routine and cls._routine(f, d) is not None:
+            return 1
         return f.attacks
 
     def _parts(self, f: Fighter, d: Order) -> list[tuple[Arms, str]]:
         """The weapons and targets of one attack action: a routine's parts (C2-07) or the one weapon."""
         target = d.melee or d.missile or ""
-        routine = d.extra.get("routine")
+        routine = self._routine(f, d)
         if d.extra.get("touch"):
             spell = f.spells.get(str(d.extra["touch"]))
             damage = spell.damage if spell is not None and spell.damage is not None else f.weapon(None).damage
             touch = arms_of(Weapon.model_validate({"name": f"touch of {d.extra['touch']}", "sf": 1,
                                                    "damage": damage.text}))
             return [(touch, target)]
-        if isinstance(routine, list) and routine:
+        if routine is not None:
             targets = d.extra.get("targets")
             names = [str(t) for t in targets] if isinstance(targets, list) else [target] * len(routine)
-            return [(f.weapon(str(w)), names[i] if i < len(names) else target) for i, w in enumerate(routine)]
+            forms = f.routine if d.extra.get("routine") is None else ()  # a form named twice is each its own
+            return [(forms[i] if forms else f.weapon(str(w)), names[i] if i < len(names) else target)
+                    for i, w in enumerate(routine)]
         return [(f.weapon(d.weapon, missile=d.action == "missile"), target)]
 
     def attack(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int,
@@ -163,7 +182,7 @@ class Combat2Attacks(Combat2Part):
         barred = self._barred(fight, b, d, period, rnd)
         if barred is not None:
             return barred
-        if self.opt.split_forms and isinstance(d.extra.get("routine"), list):
+        if self.opt.split_forms and self._routine(f, d) is not None:
             return None  # C2-07: each form once a round, one form a phase (the routine's parts say which)
         due = self._due(f, d, target, rnd)
         if b.attacks >= due:

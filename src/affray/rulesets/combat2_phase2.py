@@ -176,8 +176,7 @@ class Phase2Attacks(Combat2Attacks):
     """P2-06 no attack soon after a spell; P2-07 Table 6's schedules; P2-09 Table 7 and two weapons."""
 
     def _pattern(self, f: Fighter, d: Order, target: Fighter | None, rnd: int) -> tuple[int, ...]:
-        routine = d.extra.get("routine")
-        if self.opt.split_forms and isinstance(routine, list):
+        if self.opt.split_forms and self._routine(f, d) is not None:
             forms = len({w.name for w in f.weapons})
             return FORM_SCHEDULES.get(min(forms, 6), (1, 0, 0))
         n: Any = self._attacks(f, d)

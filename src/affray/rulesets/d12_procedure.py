@@ -639,9 +639,11 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         elif d.charge:
             act.closing = True
         for i in range(n):
-            nth = f" (attack {i + 1} of {n}: all on its turn, D12-10, D12-14)" if n > 1 else ""
+            strike = f.form(d.weapon, i)  # a monster's routine: each attack its own form
+            form = f", {strike.name}" if f.in_routine(d.weapon) else ""
+            nth = f" (attack {i + 1} of {n}{form}: all on its turn, D12-10, D12-14)" if n > 1 else ""
             act.steps.append((2, Step((), f, "melee", "", f"{base}{moved}{nth}", decl=d, target=d.melee,
-                                      weapon=weapon, index=i)))
+                                      weapon=strike, index=i)))
         self._after(act, d, base, remaining, rate)
         return act
 

@@ -473,12 +473,14 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             n = self._attacks(fight, f, f.attacks)
             for i in range(n):
                 text = ""  # the lean mode writes no words
+                form = f.form(decl.weapon, i)  # a monster's routine: each attack its own form
                 if ex:
-                    nth = f" (attack {i + 1} of {n}: phase {strike} + {i}, PC-04)" if n > 1 else ""
+                    named = f", {form.name}" if f.in_routine(decl.weapon) else ""
+                    nth = f" (attack {i + 1} of {n}{named}: phase {strike} + {i}, PC-04)" if n > 1 else ""
                     after = f"{why}; the attack follows the move, in phase {strike} (PC-05)"
                     text = (why if remaining == 0 else after) + nth
                 made.step(strike + i, MOVEMENT if decl.charge else MELEE, "melee", text, target=decl.melee,
-                          weapon=weapon, index=i, tags=CHARGE if decl.charge else NO_TAGS)
+                          weapon=form, index=i, tags=CHARGE if decl.charge else NO_TAGS)
         elif action == "missile":
             weapon = f.weapon(decl.weapon, missile=True)
             rate = f.attacks * weapon.rate if self.opt.missile_rate else f.attacks

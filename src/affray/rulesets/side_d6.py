@@ -341,10 +341,12 @@ class SideD6(Ruleset[None, SideD6Options]):
         first: Step | None = None
         for i in range(n):
             why = ""
+            strike = f.form(d.weapon, i)  # a monster's routine: each attack its own form
             if ex:
-                nth = f" (attack {i + 1} of {n} this round)" if n > 1 else ""
+                form = f", {strike.name}" if f.in_routine(d.weapon) else ""
+                nth = f" (attack {i + 1} of {n} this round{form})" if n > 1 else ""
                 why = f"{base}; melee is step 7{why_move}{lance}{nth}"
-            step = self._step(fight, f, rnd, strike_turn, 7, "melee", why, decl=d, target=melee, weapon=weapon,
+            step = self._step(fight, f, rnd, strike_turn, 7, "melee", why, decl=d, target=melee, weapon=strike,
                               index=i, tags=tags)
             first = first or step
         return first if charge else None

@@ -41,8 +41,9 @@ charge (SEG-15), and ``dice: {morale: N}`` on a rally.
 Defaults of ours where the seed and RULES.md give none (each an option or stated here): a fighter's
 attacks per round follow the 1st-edition table (OSRIC; Erik's 3/2 at levels 7-12); a missile
 weapon's fire rate multiplies the attacks, and several shots in a round fall like SEG-08's multiple
-attacks (first fire, second fire: k x (Spd - 1)); a monster's k-th attack uses its k-th listed weapon
-at that weapon's own speed (a weapon used again falls at the next multiple of its speed); a delay
+attacks (first fire, second fire: k x (Spd - 1)); a monster's k-th attack uses its k-th listed attack form
+(its routine) at that form's own speed (a form used again falls at the next multiple of its speed), and a
+natural attack that lists no Spd takes its creature's size's (option ``natural_spd``, a Decision); a delay
 (parley, spectacle, bait) happens at its ``speed``, default segment 1; the morale triggers of step E
 are a side's first casualty and half of it down, once each (as MJ-02); a giant creature is of size
 ``giant_size`` (default huge) or more; a rout's flight and the free attacks on it follow SEG-14 with a
@@ -144,10 +145,11 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         seen: set[tuple[Any, ...]] = set()
         for _name, _side, spec, loc in expand(enc):
             for k, w in enumerate(spec.weapons):
-                if w.sf is None and (*loc, k) not in seen:
+                if w.sf is None and not w.natural and (*loc, k) not in seen:
                     seen.add((*loc, k))
                     yield loaded.problem((*loc, "weapons", k, "sf"), f"{w.name} has no sf: this ruleset times an "
-                                         "attack by its weapon's Spd (SEG-07); give sf, e.g. sf: 5")
+                                         "attack by its weapon's Spd (SEG-07); give sf, e.g. sf: 5 (or natural: "
+                                         "true for a claw or a bite, timed by the creature's size, SEG-08)")
         for actor, decls in enc.plan.items():
             for i, d in enumerate(decls):
                 loc = ("plan", actor, i)

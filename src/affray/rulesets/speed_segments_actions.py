@@ -16,11 +16,12 @@ from affray.engine.fight import Fight
 from affray.engine.state import UNARMED, Fighter
 from affray.engine.step import AttackMods, Step, given
 from affray.model.arms import Arms
-from affray.model.derive import attacks_in_round, hd_value
+from affray.model.derive import NATURAL_SF, attacks_in_round, hd_value
 from affray.model.encounter import SIZES
 from affray.model.order import Order
 from affray.rulesets.speed_segments_base import (
     END,
+    PH_NATURAL_SPD,
     PHASES,
     Busy,
     SegmentsState,
@@ -212,22 +213,35 @@ def _named(fight: Fight[SegmentsState], text: object, own: str) -> str | None:
     return names[0] if names else None
 
 
+def weapon_spd(opt: SpeedSegmentsOptions, f: Fighter, w: Arms) -> tuple[int, str]:
+    """SEG-07, SEG-08: a weapon's Spd and the words for where it comes from: its listed ``sf``; a natural attack
+    without one (a claw, a bite: the catalogue's monsters list none) by its creature's size, as option
+    ``natural_spd`` says (**Decision**: the seed's "listed Attack Spds are used unaltered" needs a listed Spd)."""
+    if w.sf is not None or not w.natural:
+        return w.sf or 0, ""
+    table, source = (PH_NATURAL_SPD, "2e PH Table 57") if opt.natural_spd == "ph" else (NATURAL_SF, "C2-02")
+    return table[f.size], f" (a {f.size} creature's natural attack, {source})"
+
+
 def _speeds(opt: SpeedSegmentsOptions, f: Fighter, weapon: Arms, n: int, *,
             monster: bool) -> list[tuple[int, str, Arms]]:
     """SEG-08: the segment terms of each of ``n`` attacks this round, with the weapon of each."""
-    sf = weapon.sf or 0
+    sf, how = weapon_spd(opt, f, weapon)
     spec = 1 if opt.specialist_speed and f.spec.specialist else 0
     sp = " - 1 specialist" if spec else ""
     if n == 1:
-        return [(max(1, sf - spec), f"{weapon.name} Spd {sf}{sp} =" if spec else f"{weapon.name} Spd", weapon)]
+        return [(max(1, sf - spec), f"{weapon.name} Spd {sf}{how}{sp} =" if spec else f"{weapon.name} Spd{how}",
+                 weapon)]
     if monster:  # listed speeds unaltered: each attack its own weapon's Spd, a weapon used again at its multiple
+        forms = f.routine if weapon in f.routine else (weapon,)  # its routine (claw, claw, bite), else the weapon
         uses: dict[str, int] = {}
         out = []
         for k in range(n):
-            w = f.weapons[k % len(f.weapons)]
+            w = forms[k % len(forms)]
             uses[w.name] = uses.get(w.name, 0) + 1
             j = uses[w.name]
-            out.append((j * (w.sf or 0), f"attack {k + 1} of {n}, {w.name} at its listed Spd {w.sf}"
+            listed, how = weapon_spd(opt, f, w)
+            out.append((j * listed, f"attack {k + 1} of {n}, {w.name} at its listed Spd {listed}{how}"
                         + (f" x {j}" if j > 1 else "") + " =", w))
         return out
     step = max(1, sf - spec - 1)
@@ -260,8 +274,9 @@ def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d
             tags.add("charge")
             rule = "SEG-07, SEG-14"
             if counter and fdecl is not None:
-                mine = (weapon.sf or 0) + 4 + sum(n for n, _ in penalty(fight, f, rnd))
-                theirs = (foe.weapon(fdecl.weapon).sf or 0) + 4 + sum(n for n, _ in penalty(fight, foe, rnd))
+                mine = weapon_spd(opt, f, weapon)[0] + 4 + sum(n for n, _ in penalty(fight, f, rnd))
+                theirs = (weapon_spd(opt, foe, foe.weapon(fdecl.weapon))[0] + 4
+                          + sum(n for n, _ in penalty(fight, foe, rnd)))
                 if theirs < mine:
                     add.append((theirs - mine, f"meets {foe.name}'s earlier charge at segment {theirs}"))
                 rule += ", counter-charge: both strike in the earlier segment"

@@ -21,9 +21,12 @@ from affray.model.encounter import SIZES, Declaration
 from affray.model.order import Order
 from affray.reckon import morale_score, turn_sides
 
-__all__ = ["END", "PHASES", "Busy", "SegmentsState", "SpeedSegmentsOptions", "Waiting", "moment", "morale",
-           "penalty", "place", "push"]
+__all__ = ["END", "PHASES", "PH_NATURAL_SPD", "Busy", "SegmentsState", "SpeedSegmentsOptions", "Waiting", "moment",
+           "morale", "penalty", "place", "push"]
 
+#: The 2e PH's optional initiative modifiers by size for monsters attacking with natural weapons only (Table 57),
+#: speed-segments' ``natural_spd: ph``.
+PH_NATURAL_SPD = {"tiny": 0, "small": 3, "medium": 3, "large": 6, "huge": 9, "gargantuan": 12}
 PHASES = {1: "movement", 2: "missile", 3: "magic", 4: "melee", 5: "morale"}
 END = 99  # the turn of a segment's end (damage landing) and the segment of step E
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -44,6 +47,11 @@ class SpeedSegmentsOptions(BaseOptions):
     change_penalty: int = option(0, "SEG-04", "extra segments for a declaration changed mid-round; the new action "
                                  "counts its speed from the segment of the change", minimum=0)
     specialist_speed: bool = option(False, "SEG-08", "weapon specialization lowers weapon Spd by 1 at all times")
+    natural_spd: str = option("c2", "SEG-08", "the Spd of a natural attack (claw, bite) no Spd is listed for, by the "
+                              "creature's size: Combat II's Table 2 (c2: tiny 0, small 2, medium 3, large 6, huge 8, "
+                              "gargantuan 10; C2-02), or the 2e PH's optional initiative modifiers for natural "
+                              "weapons (ph: tiny 0, small and medium 3, large 6, huge 9, gargantuan 12)",
+                              ("c2", "ph"))
     last_gasp: bool = option(False, "SEG-12", "a caster killed in the segment its spell finishes still gets it off "
                              "if still standing at its magic phase")
     move_penalty: int = option(-2, "SEG-07", "to-hit penalty of a split-move or half-move attack")

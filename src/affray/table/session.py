@@ -26,7 +26,7 @@ import functools
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DieQuestion, Drive, End, Question
 from affray.drive.commands import COMMANDS, ahead_text, typed_outcome, whole
@@ -43,7 +43,7 @@ from affray.model.encounter import ACTION_KEYS, Declaration
 from affray.render.status import provokers
 from affray.table.journal import Recorder
 
-__all__ = ["MOVING", "Out", "Pause", "Reply", "Session", "Shown", "wins"]
+__all__ = ["MOVING", "SAVE_PARTY", "Out", "PartyKeeper", "Pause", "Reply", "Session", "Shown", "wins"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -100,6 +100,17 @@ class Reply:
     events: list[Shown] = field(default_factory=list)
 
 
+class PartyKeeper(Protocol):
+    """Where a fight played with ``--party`` writes what it left (``affray.party.left.Keeper``)."""
+
+    def save(self, fight: Any) -> str:
+        """The party file rewritten with what ``fight`` left; the words saying so."""
+
+
+#: The word that writes the party file now, mid-fight (at its end it is written by itself).
+SAVE_PARTY = "save-party"
+
+
 def wins(side: str) -> str:
     """The end of a fight in words: "the goblins win", "the party wins"."""
     plural = side.endswith("s") and not side.endswith("ss")
@@ -127,6 +138,10 @@ class Session:
         self._rest: deque[Shown] = deque()  # a step's events, journalled together, still to be given by ``next``
         if record is not None:
             drive.on_input = record.input
+        #: The party file a fight played with ``--party`` writes at its end and on ``save-party``, and what its last
+        #: writing said (None: not written yet).
+        self.party: PartyKeeper | None = None
+        self.party_saved: str | None = None
 
     # -- where the fight stands ---------------------------------------------------------------------------
     @property
@@ -207,6 +222,8 @@ class Session:
                 if self.record is not None:
                     self.record.end()
                 self._ended = True
+                if self.party is not None:
+                    self.save_party()
                 return item
             step = [self._journal(e) for e in (item, *self.drive.made())]  # written together (``_saved``)
             self._rest.extend(step[1:])
@@ -310,6 +327,8 @@ class Session:
             return self.back()
         if verb == "dice":
             return self.dice(words[1:])
+        if verb == SAVE_PARTY and len(words) == 1:
+            return self.save_party()
         group = self._group(line)
         if group is not None:
             return self._say_group(*group)
@@ -328,7 +347,7 @@ class Session:
                 return Reply(f"{line}: nobody is about to declare; say NAME: {line} to set a combatant's next "
                              "declaration", ok=False)
             return self._say_group([declaring[0].name], line)
-        return Reply(f"unknown command {verb!r} (step, run, round, undo, back, dice, hit N, miss, "
+        return Reply(f"unknown command {verb!r} (step, run, round, undo, back, dice, hit N, miss, save-party, "
                      + ", ".join(COMMANDS) + ", or NAME: DECLARATION)", ok=False)
 
     def _answer_line(self, q: Question, line: str, *, player: bool) -> Reply:
@@ -507,6 +526,20 @@ class Session:
         if error is not None:
             return Reply(error, ok=False, events=events)
         return Reply(f"done: {line.strip()}", events=events)
+
+    def save_party(self) -> Reply:
+        """The party file rewritten with what the fight has left so far (CONTRACT.md "The party across fights");
+        refused, nothing written, without a party or when the file no longer matches the fight."""
+        if self.party is None:
+            return Reply("save-party: this fight was not started with --party PARTY.yaml", ok=False)
+        from affray.errors import AffrayError
+
+        try:
+            self.party_saved = self.party.save(self.fight)
+        except AffrayError as exc:
+            self.party_saved = f"the party file was not written: {exc}"
+            return Reply(self.party_saved, ok=False)
+        return Reply(self.party_saved)
 
     @_saved
     def preset(self, text: str, value: object) -> Reply:

@@ -12,6 +12,7 @@ import uvicorn
 
 from affray.errors import OptionError
 from affray.printable import printable
+from affray.table.session import PartyKeeper
 from affray.table.store import Store
 from affray.web.app import Served, seat_tokens
 from affray.web.security import Tokens
@@ -32,6 +33,7 @@ class Opening:
     game: int | None = None
     new_links: bool = False  # reissue every link (the old ones open nothing any more)
     new_rules: bool = False
+    party: PartyKeeper | None = None  # where the fight writes what it left (``--party``)
 
 
 def open_served(opening: Opening) -> Served:
@@ -42,7 +44,7 @@ def open_served(opening: Opening) -> Served:
         store = Store(opening.db)
         try:
             game = store.new_game(*opening.new) if opening.new is not None else store.game(opening.game)
-            table = Table.open(store, game, new_rules=opening.new_rules)
+            table = Table.open(store, game, new_rules=opening.new_rules, party=opening.party)
         except BaseException:
             store.close()
             raise

@@ -30,7 +30,7 @@ from affray.table import (
     open_fight,
     open_game,
 )
-from affray.table.session import MOVING
+from affray.table.session import MOVING, PartyKeeper
 
 __all__ = ["Table"]
 
@@ -58,7 +58,7 @@ class Table:
     changes: int = 0
 
     @classmethod
-    def open(cls, store: Store, game: Game, *, new_rules: bool = False) -> Table:
+    def open(cls, store: Store, game: Game, *, new_rules: bool = False, party: PartyKeeper | None = None) -> Table:
         """Take the fight's writer's lock (FightBusyError if a console holds it) and rebuild it from its journal
         (``new_rules``: a fight saved before the rules changed goes on under today's, ``affray.table.open_fight``).
         A fight never served before asks the player characters' sides for their own dice (journalled)."""
@@ -68,6 +68,7 @@ class Table:
             opened = open_fight(store, game, DicePrefs({"all": "roll"}), new_rules=new_rules)
             journal, drive = opened.journal, opened.drive
             session = Session(drive, opened.record)
+            session.party = party
             table = cls(store, game, journal, session, lock)
             if opened.branched is not None:
                 table.branched = branched_text(store.path, opened.branched)
@@ -106,7 +107,9 @@ class Table:
             except StoreError as again:  # pragma: no cover - the same journal rebuilt a moment ago
                 self.stopped = f"{exc}; {again}"
                 return self.stopped
+            party = self.session.party
             self.session = Session(drive, record)
+            self.session.party = party
             return f"{exc}. The page is back at the last step saved: try again"
         except StoreError as exc:
             self.stopped = f"the fight stopped: {exc}"

@@ -257,7 +257,7 @@ def _card(f: Fighter, *, known: bool, ours: bool, mine: bool, completes: dict[st
     casting = ""
     if f.casting:
         casting = f.casting + (f", completes {completes[f.name]}" if known and f.name in completes else "")
-    return Card(p(f.name), p(f.side), f.hp if known else None, f.spec.hp if known else None, _state(f), p(casting),
+    return Card(p(f.name), p(f.side), f.hp if known else None, f.spec.full_hp if known else None, _state(f), p(casting),
                 p(", ".join(sorted(f.engaged))), badges, mine, ours)
 
 
