@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,11 @@ def run_yaml(text: str, ruleset: str = "side-d6", **kwargs: Any) -> dict[str, An
     """Run an encounter given as YAML text; the CONTRACT.md timeline as a dict."""
     return timeline_dict(run(load_text(text), ruleset=ruleset, **kwargs))
 
+
+# The page's links are sealed under a key in the user's data folder (affray.table.links): the suite keeps its own,
+# in a folder of this run's (the processes it starts inherit it), never the machine's user's.
+os.environ["AFFRAY_DATA"] = tempfile.mkdtemp(prefix="affray-data-")
+atexit.register(shutil.rmtree, os.environ["AFFRAY_DATA"], True)
 
 # Hypothesis draws each test's examples from a seed fixed by the test's name: the suite passes or fails the same
 # way on every machine and every run, CI's included (a corner it finds is found again, never by luck on one run).

@@ -240,7 +240,7 @@ def play(
 
     def body() -> None:
         from affray.play.terminal import io_for_stdin
-        from affray.table import DivergedError, Store
+        from affray.table import DivergedError
 
         if dice not in (None, "roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
@@ -251,13 +251,13 @@ def play(
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
             prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                rounds)
-            store = Store(db)
+            store = _writer(db)
             record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id,
                                                                   prepared.seed, options, auto, rounds))
         else:
             if policy:
                 raise OptionError("--policy: a resumed fight keeps the policies it was started with")
-            store = Store(db)
+            store = _writer(db)
             record = _closed_if_not(store, lambda: store.game(game_n))
         io = io_for_stdin()
         with contextlib.closing(store), store.writer(record.id):  # one writer per fight: a second is refused (exit 2)
@@ -300,7 +300,7 @@ def drive(
     def body() -> None:
         from affray.cli.drive import converse, divergence, write
         from affray.drive import DicePrefs
-        from affray.table import DivergedError, Session, Store, open_fight
+        from affray.table import DivergedError, Session, open_fight
 
         if dice not in ("roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
@@ -334,7 +334,7 @@ def drive(
                 session.dice(["all", "ask"])
             converse(session, inp, out)
             return
-        store = Store(db)
+        store = _writer(db)
         record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id, prepared.seed,
                                                               options, auto, rounds))
         with contextlib.closing(store), store.writer(record.id):
@@ -390,6 +390,7 @@ def serve(
         else:
             _existing_store(db).close()
             opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules)
+        _loose(db)
         run_server(opening, host, port_n, sys.stdout)
 
     _guard(body)
@@ -571,7 +572,33 @@ def _existing_store(db: Path, *, write: bool = False) -> Store:
 
     if not db.exists():
         raise StoreError(f"{db}: no such database (give --db PATH; `affray play FILE --db PATH` makes one)")
-    return Store(db, write=write)
+    if write:
+        _loose(db)
+    store = Store(db, write=write)
+    if store.immutable is not None:
+        from affray.cli.common import err
+
+        err().print(printable(store.immutable), markup=False)
+    return store
+
+
+def _writer(db: Path) -> Store:
+    """The database a fight is written to (made if new: its owner's alone), a loose one said first."""
+    from affray.table import Store
+
+    _loose(db)
+    return Store(db)
+
+
+def _loose(db: Path) -> None:
+    """A database other users of the machine may read is said on stderr (it holds the page's links)."""
+    from affray.table.store import loose
+
+    said = loose(db)
+    if said is not None:
+        from affray.cli.common import err
+
+        err().print(printable(said), markup=False)
 
 
 def _hours(minutes: int | None) -> str:

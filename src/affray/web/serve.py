@@ -122,6 +122,8 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
     try:
         if served.table.branched is not None:
             out.write(served.table.branched + "\n")
+        if served.tokens.note is not None:
+            out.write(served.tokens.note + "\n")
         for who, url in links(served, host, sock.getsockname()[1]):
             out.write(f"{who}: {url}\n")
         out.flush()
