@@ -54,7 +54,8 @@ SLOW_MODULES = frozenset({
     "test_hostile_input", "test_odds", "test_play", "test_play_asked", "test_play_shared_db", "test_play_terminal",
     "test_readme_walkthrough", "test_simulate", "test_startup", "test_web_browser", "test_web_security",
     "test_table_lines", "test_web_screens", "test_nothing_lost", "test_saved_fights", "test_drive_equals_run",
-    "test_simulate_timing", "test_drive_inputs", "test_work_bounds",
+    "test_simulate_timing", "test_drive_inputs", "test_work_bounds", "test_at_rest", "test_outputs_and_inputs",
+    "test_workers_fail",
 })
 
 

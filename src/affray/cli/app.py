@@ -199,12 +199,25 @@ def run(
             raise OptionError("--round N picks the round --board draws: give --board PATH too")
         prepared, _options, _text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                              rounds)
-        fight = prepared.fight(auto=auto, max_rounds=rounds)
-        result = fight.run()
-        if board is not None:
-            from affray.render.board_svg import board_file
+        drawn = None
+        if board is not None:  # opened before the fight: its folder checked, and never one of the inputs
+            from affray.io.output import Output
 
-            _write(board, board_file(fight, window))
+            drawn = Output(board, "--board", inputs=_inputs(file, catalogue, prepared.loaded.encounter.catalogue))
+        try:
+            fight = prepared.fight(auto=auto, max_rounds=rounds)
+            result = fight.run()
+            if drawn is not None:
+                from affray.render.board_svg import board_file
+
+                try:
+                    drawn.file.write(board_file(fight, window).encode("utf-8"))
+                except OSError as exc:
+                    raise drawn.failed(exc) from None
+                drawn.commit()
+        finally:
+            if drawn is not None:
+                drawn.discard()
         if as_json:
             from affray.io.timeline import timeline_json
 
@@ -462,12 +475,9 @@ def log(
     _guard(body)
 
 
-def _write(path: Path, text: str) -> None:
-    """A file the user asked for, or a clear error (exit 2) naming it."""
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise OptionError(f"{printable(str(path))}: cannot write the file: {exc.strerror or exc}") from None
+def _inputs(file: Path, catalogue: Path | None, named: str | None) -> list[Path]:
+    """What a command reads: the encounter file, ``--catalogue``, and the catalogue file it names (beside it)."""
+    return [file, *([catalogue] if catalogue is not None else []), *([file.parent / named] if named else [])]
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
