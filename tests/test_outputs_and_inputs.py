@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from affray.sim.runner import plan
 from affray.sim.estimate import estimate
 from affray.sim.rows import ROW_SECONDS
+from affray.sim.runner import plan
 from cli_run import affray_here
 from conftest import EXAMPLES
 
