@@ -156,13 +156,13 @@ def _events(raw: bytes) -> list[list[bytes]]:
 
 
 def test_a_carriage_return_in_a_name_or_a_note_cannot_split_a_frame(tmp_path: Path) -> None:
-    """Orcs named with carriage returns and line feeds, and a referee's note typed with them (it comes back in the
-    next frame): every frame is one event of two lines, its data one line of JSON (each break
-    escaped), the texts whole inside it."""
+    """Orcs named with carriage returns and line feeds (a saved fight's: a new file's names are refused so), and a
+    referee's note typed with them (it comes back in the next frame): every frame is one event of two lines, its data
+    one line of JSON (each break escaped), the texts whole inside it."""
     text = TABLE.replace("{name: Orc, count: 3,", "{name: " + json.dumps(FORGER) + ", count: 3,")
     for k in (1, 2, 3):
         text = text.replace(f"Orc {k}:", json.dumps(f"{FORGER} {k}") + ":")
-    with live_server(opening(tmp_path, "side-d6", text)) as (url, served), \
+    with live_server(opening(tmp_path, "side-d6", text, saved=True)) as (url, served), \
             httpx.Client(base_url=url, timeout=10) as c:
         s = Screens(c, served)
         ch = _open_live(url, s.ref)
@@ -312,10 +312,11 @@ def _renamed(old: str, new: str) -> str:
 
 
 def test_a_character_named_like_the_enemy_side_rolls_none_of_its_dice(tmp_path: Path) -> None:
-    """Brom renamed ``orcs``, the enemy side's name. The side-d6 initiative die of the orcs names its roller
-    ``orcs``: that is not the character's to answer (nor to see asked), though its name says so; the referee's
-    page answers it. The party's own die stays the party's players' (Sela answers the surprise die)."""
-    with live_server(opening(tmp_path, "side-d6", _renamed("Brom", "orcs"))) as (url, served), \
+    """Brom renamed ``orcs``, the enemy side's name (a fight saved so by an earlier affray: a new file is refused,
+    tests/test_names_apart.py). The side-d6 initiative die of the orcs names its roller ``orcs``: that is not the
+    character's to answer (nor to see asked), though its name says so; the referee's page answers it. The party's own
+    die stays the party's players' (Sela answers the surprise die)."""
+    with live_server(opening(tmp_path, "side-d6", _renamed("Brom", "orcs"), saved=True)) as (url, served), \
             httpx.Client(base_url=url, timeout=10) as c:
         s = Screens(c, served)
         assert list(s.tok) == ["orcs", "Sela", "Ash"]

@@ -155,13 +155,14 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
     """Validate an encounter file: exit 0 with a summary, or exit 2 listing every problem."""
 
     def body() -> None:
-        from affray.api import ruleset_class
+        from affray.api import policy_problems, ruleset_class
         from affray.io.checks import check as check_file
         from affray.io.load import load_encounter, sort_problems
 
         loaded = load_encounter(file, strict=False, catalogue=catalogue)
         cls = ruleset_class(loaded, ruleset)
         problems = list(loaded.problems) + (list(check_file(cls, loaded)) if cls is not None else [])
+        problems += policy_problems(loaded)  # as `run` loads them: an entry point that fails to load
         if problems:
             raise EncounterError(sort_problems(problems))
         enc = loaded.encounter
@@ -268,14 +269,14 @@ def play(
             record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id,
                                                                   prepared.seed, options, auto, rounds))
         else:
-            if policy:
-                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
+            _resumed(policy)
             store = _writer(db)
             record = _closed_if_not(store, lambda: store.game(game_n))
         io = io_for_stdin()
+        code = _code(policy)
         with contextlib.closing(store), store.writer(record.id):  # one writer per fight: a second is refused (exit 2)
             try:
-                console = _session(store, record, io, dice, new_rules)
+                console = _session(store, record, io, dice, new_rules, code)
             except DivergedError as exc:  # the rules changed since it was saved: at a terminal, the referee chooses
                 if not io.interactive:
                     raise
@@ -285,7 +286,7 @@ def play(
                 if (answer or "").strip().lower() not in ("y", "yes"):
                     typer.echo("nothing was changed")
                     return
-                console = _session(store, record, io, dice, new_rules=True)
+                console = _session(store, record, io, dice, new_rules=True, code=code)
             console.play()
 
     _guard(body)
@@ -323,13 +324,12 @@ def drive(
         if file is None:
             if db is None:
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
-            if policy:
-                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
+            _resumed(policy)
             store = _existing_store(db, write=True)
             record = _closed_if_not(store, lambda: store.game(game_n))
             with contextlib.closing(store), store.writer(record.id):  # one writer per fight
                 try:
-                    opened = open_fight(store, record, DicePrefs(), new_rules=new_rules)
+                    opened = open_fight(store, record, DicePrefs(), new_rules=new_rules, code=_code(policy))
                 except DivergedError as exc:  # said on stdout too, for the program driving it; exit 2
                     write(out, divergence("diverged", exc.divergence))
                     raise
@@ -351,7 +351,7 @@ def drive(
         record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id, prepared.seed,
                                                               options, auto, rounds))
         with contextlib.closing(store), store.writer(record.id):
-            opened = open_fight(store, record, DicePrefs())
+            opened = open_fight(store, record, DicePrefs(), code=_code(policy))
             session = Session(opened.drive, opened.record)
             if dice == "ask":  # an input like any other: a resumed fight asks them too
                 session.dice(["all", "ask"])
@@ -399,10 +399,11 @@ def serve(
             prepared, options, text = _prepare(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                rounds)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
-                              new_links=new_links)
+                              new_links=new_links, code=_code(policy))
         else:
+            _resumed(policy)
             _existing_store(db).close()
-            opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules)
+            opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules, code=_code(policy))
         _loose(db)
         run_server(opening, host, port_n, sys.stdout)
 
@@ -453,20 +454,33 @@ def log(
                                          "rebuilding the fight (a fight saved before the rules changed)")] = False,
     branch: Annotated[str | None, typer.Option(help="the fight as saved before its N-th change of rules (see "
                                                "`affray games`); implies --stored", metavar="N")] = None,
+    policy: Annotated[list[str] | None, typer.Option("--policy", help="a designer's module:function the fight plays, "
+                                                     "to run it and rebuild the fight (else it is shown as saved)",
+                                                     metavar="MODULE:FUNCTION")] = None,
 ) -> None:
     """Print a saved fight's timeline as it stands."""
 
     def body() -> None:
+        from affray.errors import PolicyError
         from affray.io.timeline import timeline_json
         from affray.render.timeline import render_result
 
+        _resumed(policy)
         with contextlib.closing(_existing_store(db)) as store:  # read-only: a reader never writes
             record = store.game(_game(game))
             if stored or branch is not None:
                 _log_stored(store, record, _whole("--branch", branch, 1, MAX_SEED, "a branch's number (`affray "
                                                   "games` counts them)"), as_json)
                 return
-            result = _session(store, record, None).rebuild()
+            try:
+                result = _session(store, record, None, code=_code(policy)).rebuild()
+            except PolicyError as exc:  # its designer's policy not given, or not importable here: shown as saved
+                from affray.cli.common import err
+
+                err().print(printable(f"{store.path}: fight {record.id} is shown as saved, not rebuilt: {exc}"),
+                            markup=False)
+                _log_stored(store, record, None, as_json)
+                return
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -493,18 +507,20 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
     from affray.io.rewrite import with_declare
 
     text = read_text(file)
+    code = _code(policies)
+    load_text(text, str(file), strict=False, catalogue=catalogue)  # the file as written: its own problems first
     if declare:
         text = with_declare(text, str(file), declare)
     if policies:
         from affray.cli.sim import with_policies
 
         text = with_policies(text, file, policies)
-    loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
+    loaded = load_text(text, str(file), strict=False, catalogue=catalogue, code=code)
     if rounds is not None:
         _bounded_fight(file, loaded, rounds)
     try:
         options = _parse_sets(sets or [])
-        prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
+        prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options, code=code)
         return prepared, options, prepared.loaded.settled_text() or text
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
@@ -553,14 +569,30 @@ def _log_stored(store: Store, game: Game, branch: int | None, as_json: bool) -> 
             typer.echo(printable(line))
 
 
+def _code(policies: list[str] | None) -> tuple[str, ...]:
+    """The designer's ``module:function`` policies named by ``--policy`` (NAME, SIDE=NAME or SIDE=n1,n2): the code
+    the command may run (a file never names it, and a saved fight runs it only when named again)."""
+    refs = [v.strip() for item in policies or [] for v in item.rpartition("=")[2].split(",")]
+    return tuple(dict.fromkeys(r for r in refs if ":" in r))
+
+
+def _resumed(policies: list[str] | None) -> None:
+    """``--policy`` on a saved fight names only the designer's module:function policies it plays, to run them."""
+    for item in policies or []:
+        if "=" in item or ":" not in item or "," in item:
+            raise OptionError(f"--policy {item}: a saved fight keeps the policies it was started with; here "
+                              "--policy names a designer's module:function it plays, to let affray run it (e.g. "
+                              "--policy mypolicies:brave)")
+
+
 def _session(store: Store, game: Game, io: Io | None, dice: str | None = None,
-             new_rules: bool = False) -> RefereeConsole:
+             new_rules: bool = False, code: tuple[str, ...] = ()) -> RefereeConsole:
     """The console of a stored fight; a stored encounter that no longer loads is the database's problem."""
     from affray.play import RefereeConsole
     from affray.table import StoreError
 
     try:
-        return RefereeConsole(store, game, io, _console(), dice=dice, new_rules=new_rules)
+        return RefereeConsole(store, game, io, _console(), dice=dice, new_rules=new_rules, code=code)
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None

@@ -108,6 +108,8 @@ def policy_fields(file: Path | str, sides: list[str], items: list[str]) -> tuple
     fields: dict[str, Any] = {}
     axes: list[Any] = []
     for item in items:
+        if len(item) > 300:  # said briefly: a refused name is not echoed whole
+            item = item[:200] + f"... ({len(item):,} characters)"
         side, sep, names = item.rpartition("=")
         values = [v.strip() for v in names.split(",")]
         if not all(values):

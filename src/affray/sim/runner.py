@@ -74,6 +74,7 @@ class Job:
     seeds: tuple[int, ...]
     keep: bool  # send back each fight's record
     digest: bool = False  # keep a digest of each fight (a sweep compares its points with them)
+    code: tuple[str, ...] = ()  # the designer's module:function policies the caller named (``--policy``): run here
 
 
 @dataclass
@@ -93,8 +94,8 @@ def job_prepared(job: Job) -> tuple[Prepared, dict[str, str], dict[str, int]]:
     if hit is None:
         if len(_CACHE) >= 32:
             _CACHE.clear()
-        loaded = load_text(job.text, job.file)
-        prepared = prepare(loaded, ruleset=job.ruleset, seed=0, options=dict(job.options))
+        loaded = load_text(job.text, job.file, code=job.code)
+        prepared = prepare(loaded, ruleset=job.ruleset, seed=0, options=dict(job.options), code=job.code)
         sides = {name: side for name, side, _c, _l in expand(loaded.encounter)}
         hp = {name: c.hp for name, _s, c, _l in expand(loaded.encounter)}
         hit = _CACHE[key] = (prepared, sides, hp)
@@ -189,9 +190,13 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
          fields: Mapping[str, Any] | None = None, max_rounds: int = 50, keep: bool = False) -> Plan:
     """Check everything (each ruleset, each grid point) and lay out the batches; nothing is played yet.
 
-    ``fields`` replaces fields of the file for every point (``--policy``). An option given applies to the
-    rulesets that have it; one that none of them has is an error. Every error names the file."""
+    ``fields`` replaces fields of the file for every point (``--policy``); a designer's ``module:function`` policy
+    named there or swept is the caller's own choice, and may be run (one the file names may not: it is not the
+    caller's). An option given applies to the rulesets that have it; one that none of them has is an error. Every
+    error names the file."""
     text, file = _source(source)
+    code = tuple(dict.fromkeys(v for v in [*(fields or {}).values(), *(x for a in axes for x in a.values)]
+                               if isinstance(v, str) and ":" in v))
     if fights < 1:
         raise OptionError(f"{file}: --fights {fights}: play at least one fight")
     if not 1 <= max_rounds <= MAX_ROUNDS:
@@ -201,7 +206,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             text = with_fields(text, dict(fields))
         except ValueError as exc:
             raise OptionError(f"{file}: {exc}") from None
-    base = load_text(text, file, strict=False)
+    base = load_text(text, file, strict=False, code=code)
     try:
         ids = _rulesets(rulesets, base)
     except UnknownRulesetError as exc:
@@ -236,7 +241,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             raise OptionError(f"{file}: --vary {exc}") from None
         label = ", ".join(f"{n}={v}" for n, v in point.items())
         try:
-            loaded = load_text(point_text, file)
+            loaded = load_text(point_text, file, code=code)
         except EncounterError as exc:
             raise EncounterError([_at_point(p, label) for p in exc.problems]) from None
         sides = list(loaded.encounter.sides)
@@ -246,7 +251,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             opts = {n: v for n, v in given.items() if n in known}
             opts.update({a.name: point[a.name] for a in option_axes if a.name in known})
             try:
-                prepared = prepare(loaded, ruleset=r, seed=seed, options=opts)
+                prepared = prepare(loaded, ruleset=r, seed=seed, options=opts, code=code)
             except OptionError as exc:
                 where = f" at {label}" if label else ""
                 raise OptionError(f"{file}: options (--set){where}: {exc}") from None
@@ -255,7 +260,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             note = rules_note(r, asdict(prepared.ruleset.opt), loaded.encounter)
             cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds), note))
             frozen = tuple(sorted(opts.items()))
-            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes)) for s in seeds)
+            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes), code) for s in seeds)
     return Plan(file, fights, seed, max_rounds, ids, list(axes), points, cells, jobs)
 
 

@@ -399,6 +399,8 @@ def make_app(served: Served) -> FastAPI:
             served.notes.pop(v.key, None)
         else:
             served.notes[v.key] = note
+        if served.table.told is not None:  # a policy that failed: the referee is told, whoever acted
+            served.notes["referee"], served.table.told = served.table.told, None
         served.bump()
         if request.headers.get("x-affray-live") == "1":  # the page's live channel brings the change (and a key)
             return Response(status_code=204)

@@ -32,6 +32,7 @@ class Opening:
     game: int | None = None
     new_links: bool = False  # reissue every link (the old ones open nothing any more)
     new_rules: bool = False
+    code: tuple[str, ...] = ()  # the designer's module:function policies named on the command line
 
 
 def open_served(opening: Opening) -> Served:
@@ -42,7 +43,7 @@ def open_served(opening: Opening) -> Served:
         store = Store(opening.db)
         try:
             game = store.new_game(*opening.new) if opening.new is not None else store.game(opening.game)
-            table = Table.open(store, game, new_rules=opening.new_rules)
+            table = Table.open(store, game, new_rules=opening.new_rules, code=opening.code)
         except BaseException:
             store.close()
             raise
