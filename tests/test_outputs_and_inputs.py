@@ -200,3 +200,29 @@ def test_a_fifo_or_a_device_is_refused_before_it_is_read(tmp_path: Path, role: s
     kind = "a FIFO, a named pipe"
     assert f"not a regular file ({kind}): name a file of text (YAML or JSON)" in done.stderr, done.stderr
     assert str(named.name) in done.stderr and time.monotonic() - began < 30
+
+
+# ------------------------------------------------------------------------------------ checked under any seed
+
+def test_hit_point_dice_are_checked_whatever_the_seed(tmp_path: Path) -> None:
+    """A catalogue monster's `hp_dice: 20d1000` rolls 20 to 20,000: past MAX_HP (10,000) under some seeds. It is
+    refused by `check` whatever the file's seed (the roll that seed gives may be within), as by `run --seed` of any
+    other. Before, `check` passed it under the file's seed, and `run` under another played a monster of over 10,000
+    hit points."""
+    from affray.dice.expr import parse_dice
+    from affray.io.hitpoints import roll_hp
+
+    dice = parse_dice("20d1000")
+    within = next(s for s in range(200) if roll_hp(dice, s, "Blob") <= 10_000)  # a seed whose roll passes
+    past = next(s for s in range(200) if roll_hp(dice, s, "Blob") > 10_000)  # and one whose roll does not
+    (tmp_path / "mine.yaml").write_text("monsters:\n  blob: {hd: 20, hp_dice: 20d1000, ac: 5, source: my notes}\n",
+                                        encoding="utf-8")
+    fight = tmp_path / "fight.yaml"
+    fight.write_text(f"catalogue: mine.yaml\nruleset: side-d6\nseed: {within}\nsides:\n  party:\n    combatants:\n"
+                     "      - {name: Brom, class: fighter, level: 3, hp: 20, weapons: [long sword]}\n  foes:\n"
+                     "    combatants:\n      - {name: Blob, monster: blob}\n", encoding="utf-8")
+    said = ("sides.foes.combatants[0].monster: hit point dice 20d1000: the catalogue entry's hp_dice may roll up to "
+            "20,000 hit points, under some seed; at most 10,000 (limit)")
+    for command in (("check", fight), ("run", fight, "--seed", str(past), "--auto")):
+        done = affray_here(*command)
+        assert done.returncode == 2 and said in done.stderr, (command, done.stdout[-300:], done.stderr)

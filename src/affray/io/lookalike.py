@@ -53,7 +53,8 @@ def unseen(ch: str) -> bool:
 
 
 def _code(ch: str) -> str:
-    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'a character without a name')}"
+    kind = "a control character" if unicodedata.category(ch) == "Cc" else "a character without a name"
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, kind)}"
 
 
 def _shown(name: str) -> str:
