@@ -68,6 +68,8 @@ SLOW_MODULES = frozenset({
 LONGEST = (
     "test_nothing_lost.py::test_a_kill_at_30_random_moments",   # 55-70 s each of three
     "test_nothing_lost.py::test_a_kill_between_any_two_rows",   # 13-32 s
+    "test_outputs_and_inputs.py::test_rows_are_written_as_they_come_not_kept",  # 40 s (traced memory, here)
+    "test_workers_fail.py::test_a_dask_cluster",                # 35 s (10 s of it the limit it checks)
     "test_fuzz.py::",                                           # 21-27 s
     "test_web_screens.py::test_every_screen_fits",              # 20-23 s
     "test_web_browser.py::",                                    # 14-22 s
