@@ -198,7 +198,7 @@ def test_resuming_a_fight_that_is_not_there_exits_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "--game 7: no such fight (fights here: 1)" in done.stderr
     empty = tmp_path / "empty.db"
-    sqlite3.connect(empty).execute("CREATE TABLE t (x)")
+    empty.touch()  # an empty file: a database without a fight (another program's is refused: test_at_rest.py)
     done = affray("play", "--db", empty)
     assert done.returncode == 2 and "no fight in this database yet" in done.stderr
 

@@ -36,8 +36,10 @@ def with_side_policy(text: str, policy: str) -> str:
             .replace("  orcs:\n    morale: 8", f"  orcs:\n    policy: {policy}\n    morale: 8"))
 
 
-def fight_of(text: str, ruleset: str = "side-d6", seed: int = 1) -> Fight[Any]:
-    return prepare(load_text(text), ruleset=ruleset, seed=seed).fight(auto=True)
+def fight_of(text: str, ruleset: str = "side-d6", seed: int = 1, code: tuple[str, ...] = ()) -> Fight[Any]:
+    """``text``'s fight under ``--auto``; ``code``: the designer's module:function policies trusted (named on the
+    command line: a file alone may not name one)."""
+    return prepare(load_text(text, code=code), ruleset=ruleset, seed=seed, code=code).fight(auto=True)
 
 
 def ask(fight: Fight[Any], name: str) -> Order:
@@ -385,7 +387,9 @@ def test_an_unknown_policy_is_bad_input_naming_file_field_and_choices(tmp_path: 
     assert "Traceback" not in done.stderr
     # line 6: the skirmish's comment, ruleset, seed, sides and party come first
     assert f"{path}:6: sides.party.policy: unknown policy 'brave'; choose one of default, plain, caster, archer, " \
-           "cautious, tactical, or a designer's own as module:function" in done.stderr
+           "cautious, tactical, or one an installed package registers (entry point group affray.policies); a " \
+           "designer's own module:function is named on the command line (--policy SIDE=mypolicies:brave)" \
+           in done.stderr
 
 
 @pytest.mark.parametrize("condition", ["asleep", "held", "paralysed", "unconscious", "stunned"])
@@ -479,12 +483,13 @@ def designer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_designers_policy_plays_its_own_choices(designer: Path) -> None:
-    fight = fight_of(LINE.replace("  party:\n", "  party:\n    policy: mypolicies:last\n"))
+    fight = fight_of(LINE.replace("  party:\n", "  party:\n    policy: mypolicies:last\n"), code=("mypolicies:last",))
     assert ask(fight, "F 1").melee == "Orc 2"  # a mapping, checked and made a declaration
     result = fight.run()
     firsts = [e for e in result.events if isinstance(e, Declare) and e.actor == "F 1" and e.decl is not None]
     assert firsts[0].decl.melee == "Orc 2"  # type: ignore[union-attr]
-    fight = fight_of(SLEEPERS.replace("  party:\n", "  party:\n    policy: mypolicies:last\n"))
+    fight = fight_of(SLEEPERS.replace("  party:\n", "  party:\n    policy: mypolicies:last\n"),
+                     code=("mypolicies:last",))
     assert ask(fight, "Mina").cast == "sleep"  # play("default", ...)
 
 
@@ -496,7 +501,7 @@ def test_a_designers_policy_plays_its_own_choices(designer: Path) -> None:
     ("mypolicies:junk", "policy mypolicies:junk: declared 42 for F 1"),
 ])
 def test_a_designers_policy_that_fails_is_told_plainly(designer: Path, ref: str, message: str) -> None:
-    fight = fight_of(LINE.replace("  party:\n", f"  party:\n    policy: {ref}\n"))
+    fight = fight_of(LINE.replace("  party:\n", f"  party:\n    policy: {ref}\n"), code=(ref,))
     with pytest.raises(PolicyError, match="^<encounter>: " + re.escape(message)):
         fight.run()
 

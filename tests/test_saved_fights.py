@@ -367,4 +367,4 @@ def test_a_database_of_the_first_format_is_read_then_migrated(tmp_path: Path) ->
         (i, "event") for i, *_ in events]
     assert rows(db, "SELECT count(*) FROM journal WHERE kind = 'die'") == [(0,)]  # that format's own, left out
     assert log_json(db) == json.loads(ok("run", SKIRMISH, "--auto", "--json"))
-    assert rows(db, "PRAGMA user_version") == [(2,)]
+    assert rows(db, "PRAGMA user_version") == [(3,)]

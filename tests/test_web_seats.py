@@ -37,10 +37,10 @@ def test_links_are_kept_with_the_fight_until_reissued(tmp_path: Path) -> None:
         assert served.tokens.find(first[0]) is None and served.tokens.find(first[1]["Brom"]) is None
     finally:
         close_served(served)
-    rows = sqlite3.connect(op.db).execute("SELECT seat, COUNT(*) FROM seats GROUP BY seat ORDER BY seat").fetchall()
+    rows = sqlite3.connect(op.db).execute("SELECT seat, COUNT(*) FROM links GROUP BY seat ORDER BY seat").fetchall()
     assert rows == [("board", 2), ("pc:Ash", 2), ("pc:Brom", 2), ("pc:Sela", 2), ("referee", 2)]  # appended, never
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):  # changed in place
-        sqlite3.connect(op.db).execute("UPDATE seats SET token = 'x'")
+        sqlite3.connect(op.db).execute("UPDATE links SET digest = 'x'")
 
 
 def test_the_referee_reissues_one_players_link(tmp_path: Path) -> None:

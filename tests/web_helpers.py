@@ -49,10 +49,12 @@ def table_file(tmp_path: Path, ruleset: str, text: str = TABLE) -> Path:
     return path
 
 
-def opening(tmp_path: Path, ruleset: str, text: str = TABLE) -> Opening:
-    """A new fight of ``text`` under ``ruleset`` in a fresh database."""
+def opening(tmp_path: Path, ruleset: str, text: str = TABLE, *, saved: bool = False) -> Opening:
+    """A new fight of ``text`` under ``ruleset`` in a fresh database; ``saved``: a fight saved by an earlier affray,
+    whose text a new file could no longer hold (a combatant named like a side, a name with a line break), started
+    as that affray started it."""
     path = table_file(tmp_path, ruleset, text)
-    prepared = prepare(load_text(path.read_text(encoding="utf-8"), str(path)))
+    prepared = prepare(load_text(path.read_text(encoding="utf-8"), str(path), stored=saved))
     return Opening(str(tmp_path / f"{ruleset}.db"), (str(path), path.read_text(encoding="utf-8"), prepared.ruleset.id,
                                                      prepared.seed, {}, False, 50))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,7 @@ from affray.rulesets import find_ruleset, ruleset_ids
 if TYPE_CHECKING:  # the driven fight (greenlet, questions, commands) is imported by the commands that drive one
     from affray.drive import DicePrefs, Drive, Input
 
-__all__ = ["Prepared", "describe", "prepare", "run", "run_file"]
+__all__ = ["Prepared", "describe", "policy_problems", "prepare", "run", "run_file"]
 
 
 @dataclass(frozen=True)
@@ -91,16 +91,23 @@ def ruleset_class(loaded: Loaded, override: str | None) -> type[Ruleset[Any, Any
 
 
 def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = None,
-            options: Mapping[str, Any] | None = None) -> Prepared:
-    """Check ``loaded`` under its ruleset (``ruleset`` overrides the file's) and settle options and seed."""
+            options: Mapping[str, Any] | None = None, code: Collection[str] = ()) -> Prepared:
+    """Check ``loaded`` under its ruleset (``ruleset`` overrides the file's) and settle options and seed.
+
+    ``code``: the designer's ``module:function`` policies the caller trusts (named on the command line); a policy
+    that may not be run, or cannot be loaded, is PolicyError (said apart from the file's other problems: a saved
+    fight whose policy is missing here is not damaged)."""
     cls = ruleset_class(loaded, ruleset)
     if cls is None:
         valid = ", ".join(ruleset_ids())
         raise EncounterError([Problem(loaded.file, None, "ruleset", f"no ruleset given: add `ruleset:` to the "
                                       f"file or pass --ruleset (valid: {valid})")])
-    problems = list(loaded.problems) + list(check(cls, loaded)) + _policy_problems(loaded)
+    problems = list(loaded.problems) + list(check(cls, loaded))
     if problems:
         raise EncounterError(sort_problems(problems))
+    unrun = policy_problems(loaded, code)
+    if unrun:
+        raise PolicyError(str(EncounterError(sort_problems(unrun))))
     merged = dict(loaded.encounter.options)
     for name, value in (options or {}).items():
         check_option(cls.Options, name, value, cls.id)
@@ -114,8 +121,9 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
     return Prepared(loaded.settled(seed, _morale_dice(instance)), instance, seed)
 
 
-def _policy_problems(loaded: Loaded) -> list[Problem]:
-    """A designer's policy named in the file (``module:function``, an entry point) that cannot be loaded."""
+def policy_problems(loaded: Loaded, code: Collection[str] = ()) -> list[Problem]:
+    """A designer's policy of the encounter (``module:function``, an entry point) that cannot be loaded, or a
+    ``module:function`` not among ``code`` (those the caller trusts): it is not imported."""
     from affray.model.encounter import POLICY_NAMES
 
     out = []
@@ -123,11 +131,17 @@ def _policy_problems(loaded: Loaded) -> list[Problem]:
         named: list[tuple[tuple[str | int, ...], str | None]] = [(("sides", side, "policy"), s.policy)]
         named += [(("sides", side, "combatants", i, "policy"), c.policy) for i, c in enumerate(s.combatants)]
         for loc, ref in named:
-            if ref is not None and ref not in POLICY_NAMES:
-                try:
-                    load_policy(ref)
-                except PolicyError as exc:
-                    out.append(loaded.problem(loc, str(exc)))
+            if ref is None or ref in POLICY_NAMES:
+                continue
+            if ":" in ref and ref not in code:
+                out.append(loaded.problem(loc, f"policy {ref}: a designer's module:function, whose code affray runs "
+                                               f"only when you name it on the command line: `--policy {side}={ref}` "
+                                               f"for a new fight, `--policy {ref}` to resume or log a saved one"))
+                continue
+            try:
+                load_policy(ref)
+            except PolicyError as exc:
+                out.append(loaded.problem(loc, str(exc)))
     return out
 
 

@@ -43,7 +43,15 @@ class OptionError(AffrayError, ValueError):
 
 
 class PolicyError(AffrayError):
-    """A designer's auto-play policy that cannot be loaded, or that failed or declared what cannot be declared."""
+    """A designer's auto-play policy that cannot be loaded or may not be run, or that failed, ended the process, took
+    too long (``actor``: the combatant it was choosing for) or declared what cannot be declared."""
+
+    def __init__(self, message: str, actor: str | None = None) -> None:
+        super().__init__(message)
+        self.actor = actor
+
+    def __reduce__(self) -> tuple[type[PolicyError], tuple[str, str | None]]:  # from a worker process, whole
+        return type(self), (str(self), self.actor)
 
 
 class InputError(AffrayError):

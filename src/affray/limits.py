@@ -43,6 +43,7 @@ __all__ = [
     "MAX_TEXT",
     "MAX_VALUES",
     "MAX_WORKERS",
+    "POLICY_SECONDS",
     "SCHEDULER_SECONDS",
     "WEB_BODY_SECONDS",
     "WEB_HEAD_SECONDS",
@@ -139,6 +140,10 @@ MAX_FIGHT_BLOWS = MAX_BLOWS * 50
 #: estimated before it starts (``affray.sim.estimate``), from a bound on its blows or, past it, a second of fights
 #: timed. A heavy file with ``--fights 1000000`` would have run some 11 days without a word.
 MAX_SIMULATE_SECONDS = 600
+#: Seconds a designer's policy (``module:function``, an entry point) may take to choose a declaration in a served
+#: fight (``affray serve``): past them the combatant is asked instead, and the referee told. One that never returned
+#: froze every screen.
+POLICY_SECONDS = 5
 #: Seconds ``simulate --scheduler ADDRESS`` waits for a Dask scheduler to answer, and then for it to have a worker:
 #: past them it gives up, naming the address (a scheduler without workers once kept it waiting for ever).
 SCHEDULER_SECONDS = 10

@@ -47,6 +47,7 @@ from affray.engine.fight import Fight
 from affray.engine.state import Fighter
 from affray.engine.validity import cast_refusal
 from affray.errors import AffrayError, PolicyError
+from affray.limits import MAX_NAME
 from affray.model.arms import Arms
 from affray.model.encounter import POLICY_GROUP, Declaration, Spell
 from affray.model.order import Order, order_of
@@ -174,6 +175,10 @@ class Auto:
 
     def __init__(self, custom: Mapping[str, PolicyFunction] | None = None) -> None:
         self.custom: dict[str, PolicyFunction] = dict(custom or {})
+        #: Seconds a designer's policy may take to choose (a served fight's ``POLICY_SECONDS``); None: unbounded.
+        self.seconds: float | None = None
+        #: The designer's policies that failed (timed out, raised): not asked again for a suggestion.
+        self.failed: set[str] = set()
         self.claims: dict[str, str] = {}  # attacker -> the foe it was sent at in melee
         self.load: dict[str, int] = {}  # foe -> attackers claiming it, still in the fight
         self.seen = 0  # how much of ``FightState.gone`` has been read
@@ -196,9 +201,15 @@ class Auto:
     def preview(self, fight: Fight[Any], f: Fighter) -> Declaration | Order | None:
         """What ``f``'s policy would declare now, leaving what the fight's policies share as it was (a console's
         suggestion for one who is asked: asking must not change what the others will do)."""
+        if f.policy is not None and f.policy in self.failed:
+            return None  # it failed already: no suggestion, rather than the same wait again
         kept = (dict(self.claims), dict(self.load), self.seen, dict(self.floor), dict(self.cursor))
         try:
             return self(fight, f)
+        except PolicyError:  # a suggestion is not worth an error: the one asked answers anyway
+            if f.policy is not None:
+                self.failed.add(f.policy)
+            return None
         finally:
             self.claims, self.load, self.seen, self.floor, self.cursor = kept
 
@@ -327,15 +338,17 @@ class Auto:
         fn = self.custom.get(name)
         if fn is None:
             fn = self.custom[name] = load_policy(name)
+        said = f"{fight.encounter_file}: policy {name}"
         try:
-            out = fn(fight, f)
+            out = fn(fight, f) if self.seconds is None else _bounded(fn, fight, f, self.seconds, said)
         except AffrayError:
             raise
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a policy's sys.exit() is its error, not the command's end
             frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ is not None else None
             where = f" ({frame.filename}:{frame.lineno})" if frame is not None else ""
-            raise PolicyError(f"{fight.encounter_file}: policy {name}: raised {type(exc).__name__}: {exc}{where}, "
-                              f"choosing for {f.name} at {fight.now_at}") from None
+            did = (f"ended the process (sys.exit({_short(exc.code)})), which a policy may not do" if
+                   isinstance(exc, SystemExit) else f"raised {type(exc).__name__}: {_short(exc)}")
+            raise PolicyError(f"{said}: {did}{where}, choosing for {f.name} at {fight.now_at}", f.name) from None
         if out is None or isinstance(out, Order):
             return out
         return self._check(name, fight, f, out)
@@ -350,18 +363,50 @@ class Auto:
             out = dict(out)
             key = (f.name, repr(sorted(out.items(), key=lambda kv: str(kv[0]))))
         else:
-            raise PolicyError(f"{fight.encounter_file}: policy {name}: declared {out!r} for {f.name} at "
+            raise PolicyError(f"{fight.encounter_file}: policy {name}: declared {_short(repr(out))} for {f.name} at "
                               f"{fight.now_at}: return a Declaration, one plan entry as a mapping "
-                              "({'melee': 'Orc 1'}), or None")
+                              "({'melee': 'Orc 1'}), or None", f.name)
         order = self.checked.get(key)
         if order is None:
             try:
                 order = order_of(check_declaration(fight, f, out))
             except AnswerError as exc:
-                raise PolicyError(f"{fight.encounter_file}: policy {name}: declared {out!r} for {f.name} at "
-                                  f"{fight.now_at}: {exc}") from None
+                raise PolicyError(f"{fight.encounter_file}: policy {name}: declared {_short(repr(out))} for {f.name} "
+                                  f"at {fight.now_at}: {_short(exc)}", f.name) from None
             self.checked[key] = order
         return order
+
+
+def _short(value: object, most: int = 300) -> str:
+    """A value a policy gave, in words of at most ``most`` characters (a refused 10 MB text is not echoed whole)."""
+    text = str(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"
+
+
+def _bounded(fn: PolicyFunction, fight: Fight[Any], f: Fighter, seconds: float,
+             said: str) -> Declaration | Mapping[str, Any] | None:
+    """``fn(fight, f)`` on a thread of its own, given ``seconds``: past them PolicyError (the caller asks the
+    combatant instead). A thread cannot be stopped: one that never returns is left to run on, and its answer, if
+    it ever comes, is dropped; the fight is rebuilt without it."""
+    import threading
+
+    told: dict[str, Any] = {}
+
+    def call() -> None:
+        try:
+            told["out"] = fn(fight, f)
+        except BaseException as exc:
+            told["exc"] = exc
+
+    thread = threading.Thread(target=call, name=f"affray-policy-{f.name}"[:60], daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise PolicyError(f"{said}: did not answer within {seconds:g} s (limit) choosing for {f.name} at "
+                          f"{fight.now_at}", f.name)
+    if "exc" in told:
+        raise told["exc"]
+    return told.get("out")
 
 
 # -- the parts of a policy --------------------------------------------------------------------------------
@@ -622,14 +667,42 @@ def choose(fight: Fight[Any], f: Fighter) -> Declaration | Order | None:
 _LOADED: dict[str, PolicyFunction] = {}
 
 
+def _standard(top: str) -> bool:
+    """Whether the top-level module ``top`` is Python's own: named so (``sys.stdlib_module_names``), or found in the
+    standard library's folder outside its site-packages (its ``test`` suite, ``idlelib``..., which that list
+    leaves out), found without importing it."""
+    if top in sys.stdlib_module_names:
+        return True
+    import importlib.util
+    import site
+    import sysconfig
+
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return False
+    origin = getattr(spec, "origin", None) or next(iter(getattr(spec, "submodule_search_locations", None) or []), None)
+    if not origin:
+        return False
+    where = os.path.realpath(origin)
+    paths = sysconfig.get_paths()
+    sites = {os.path.realpath(p) for p in (paths["purelib"], paths["platlib"], *site.getsitepackages())}
+    library = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib")}
+    return any(where.startswith(lib + os.sep) for lib in library) and not any(
+        where.startswith(s + os.sep) for s in sites)
+
+
 def load_policy(ref: str) -> PolicyFunction:
     """The designer's policy ``ref``: ``module:function`` (the module found as Python finds it, the current
     directory first) or the name of an entry point of the group ``affray.policies``. PolicyError says why not."""
     fn = _LOADED.get(ref)
     if fn is not None:
         return fn
+    if len(ref) > MAX_NAME:
+        raise PolicyError(f"unknown policy {_short(repr(ref), 60)}: a policy's name is at most {MAX_NAME} characters "
+                          "(limit)")
     module, sep, attr = ref.partition(":")
-    if sep and module.split(".")[0] in sys.stdlib_module_names:  # a file may name it: nothing of the library's
+    if sep and _standard(module.split(".")[0]):  # nothing of the library's, its test suite included
         raise PolicyError(f"policy {ref}: {module!r} is a module of Python's standard library, not a designer's "
                           "policy (name your own module:function)")
     if sep:

@@ -159,13 +159,14 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
     """Validate an encounter file: exit 0 with a summary, or exit 2 listing every problem."""
 
     def body() -> None:
-        from affray.api import ruleset_class
+        from affray.api import policy_problems, ruleset_class
         from affray.io.checks import check as check_file
         from affray.io.load import load_encounter, sort_problems
 
         loaded = load_encounter(file, strict=False, catalogue=catalogue)
         cls = ruleset_class(loaded, ruleset)
         problems = list(loaded.problems) + (list(check_file(cls, loaded)) if cls is not None else [])
+        problems += policy_problems(loaded)  # as `run` loads them: an entry point that fails to load
         if problems:
             raise EncounterError(sort_problems(problems))
         _warn(loaded)
@@ -204,17 +205,31 @@ def run(
         if window is not None and board is None:
             raise OptionError("--round N picks the round --board draws: give --board PATH too")
         prepared, _options, _text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                                     rounds, party)
-        fight = prepared.fight(auto=auto, max_rounds=rounds)
-        result = fight.run()
-        if keeper is not None:
-            from affray.cli.common import err
+                                                           rounds, party)
+        drawn = None
+        if board is not None:  # opened before the fight: its folder checked, and never one of the inputs
+            from affray.io.output import Output
 
-            err().print(printable(keeper.save(fight)), markup=False)
-        if board is not None:
-            from affray.render.board_svg import board_file
+            drawn = Output(board, "--board", inputs=[*_inputs(file, catalogue, prepared.loaded.encounter.catalogue),
+                                                     *([party] if party is not None else [])])
+        try:
+            fight = prepared.fight(auto=auto, max_rounds=rounds)
+            result = fight.run()
+            if keeper is not None:
+                from affray.cli.common import err
 
-            _write(board, board_file(fight, window))
+                err().print(printable(keeper.save(fight)), markup=False)
+            if drawn is not None:
+                from affray.render.board_svg import board_file
+
+                try:
+                    drawn.file.write(board_file(fight, window).encode("utf-8"))
+                except OSError as exc:
+                    raise drawn.failed(exc) from None
+                drawn.commit()
+        finally:
+            if drawn is not None:
+                drawn.discard()
         if as_json:
             from affray.io.timeline import timeline_json
 
@@ -251,7 +266,7 @@ def play(
 
     def body() -> None:
         from affray.play.terminal import io_for_stdin
-        from affray.table import DivergedError, Store
+        from affray.table import DivergedError
 
         if dice not in (None, "roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
@@ -261,20 +276,20 @@ def play(
             if game_n is not None:
                 raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")
             prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                                       rounds, party)
-            store = Store(db)
+                                                             rounds, party)
+            store = _writer(db)
             record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id,
                                                                   prepared.seed, options, auto, rounds))
         else:
-            if policy:
-                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
-            store = Store(db)
+            _resumed(policy)
+            store = _writer(db)
             record = _closed_if_not(store, lambda: store.game(game_n))
             keeper = _closed_if_not(store, lambda: _resumed_party(party, record.text))
         io = io_for_stdin()
+        code = _code(policy)
         with contextlib.closing(store), store.writer(record.id):  # one writer per fight: a second is refused (exit 2)
             try:
-                console = _session(store, record, io, dice, new_rules, keeper)
+                console = _session(store, record, io, dice, new_rules, keeper, code)
             except DivergedError as exc:  # the rules changed since it was saved: at a terminal, the referee chooses
                 if not io.interactive:
                     raise
@@ -284,7 +299,7 @@ def play(
                 if (answer or "").strip().lower() not in ("y", "yes"):
                     typer.echo("nothing was changed")
                     return
-                console = _session(store, record, io, dice, new_rules=True, party=keeper)
+                console = _session(store, record, io, dice, new_rules=True, party=keeper, code=code)
             console.play()
 
     _guard(body)
@@ -313,7 +328,7 @@ def drive(
     def body() -> None:
         from affray.cli.drive import converse, divergence, write
         from affray.drive import DicePrefs
-        from affray.table import DivergedError, Session, Store, open_fight
+        from affray.table import DivergedError, Session, open_fight
 
         if dice not in ("roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
@@ -323,14 +338,13 @@ def drive(
         if file is None:
             if db is None:
                 raise OptionError("affray drive: give FILE (a new fight), or --db PATH to resume its latest fight")
-            if policy:
-                raise OptionError("--policy: a resumed fight keeps the policies it was started with")
+            _resumed(policy)
             store = _existing_store(db, write=True)
             record = _closed_if_not(store, lambda: store.game(game_n))
             keeper = _closed_if_not(store, lambda: _resumed_party(party, record.text))
             with contextlib.closing(store), store.writer(record.id):  # one writer per fight
                 try:
-                    opened = open_fight(store, record, DicePrefs(), new_rules=new_rules)
+                    opened = open_fight(store, record, DicePrefs(), new_rules=new_rules, code=_code(policy))
                 except DivergedError as exc:  # said on stdout too, for the program driving it; exit 2
                     write(out, divergence("diverged", exc.divergence))
                     raise
@@ -351,11 +365,11 @@ def drive(
                 session.dice(["all", "ask"])
             converse(session, inp, out)
             return
-        store = Store(db)
+        store = _writer(db)
         record = _closed_if_not(store, lambda: store.new_game(str(file), text, prepared.ruleset.id, prepared.seed,
                                                               options, auto, rounds))
         with contextlib.closing(store), store.writer(record.id):
-            opened = open_fight(store, record, DicePrefs())
+            opened = open_fight(store, record, DicePrefs(), code=_code(policy))
             session = Session(opened.drive, opened.record)
             session.party = keeper
             if dice == "ask":  # an input like any other: a resumed fight asks them too
@@ -405,14 +419,17 @@ def serve(
             prepared, options, text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                        rounds, party)
             opening = Opening(str(db), (str(file), text, prepared.ruleset.id, prepared.seed, options, auto, rounds),
-                              new_links=new_links, party=keeper)
+                              new_links=new_links, party=keeper, code=_code(policy))
         else:
+            _resumed(policy)
             store = _existing_store(db)
             try:
                 keeper = _resumed_party(party, store.game(game_n).text) if party is not None else None
             finally:
                 store.close()
-            opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules, party=keeper)
+            opening = Opening(str(db), game=game_n, new_links=new_links, new_rules=new_rules, party=keeper,
+                              code=_code(policy))
+        _loose(db)
         run_server(opening, host, port_n, sys.stdout)
 
     _guard(body)
@@ -488,20 +505,33 @@ def log(
                                          "rebuilding the fight (a fight saved before the rules changed)")] = False,
     branch: Annotated[str | None, typer.Option(help="the fight as saved before its N-th change of rules (see "
                                                "`affray games`); implies --stored", metavar="N")] = None,
+    policy: Annotated[list[str] | None, typer.Option("--policy", help="a designer's module:function the fight plays, "
+                                                     "to run it and rebuild the fight (else it is shown as saved)",
+                                                     metavar="MODULE:FUNCTION")] = None,
 ) -> None:
     """Print a saved fight's timeline as it stands."""
 
     def body() -> None:
+        from affray.errors import PolicyError
         from affray.io.timeline import timeline_json
         from affray.render.timeline import render_result
 
+        _resumed(policy)
         with contextlib.closing(_existing_store(db)) as store:  # read-only: a reader never writes
             record = store.game(_game(game))
             if stored or branch is not None:
                 _log_stored(store, record, _whole("--branch", branch, 1, MAX_SEED, "a branch's number (`affray "
                                                   "games` counts them)"), as_json)
                 return
-            result = _session(store, record, None).rebuild()
+            try:
+                result = _session(store, record, None, code=_code(policy)).rebuild()
+            except PolicyError as exc:  # its designer's policy not given, or not importable here: shown as saved
+                from affray.cli.common import err
+
+                err().print(printable(f"{store.path}: fight {record.id} is shown as saved, not rebuilt: {exc}"),
+                            markup=False)
+                _log_stored(store, record, None, as_json)
+                return
         if as_json:
             sys.stdout.write(timeline_json(result))
         else:
@@ -539,12 +569,9 @@ def replay(
     _guard(body)
 
 
-def _write(path: Path, text: str) -> None:
-    """A file the user asked for, or a clear error (exit 2) naming it."""
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise OptionError(f"{printable(str(path))}: cannot write the file: {exc.strerror or exc}") from None
+def _inputs(file: Path, catalogue: Path | None, named: str | None) -> list[Path]:
+    """What a command reads: the encounter file, ``--catalogue``, and the catalogue file it names (beside it)."""
+    return [file, *([catalogue] if catalogue is not None else []), *([file.parent / named] if named else [])]
 
 
 def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
@@ -566,37 +593,47 @@ def _prepare_party(file: Path, ruleset: str | None, seed: int | None, sets: list
     (``Loaded.settled_text``). With ``party``, the party file's side in place of the file's of its name (its
     problems the party file's), and the keeper that writes what the fight left back into it."""
     from affray.api import prepare
-    from affray.io.load import load_text, read_text
+    from affray.io.load import read_text
     from affray.io.rewrite import with_declare
 
     text = read_text(file)
+    code = _code(policies)
     keeper = None
     if party is not None:
         text, keeper = _with_party(text, file, party, catalogue)
+    _load_party(text, file, catalogue, keeper)  # the file as written: its own problems first
     if declare:
         text = with_declare(text, str(file), declare)
     if policies:
         from affray.cli.sim import with_policies
 
         text = with_policies(text, file, policies)
+    loaded = _load_party(text, file, catalogue, keeper, code)
+    _warn(loaded)
+    if rounds is not None:
+        _bounded_fight(file, loaded, rounds)
     try:
-        loaded = load_text(text, str(file), strict=False, catalogue=catalogue)
+        options = _parse_sets(sets or [])
+        prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options, code=code)
+        return prepared, options, prepared.loaded.settled_text() or text, keeper
+    except (OptionError, UnknownRulesetError) as exc:
+        what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
+        raise OptionError(f"{file}: {what}: {exc}") from None
+
+
+def _load_party(text: str, file: Path, catalogue: Path | None, keeper: Keeper | None,
+                code: tuple[str, ...] = ()) -> Loaded:
+    """The encounter loaded from ``text``; with a party file, a problem of its side is said as the party file's."""
+    from affray.io.load import load_text
+
+    try:
+        return load_text(text, str(file), strict=False, catalogue=catalogue, code=code)
     except EncounterError as exc:
         if keeper is None:
             raise
         from affray.party.file import explain_party, read_party
 
         raise explain_party(exc, keeper.side, read_party(keeper.path)) from None
-    _warn(loaded)
-    if rounds is not None:
-        _bounded_fight(file, loaded, rounds)
-    try:
-        options = _parse_sets(sets or [])
-        prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options)
-        return prepared, options, prepared.loaded.settled_text() or text, keeper
-    except (OptionError, UnknownRulesetError) as exc:
-        what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
-        raise OptionError(f"{file}: {what}: {exc}") from None
 
 
 def _with_party(text: str, file: Path, party: Path, catalogue: Path | None) -> tuple[str, Keeper]:
@@ -674,14 +711,30 @@ def _log_stored(store: Store, game: Game, branch: int | None, as_json: bool) -> 
             typer.echo(printable(line))
 
 
+def _code(policies: list[str] | None) -> tuple[str, ...]:
+    """The designer's ``module:function`` policies named by ``--policy`` (NAME, SIDE=NAME or SIDE=n1,n2): the code
+    the command may run (a file never names it, and a saved fight runs it only when named again)."""
+    refs = [v.strip() for item in policies or [] for v in item.rpartition("=")[2].split(",")]
+    return tuple(dict.fromkeys(r for r in refs if ":" in r))
+
+
+def _resumed(policies: list[str] | None) -> None:
+    """``--policy`` on a saved fight names only the designer's module:function policies it plays, to run them."""
+    for item in policies or []:
+        if "=" in item or ":" not in item or "," in item:
+            raise OptionError(f"--policy {item}: a saved fight keeps the policies it was started with; here "
+                              "--policy names a designer's module:function it plays, to let affray run it (e.g. "
+                              "--policy mypolicies:brave)")
+
+
 def _session(store: Store, game: Game, io: Io | None, dice: str | None = None,
-             new_rules: bool = False, party: Keeper | None = None) -> RefereeConsole:
+             new_rules: bool = False, party: Keeper | None = None, code: tuple[str, ...] = ()) -> RefereeConsole:
     """The console of a stored fight; a stored encounter that no longer loads is the database's problem."""
     from affray.play import RefereeConsole
     from affray.table import StoreError
 
     try:
-        return RefereeConsole(store, game, io, _console(), dice=dice, new_rules=new_rules, party=party)
+        return RefereeConsole(store, game, io, _console(), dice=dice, new_rules=new_rules, party=party, code=code)
     except (EncounterError, OptionError, UnknownRulesetError) as exc:
         raise StoreError(f"{store.path}: fight {game.id} is damaged: its stored encounter ({game.file}) does not "
                          f"load: {exc}") from None
@@ -703,7 +756,33 @@ def _existing_store(db: Path, *, write: bool = False) -> Store:
 
     if not db.exists():
         raise StoreError(f"{db}: no such database (give --db PATH; `affray play FILE --db PATH` makes one)")
-    return Store(db, write=write)
+    if write:
+        _loose(db)
+    store = Store(db, write=write)
+    if store.immutable is not None:
+        from affray.cli.common import err
+
+        err().print(printable(store.immutable), markup=False)
+    return store
+
+
+def _writer(db: Path) -> Store:
+    """The database a fight is written to (made if new: its owner's alone), a loose one said first."""
+    from affray.table import Store
+
+    _loose(db)
+    return Store(db)
+
+
+def _loose(db: Path) -> None:
+    """A database other users of the machine may read is said on stderr (it holds the page's links)."""
+    from affray.table.store import loose
+
+    said = loose(db)
+    if said is not None:
+        from affray.cli.common import err
+
+        err().print(printable(said), markup=False)
 
 
 def _hours(minutes: int | None) -> str:

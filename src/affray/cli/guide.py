@@ -20,6 +20,7 @@ from affray.engine.options import BaseOptions, OptionInfo, option_info
 from affray.engine.ruleset import Ruleset
 from affray.errors import AffrayError
 from affray.examples import STARTER, Example, example, examples
+from affray.io.output import write_output
 from affray.rulesets import RULESETS, find_ruleset
 
 __all__ = ["PROCEDURES", "FileError", "show_examples", "show_rulesets", "write_starter"]
@@ -229,10 +230,7 @@ def _write(path: Path, text: str, force: bool) -> None:
         raise FileError(f"{path}: already exists; give another name, or --force to overwrite it")
     if not path.parent.is_dir():
         raise FileError(f"{path}: no directory {path.parent}; create it first or give another path")
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise FileError(f"{path}: cannot write it: {exc.strerror or exc}") from None
+    write_output(path, text, replace=force)  # beside it, then renamed: never half a file, never over one unasked
 
 
 def starter_text(path: Path | None) -> str:

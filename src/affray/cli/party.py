@@ -50,7 +50,7 @@ def import_body(source: str, to: Path | None) -> None:
     if to is None:
         typer.echo(text, nl=False)
         return
-    write_atomic(to, text)
+    write_atomic(to, text, inputs=[source] if source != "-" else [])
     typer.echo(printable(f"{to}: {len(imported.combatants)} combatant{'s' if len(imported.combatants) != 1 else ''} "
                          f"imported ({len(party.members)} in the party now)"))
 

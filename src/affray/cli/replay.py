@@ -18,7 +18,7 @@ __all__ = ["replay_command"]
 def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | None, sets: list[str] | None,
                    max_rounds: str, as_json: bool, board: Path | None, write: Path | None,
                    catalogue: Path | None) -> None:
-    from affray.cli.app import _bounded_fight, _console, _write
+    from affray.cli.app import _bounded_fight, _console
     from affray.engine.options import option_info
     from affray.replay.played import is_database, played_from_db, played_from_file
     from affray.replay.report import replay_all
@@ -54,16 +54,31 @@ def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | 
         if not any(name in {o.name for o in option_info(find_ruleset(r).Options)} for r in chosen):
             raise OptionError(f"--set {name}: none of {', '.join(chosen)} has an option {name!r} "
                               "(`affray rulesets ID` lists a ruleset's)")
-    report = replay_all(played, chosen, sets=options, max_rounds=rounds)
-    if write is not None:
-        _write_files(write, played.file, report.replays)
-    if board is not None:
-        from affray.render.board_side import boards_side_by_side
+    inputs = [source, *([catalogue] if catalogue is not None else [])]
+    drawn = None
+    if board is not None:  # opened before any fight is replayed: its folder checked, and never one of the inputs
+        from affray.io.output import Output
 
-        assert played.fight is not None  # read from a file or a database: the fight is at hand
-        fights = [(f"{played.ruleset}, as played", played.fight)] + [(f"{r.ruleset}, replayed", r.fight)
-                                                                     for r in report.replays]
-        _write(board, boards_side_by_side(fights, f"affray replay: {played.source}, seed {played.seed}"))
+        drawn = Output(board, "--board", inputs=inputs)
+    try:
+        report = replay_all(played, chosen, sets=options, max_rounds=rounds)
+        if write is not None:
+            _write_files(write, played.file, report.replays, inputs)
+        if drawn is not None:
+            from affray.render.board_side import boards_side_by_side
+
+            assert played.fight is not None  # read from a file or a database: the fight is at hand
+            fights = [(f"{played.ruleset}, as played", played.fight)] + [(f"{r.ruleset}, replayed", r.fight)
+                                                                         for r in report.replays]
+            svg = boards_side_by_side(fights, f"affray replay: {played.source}, seed {played.seed}")
+            try:
+                drawn.file.write(svg.encode("utf-8"))
+            except OSError as exc:
+                raise drawn.failed(exc) from None
+            drawn.commit()
+    finally:
+        if drawn is not None:
+            drawn.discard()
     if as_json:
         sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
         return
@@ -72,14 +87,14 @@ def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | 
     render_report(report, _console())
 
 
-def _write_files(folder: Path, file: str, replays: list) -> None:  # type: ignore[type-arg]
+def _write_files(folder: Path, file: str, replays: list, inputs: list[Path]) -> None:  # type: ignore[type-arg]
     """Each replay's encounter file in ``folder``: ``NAME-RULESET.yaml`` (``affray run FILE --auto`` plays it)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OptionError(f"{printable(str(folder))}: cannot make the folder: {exc.strerror or exc}") from None
     stem = Path(file).stem or "fight"
-    from affray.cli.app import _write
+    from affray.io.output import write_output
 
     for r in replays:
-        _write(folder / f"{stem}-{r.ruleset}.yaml", r.text)
+        write_output(folder / f"{stem}-{r.ruleset}.yaml", r.text, "--write", inputs=inputs)

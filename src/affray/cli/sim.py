@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
+    from affray.io.output import Output
     from affray.sim import Simulation
 
 __all__ = ["odds_app", "register"]
@@ -107,6 +108,8 @@ def policy_fields(file: Path | str, sides: list[str], items: list[str]) -> tuple
     fields: dict[str, Any] = {}
     axes: list[Any] = []
     for item in items:
+        if len(item) > 300:  # said briefly: a refused name is not echoed whole
+            item = item[:200] + f"... ({len(item):,} characters)"
         side, sep, names = item.rpartition("=")
         values = [v.strip() for v in names.split(",")]
         if not all(values):
@@ -161,9 +164,36 @@ def _policies(file: Path, items: list[str]) -> tuple[dict[str, Any], list[Any]]:
     return policy_fields(file, list(load_encounter(file, strict=False).encounter.sides), items)
 
 
+@contextmanager
+def _outputs(file: Path, plot: Path | None, rows: Path | None, sweep: bool) -> Iterator[tuple[Output | None,
+                                                                                          Output | None]]:
+    """The figure's and the rows' files opened before any fight (their folders checked, neither the encounter):
+    written beside their targets, and put in place only once whole (``affray.io.output``)."""
+    from affray.io.output import Output
+    from affray.sim.plot import plot_target
+
+    opened: list[Output] = []
+    try:
+        try:
+            if plot is not None:
+                opened.append(Output(plot_target(plot, file, sweep), "--plot", inputs=[file]))
+            if rows is not None:
+                opened.append(Output(rows, "--rows", inputs=[file]))
+        except OptionError as exc:
+            raise OptionError(f"{file}: {exc}") from None
+        figure = opened[0] if plot is not None else None
+        yield figure, opened[-1] if rows is not None else None
+    except BaseException:
+        for out in opened:
+            out.discard()
+        raise
+
+
 def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
          scheduler: str | None, sets: list[str] | None, vary: list[str] | None, policy: list[str] | None,
-         max_rounds_text: str, plot: Path | None, rows: Path | None = None, yes: bool = False) -> Simulation:
+         max_rounds_text: str, plot: Path | None, rows: Path | None = None, yes: bool = False,
+         as_json: bool = False) -> None:
+    """A simulation from the command line's options, shown (``_show``)."""
     from affray.extras import require
 
     require("simulating fights", "numpy")  # before any fight: what the options ask for is there to be used
@@ -206,11 +236,18 @@ def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | Non
         except OptionError as exc:
             raise OptionError(f"{file}: {exc}") from None
     fields, policy_axes = _policies(file, policy or [])
-    with _pool(workers, scheduler) as pool, _progress() as progress:
-        return simulate(file, rulesets=ruleset, fights=fights, seed=seed, options=options, sweep=axes + policy_axes,
-                        fields=fields, max_rounds=max_rounds, workers=1 if pool is None else None,
-                        scheduler=scheduler, executor=pool, progress=progress, per_fight=rows is not None,
-                        budget=None if yes else MAX_SIMULATE_SECONDS)
+    from affray.sim.rows import RowsWriter
+
+    with _outputs(file, plot, rows, bool(axes + policy_axes)) as (figure, written):
+        writer = None
+        if written is not None:
+            writer = RowsWriter(written, written.path.suffix.lower() == ".parquet")
+        with _pool(workers, scheduler) as pool, _progress() as progress:
+            sim = simulate(file, rulesets=ruleset, fights=fights, seed=seed, options=options, sweep=axes + policy_axes,
+                           fields=fields, max_rounds=max_rounds, workers=1 if pool is None else None,
+                           scheduler=scheduler, executor=pool, progress=progress, rows=writer,
+                           budget=None if yes else MAX_SIMULATE_SECONDS)
+        _show(sim, file, as_json, figure, written)
 
 
 #: The exit status of a simulation stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports a process it ended.
@@ -235,17 +272,21 @@ def _stoppable(file: Path, body: Callable[[], None]) -> None:
         os._exit(INTERRUPTED)
 
 
-def _show(sim: Simulation, file: Path, as_json: bool, plot: Path | None, rows: Path | None = None) -> None:
+def _show(sim: Simulation, file: Path, as_json: bool, plot: Output | None, written: Output | None) -> None:
+    """The simulation's tables (or JSON), its figure drawn and its rows put in place first."""
     from affray.cli.common import err
     from affray.sim.render import combatant_table, compare_table, difference_table, spell_table, sweep_table
 
-    figure = None
+    figure = rows = None
     if plot is not None:
-        from affray.sim.plot import save_figure
+        from affray.sim.plot import draw_figure
 
-        figure = save_figure(sim, plot)
-    if rows is not None:
-        sim.write_rows(rows)
+        draw_figure(sim, plot)
+        plot.commit()
+        figure = plot.path
+    if written is not None:
+        written.commit()
+        rows = written.path
     for warning in sim.warnings:
         err().print(f"{file}: warning: {warning}", markup=False)
     if as_json:
@@ -292,9 +333,8 @@ def simulate(
     between rulesets and grid points. The same results for any --workers or --scheduler."""
 
     def body() -> None:
-        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows,
-                   yes)
-        _show(sim, file, as_json, plot, rows)
+        _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows, yes,
+             as_json)
 
     _stoppable(file, body)
 
@@ -319,9 +359,8 @@ def compare(
     initiative (morale, surprise), each ruleset against the first (and --plot, a figure)."""
 
     def body() -> None:
-        sim = _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows,
-                   yes)
-        _show(sim, file, as_json, plot, rows)
+        _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows, yes,
+             as_json)
 
     _stoppable(file, body)
 

@@ -515,7 +515,7 @@ class Drive:
 
     def _die(self, sides: int, count: int, purpose: str, actor: str | None) -> int | None:
         key = self._key("die")
-        side = self._side(actor)
+        side = self._side(actor, purpose)
         asks = self._prefs.asks(purpose, side) and not self._busy
         of = (sides, count, purpose, actor)
         if asks:
@@ -553,10 +553,16 @@ class Drive:
                              f"{_asked(tuple(given.of))}, but the fight asks {what} there now")
         return given
 
-    def _side(self, actor: str | None) -> str | None:
+    def _side(self, actor: str | None, purpose: str = "") -> str | None:
+        """The side a die is rolled for: its roller's, a combatant's or a side's. A saved fight may hold a combatant
+        named like a side (a new file may not): a morale die is the side's; an initiative or surprise die, which
+        the rulesets roll for a side or for one combatant, cannot be told by its roller's name, and is nobody's
+        side's (the referee's: asked or rolled as that purpose's or every die's choice says)."""
         if actor is None:
             return None
         f = self.fight.state.fighters.get(actor)
+        if f is not None and actor in self.fight.state.sides:
+            return actor if purpose == "morale" else None if purpose in ("initiative", "surprise") else f.side
         return f.side if f is not None else actor if actor in self.fight.state.sides else None
 
     def _check(self, q: Question, value: object) -> object:

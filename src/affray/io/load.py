@@ -7,6 +7,7 @@ words (``io.messages``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -16,6 +17,7 @@ from pydantic import ValidationError
 
 from affray.errors import EncounterError, Problem
 from affray.io.messages import validation_problems
+from affray.io.newfile import new_file_problems
 from affray.io.read import format_path, line_of, load_value, parse_yaml, plain_data, read_text
 from affray.io.references import cross_references
 from affray.limits import MAX_BLOWS, MAX_COMBATANTS
@@ -154,13 +156,16 @@ def _combatants(data: dict[str, Any]) -> int:
 
 
 def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
-              catalogue: str | Path | None = None) -> Loaded:
+              catalogue: str | Path | None = None, stored: bool = False, code: Collection[str] = ()) -> Loaded:
     """Parse and validate an encounter given as YAML or JSON text; EncounterError lists every problem.
 
     With ``strict=False`` a file whose fields are valid but whose references are not (an unknown
     target, say) is returned with those problems in ``problems``, so that a ruleset's checks can be
     reported together with them. ``catalogue``: the referee's catalogue file given on the command line
     (``--catalogue``), over the file's own ``catalogue:``.
+
+    A new file is held to what a saved fight's text (``stored``) was not (``affray.io.newfile``): no designer's
+    ``module:function`` policy but those named on the command line (``code``), and names a referee can tell apart.
     """
     doc = parse_yaml(text, file)
     if not isinstance(doc, dict):
@@ -182,6 +187,9 @@ def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
         return any(loc[:len(at)] == at for at in named_at)
 
     problems = [Problem(file, line_of(doc, loc), format_path(loc), message) for loc, message in named.problems]
+    fresh = [] if stored else [Problem(file, line_of(doc, loc), format_path(loc), message)
+                               for loc, message in new_file_problems(data, code)]
+    problems += fresh
     encounter: Encounter | None = None
     try:
         encounter = Encounter.model_validate(data)
@@ -190,7 +198,7 @@ def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
                      for loc, message in validation_problems(exc, data) if not beside(loc)]
     references = [Problem(file, line_of(doc, loc), format_path(loc), message)
                   for loc, message in cross_references(data) if not beside(loc)]
-    if encounter is None or named.problems or (references and strict):
+    if encounter is None or named.problems or fresh or (references and strict):
         raise EncounterError(sort_problems(_dedupe(problems + references)))
     _bounded_blows(encounter, file, doc)
     from affray.io.names import bare_weapons
@@ -252,9 +260,11 @@ def sort_problems(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: p.line if p.line is not None else 0)
 
 
-def load_encounter(path: str | Path, *, strict: bool = True, catalogue: str | Path | None = None) -> Loaded:
-    """Read an encounter file (YAML or JSON); raise EncounterError listing every problem."""
-    return load_text(read_text(path), str(path), strict=strict, catalogue=catalogue)
+def load_encounter(path: str | Path, *, strict: bool = True, catalogue: str | Path | None = None,
+                   code: Collection[str] = ()) -> Loaded:
+    """Read an encounter file (YAML or JSON); raise EncounterError listing every problem. ``code``: the designer's
+    ``module:function`` policies named on the command line (``load_text``)."""
+    return load_text(read_text(path), str(path), strict=strict, catalogue=catalogue, code=code)
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:

@@ -22,7 +22,7 @@ from affray.errors import EncounterError, Problem
 from affray.io.hitpoints import HpRoll, hd_dice
 from affray.io.messages import validation_problems
 from affray.io.read import format_path, line_of, parse_yaml, plain_data, read_text
-from affray.limits import MAX_DICE, MAX_DURATION
+from affray.limits import MAX_DICE, MAX_DURATION, MAX_HP
 from affray.model.derive import dex_defense_adjustment, hd_value
 from affray.model.encounter import Combatant, parse_duration
 
@@ -406,6 +406,12 @@ def _hit_points(named: Named, c: dict[str, Any], out: dict[str, Any], loc: Loc, 
         return  # the model reports the name or count
     names = (name,) if count == 1 else tuple(f"{name} {k}" for k in range(1, count + 1))
     low, high = max(1, dice.dice_min + dice.bonus), max(1, dice.dice_max + dice.bonus)
+    if high > MAX_HP:  # whatever the seed: a fight under another seed than the file's rolls them again
+        field = "hp" if isinstance(hp, str) else "hd" if "hd" in c else "monster"
+        whose = "the catalogue entry's hp_dice" if field == "monster" else "they"
+        named.problems.append(((*loc, field), f"hit point dice {dice.text}: {whose} may roll up to {high:,} hit "
+                               f"points, under some seed; at most {MAX_HP:,} (limit)"))
+        return
     values: list[int | None] = []
     for n in names:
         g = given.get(n)

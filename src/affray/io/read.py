@@ -8,6 +8,7 @@ import datetime
 import functools
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -259,14 +260,39 @@ def load_value(text: str, what: str) -> Any:
         raise ValueError(f"{where}{first.message.replace('not valid YAML or JSON', 'not valid YAML')}") from None
 
 
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, words in ((stat.S_ISFIFO, "a FIFO, a named pipe"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return words
+    return "a special file"
+
+
 def read_text(path: str | Path) -> str:
-    """An encounter file's text, read no further than MAX_FILE_BYTES (``/dev/zero`` is refused at once)."""
+    """A file's text (an encounter, a catalogue, a party), read no further than MAX_FILE_BYTES. Only a regular file
+    is read: a FIFO, a device (``/dev/zero``, a terminal), a socket or a folder is refused before a byte is read
+    (opened without waiting for a writer, so that a FIFO nobody writes to does not hang the command)."""
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise EncounterError([Problem(str(path), None, "", f"cannot read the file: {exc.strerror or exc}")]) \
+            from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise EncounterError([Problem(str(path), None, "", f"not a regular file ({_kind(mode)}): name a file "
+                                          "of text (YAML or JSON); to read a pipe's text, save it to a file first")])
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1  # the file object closes it
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise EncounterError([Problem(str(path), None, "", f"cannot read the file: {exc.strerror or exc}")]) \
             from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     if len(raw) > MAX_FILE_BYTES:
         try:
             size: int | None = os.stat(path).st_size or None

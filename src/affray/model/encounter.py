@@ -198,11 +198,13 @@ DeclareMode = Literal["ask", "auto", "repeat"]
 def _policy(value: object) -> str:
     """An auto-play policy: a built-in name (``POLICY_NAMES``), a designer's ``module:function`` (loaded when the
     fight is prepared: ``affray.policy.load_policy``) or the name of an installed package's entry point."""
-    if isinstance(value, str) and (value in POLICY_NAMES or _POLICY_REF.fullmatch(value)
-                                   or value in _installed_policies()):
+    if isinstance(value, str) and len(value) <= MAX_NAME and (value in POLICY_NAMES or _POLICY_REF.fullmatch(value)
+                                                             or value in _installed_policies()):
         return value
-    raise ValueError(f"unknown policy {value!r}; choose one of {', '.join(POLICY_NAMES)}, or a designer's own as "
-                     f"module:function (e.g. mypolicies:brave)")
+    shown = repr(value) if len(repr(value)) <= 60 else f"{repr(value)[:60]}... ({len(repr(value)):,} characters)"
+    raise ValueError(f"unknown policy {shown}; choose one of {', '.join(POLICY_NAMES)}, or one an installed "
+                     f"package registers (entry point group {POLICY_GROUP}); a designer's own module:function is "
+                     "named on the command line (--policy SIDE=mypolicies:brave)")
 
 
 class Weapon(_Frozen):

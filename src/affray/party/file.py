@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from affray.errors import EncounterError, Problem
+from affray.errors import EncounterError, OptionError, Problem
 from affray.io.read import format_path, line_of, parse_yaml, plain_data, read_text
 
 __all__ = ["Party", "PartyError", "explain_party", "parse_path", "party_of_text", "read_party", "with_party",
@@ -35,6 +34,8 @@ PARTY_KEYS = ("side",)
 DEFAULT_SIDE = "party"
 #: The foe a party file is checked against alone (an encounter has two sides): a name no party would take.
 _CHECK_FOE = "affray: the party file checked alone"
+#: Its one combatant (named apart from its side, as every new file's must be).
+_CHECK_FOE_ONE = "affray: the foe it is checked against"
 
 
 class PartyError(EncounterError):
@@ -113,7 +114,7 @@ def _check(party: Party, doc: Any, catalogue: str | Path | None) -> list[Problem
     name = party.side or DEFAULT_SIDE
     if "combatants" not in party.data:
         return [_problem(party.path, doc, ("combatants",), "a party needs its combatants: a list, as a side's")]
-    encounter = {"sides": {name: party.fighting(), _CHECK_FOE: {"combatants": [{"name": _CHECK_FOE, "hp": 1}]}}}
+    encounter = {"sides": {name: party.fighting(), _CHECK_FOE: {"combatants": [{"name": _CHECK_FOE_ONE, "hp": 1}]}}}
     try:
         load_text(json.dumps(encounter), str(party.path), catalogue=catalogue)
     except EncounterError as exc:
@@ -191,36 +192,15 @@ def explain_party(exc: EncounterError, side: str, party: Party) -> EncounterErro
     return EncounterError(_own(own, side, party.path, doc) + rest)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """``text`` written to ``path`` whole or not at all: a file beside it, flushed, renamed over it (its mode
-    kept). PartyError naming it when it cannot be written."""
-    path = Path(path)
+def write_atomic(path: Path, text: str, inputs: Sequence[str | Path] = ()) -> None:
+    """``text`` written to ``path`` whole or not at all (``affray.io.output``: a file beside it, flushed, renamed
+    over it, its mode kept; never one of ``inputs``). PartyError naming it when it cannot be written."""
+    from affray.io.output import write_output
+
     try:
-        mode = path.stat().st_mode & 0o777 if path.exists() else None
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            if mode is not None:
-                os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            with _quiet():
-                os.unlink(tmp)
-            raise
-    except OSError as exc:
-        raise PartyError([Problem(str(path), None, "", f"cannot write the party file: {exc.strerror or exc}")]) \
-            from None
-
-
-class _quiet:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return True
+        write_output(Path(path), text, inputs=inputs)
+    except OptionError as exc:
+        raise PartyError([Problem(str(path), None, "", f"cannot write the party file: {exc}")]) from None
 
 
 def write_party(party: Party, changes: dict[tuple[int, ...], dict[str, Any]], split: dict[int, list[str]],

@@ -10,6 +10,7 @@ asking or showing anything.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Collection
 from dataclasses import asdict
 from typing import Protocol
 
@@ -78,11 +79,12 @@ class _Quit(Exception):
 class RefereeConsole:
     """One game of a database, played, resumed or only rebuilt (``io`` None, a database opened to read). ``dice``:
     the dice asked before the referee says otherwise (default: every die at a terminal, none from a pipe);
-    ``new_rules``: a fight saved before the rules changed goes on under today's (``affray.table.open_fight``)."""
+    ``new_rules``: a fight saved before the rules changed goes on under today's (``affray.table.open_fight``);
+    ``code``: the designer's ``module:function`` policies named on the command line, which it may run."""
 
     def __init__(self, store: Store, game: Game, io: Io | None, console: Console, *,
                  show_status_at_prompt: bool | None = None, dice: str | None = None, new_rules: bool = False,
-                 party: PartyKeeper | None = None) -> None:
+                 party: PartyKeeper | None = None, code: Collection[str] = ()) -> None:
         self.store = store
         self.game = game
         self.io = io
@@ -90,7 +92,7 @@ class RefereeConsole:
         interactive = io is not None and io.interactive
         self.show_status = interactive if show_status_at_prompt is None else show_status_at_prompt
         opened = open_fight(store, game, DicePrefs({"all": dice or ("ask" if interactive else "roll")}),
-                            new_rules=new_rules)
+                            new_rules=new_rules, code=code)
         self.prepared, self.journal, self.branched = opened.prepared, opened.journal, opened.branched
         self.session = Session(opened.drive, opened.record, pause_on_provoke=True)
         self.session.party = party

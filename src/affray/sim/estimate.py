@@ -14,9 +14,11 @@ import time
 from dataclasses import dataclass, replace
 
 from affray.io.load import blows_in_a_round
+from affray.sim.rows import ROW_BYTES, ROW_SECONDS
 from affray.sim.runner import Plan, job_prepared
 
-__all__ = ["BLOW_SECONDS", "FIGHT_SECONDS", "SAMPLE_SECONDS", "Estimate", "duration", "estimate", "fights_within"]
+__all__ = ["BLOW_SECONDS", "FIGHT_SECONDS", "SAMPLE_SECONDS", "Estimate", "duration", "estimate", "fights_within",
+           "rows_bytes", "words_bytes"]
 
 #: CPU seconds a blow costs at most in the engine's lean mode, for the bound (measured: 0.01 to 0.05 ms).
 BLOW_SECONDS = 0.0005
@@ -62,16 +64,32 @@ class _Cut(Exception):
     """A timed fight still on when the sample's time is up."""
 
 
-def estimate(p: Plan, parallel: int, limit: float) -> Estimate:
+def rows_bytes(p: Plan) -> int:
+    """About how many bytes ``--rows`` will write for ``p``: a row per fight and combatant."""
+    return sum(p.fights * len(cell.combatants) for cell in p.cells) * ROW_BYTES
+
+
+def words_bytes(n: float) -> str:
+    """``120 KB``, ``2.6 GB``."""
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1000:
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.3g} {unit}"
+        n /= 1000
+    return f"{n:,.0f} TB"
+
+
+def estimate(p: Plan, parallel: int, limit: float, *, rows: bool = False) -> Estimate:
     """The time ``p`` will take on ``parallel`` processes: the bound when it is within ``limit``, else fights timed
-    (a second's worth, one from each ruleset and grid point in turn)."""
+    (a second's worth, one from each ruleset and grid point in turn). ``rows``: each fight's rows written too
+    (``--rows``: ``ROW_SECONDS`` a combatant, in this process, whatever the workers)."""
     fights = sum(len(job.seeds) for job in p.jobs)
     cells = [p.jobs[cell.first_job] for cell in p.cells]
+    writing = ROW_SECONDS * sum(len(cell.combatants) for cell in p.cells) / len(p.cells) if rows else 0.0
     bounds = [FIGHT_SECONDS + blows_in_a_round(job_prepared(job)[0].loaded.encounter)[0] * p.max_rounds
               * BLOW_SECONDS for job in cells]
     per_fight = sum(bounds) / len(bounds)
-    if per_fight * fights / parallel <= limit:
-        return Estimate(per_fight * fights / parallel, fights, per_fight, parallel, 0)
+    if (per_fight / parallel + writing) * fights <= limit:
+        return Estimate((per_fight / parallel + writing) * fights, fights, per_fight + writing * parallel, parallel, 0)
     deadline = time.perf_counter() + SAMPLE_SECONDS
     spent, played, turn = 0.0, 0, 0
     reached = [0]  # the round a timed fight has reached
@@ -98,9 +116,10 @@ def estimate(p: Plan, parallel: int, limit: float) -> Estimate:
         spent += time.process_time() - start
         played += 1
     if not played:  # the time went on preparing: the bound stands
-        return Estimate(per_fight * fights / parallel, fights, per_fight, parallel, 0)
+        return Estimate((per_fight / parallel + writing) * fights, fights, per_fight + writing * parallel, parallel, 0)
     per_fight = spent / played
-    return Estimate(per_fight * fights / parallel, fights, per_fight, parallel, played)
+    return Estimate((per_fight / parallel + writing) * fights, fights, per_fight + writing * parallel, parallel,
+                    played)
 
 
 def fights_within(est: Estimate, fights: int, limit: float) -> int:

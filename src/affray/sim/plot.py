@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from affray.errors import OptionError
+from affray.io.output import Output, output
 from affray.sim.simulate import Simulation
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["FORMATS", "check_plot_path", "save_figure"]
+__all__ = ["FORMATS", "check_plot_path", "draw_figure", "plot_target", "save_figure"]
 
 FORMATS = {".png": "png", ".svg": "svg"}
 
@@ -27,6 +28,14 @@ def check_plot_path(path: Path) -> str:
     if not path.parent.is_dir():
         raise OptionError(f"--plot {path}: no such folder {path.parent}")
     return fmt
+
+
+def plot_target(path: Path, file: str | Path, sweep: bool) -> Path:
+    """The figure's file: ``path``, or in a folder ``ENCOUNTER-compare.png`` (``ENCOUNTER-sweep.png``)."""
+    check_plot_path(path)
+    if path.is_dir():
+        return path / f"{Path(file).stem or 'encounter'}-{'sweep' if sweep else 'compare'}.png"
+    return path
 
 
 def _wins(ax: Axes, sim: Simulation) -> None:
@@ -107,10 +116,17 @@ def _sweep(axes: list[Axes], sim: Simulation) -> None:
 
 def save_figure(sim: Simulation, path: Path) -> Path:
     """Draw ``sim`` and write it to ``path`` (.png or .svg; a folder: ``ENCOUNTER-compare.png`` or
-    ``ENCOUNTER-sweep.png`` in it) with the Agg backend (no display needed); the file written."""
-    fmt = check_plot_path(path)
-    if path.is_dir():
-        path = path / f"{sim.name}-{'sweep' if sim.sweep else 'compare'}.png"
+    ``ENCOUNTER-sweep.png`` in it), whole or not at all; the file written."""
+    target = plot_target(path, sim.file, bool(sim.sweep))
+    with output(target, "--plot") as out:
+        draw_figure(sim, out)
+    return target
+
+
+def draw_figure(sim: Simulation, out: Output) -> None:
+    """Draw ``sim`` into ``out`` (its format from its name) with the Agg backend (no display needed); the caller
+    commits it."""
+    fmt = check_plot_path(out.path)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -128,7 +144,6 @@ def save_figure(sim: Simulation, path: Path) -> Path:
                  f"seed {sim.seed}")
     metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {}
     try:
-        fig.savefig(path, format=fmt, dpi=110, metadata=metadata)
+        fig.savefig(out.file, format=fmt, dpi=110, metadata=metadata)
     except OSError as exc:
-        raise OptionError(f"--plot {path}: cannot write it ({exc.strerror})") from None
-    return path
+        raise out.failed(exc) from None

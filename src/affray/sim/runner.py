@@ -17,7 +17,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -35,8 +35,8 @@ from affray.sim.summary import Summary
 from affray.sim.sweep import Axis, grid, with_fields
 from affray.sim.tally import FightRecord, Tally
 
-__all__ = ["BATCH_SIZE", "UNITS", "Batch", "Cell", "Job", "Plan", "Progress", "default_workers", "fight_seeds",
-           "job_prepared", "plan", "run_batch", "run_jobs", "stop_pool", "unit_of", "worker_pool"]
+__all__ = ["BATCH_SIZE", "UNITS", "Batch", "Cell", "Job", "OnBatch", "Plan", "Progress", "default_workers",
+           "fight_seeds", "job_prepared", "plan", "run_batch", "run_jobs", "stop_pool", "unit_of", "worker_pool"]
 
 #: Fights per batch: fixed, so that the seeds and the order of summing do not depend on the workers.
 BATCH_SIZE = 100
@@ -74,6 +74,7 @@ class Job:
     seeds: tuple[int, ...]
     keep: bool  # send back each fight's record
     digest: bool = False  # keep a digest of each fight (a sweep compares its points with them)
+    code: tuple[str, ...] = ()  # the designer's module:function policies the caller named (``--policy``): run here
 
 
 @dataclass
@@ -93,8 +94,8 @@ def job_prepared(job: Job) -> tuple[Prepared, dict[str, str], dict[str, int]]:
     if hit is None:
         if len(_CACHE) >= 32:
             _CACHE.clear()
-        loaded = load_text(job.text, job.file)
-        prepared = prepare(loaded, ruleset=job.ruleset, seed=0, options=dict(job.options))
+        loaded = load_text(job.text, job.file, code=job.code)
+        prepared = prepare(loaded, ruleset=job.ruleset, seed=0, options=dict(job.options), code=job.code)
         sides = {name: side for name, side, _c, _l in expand(loaded.encounter)}
         hp = {name: c.hp for name, _s, c, _l in expand(loaded.encounter)}
         hit = _CACHE[key] = (prepared, sides, hp)
@@ -189,9 +190,13 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
          fields: Mapping[str, Any] | None = None, max_rounds: int = 50, keep: bool = False) -> Plan:
     """Check everything (each ruleset, each grid point) and lay out the batches; nothing is played yet.
 
-    ``fields`` replaces fields of the file for every point (``--policy``). An option given applies to the
-    rulesets that have it; one that none of them has is an error. Every error names the file."""
+    ``fields`` replaces fields of the file for every point (``--policy``); a designer's ``module:function`` policy
+    named there or swept is the caller's own choice, and may be run (one the file names may not: it is not the
+    caller's). An option given applies to the rulesets that have it; one that none of them has is an error. Every
+    error names the file."""
     text, file = _source(source)
+    code = tuple(dict.fromkeys(v for v in [*(fields or {}).values(), *(x for a in axes for x in a.values)]
+                               if isinstance(v, str) and ":" in v))
     if fights < 1:
         raise OptionError(f"{file}: --fights {fights}: play at least one fight")
     if not 1 <= max_rounds <= MAX_ROUNDS:
@@ -201,7 +206,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             text = with_fields(text, dict(fields))
         except ValueError as exc:
             raise OptionError(f"{file}: {exc}") from None
-    base = load_text(text, file, strict=False)
+    base = load_text(text, file, strict=False, code=code)
     try:
         ids = _rulesets(rulesets, base)
     except UnknownRulesetError as exc:
@@ -236,7 +241,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             raise OptionError(f"{file}: --vary {exc}") from None
         label = ", ".join(f"{n}={v}" for n, v in point.items())
         try:
-            loaded = load_text(point_text, file)
+            loaded = load_text(point_text, file, code=code)
         except EncounterError as exc:
             raise EncounterError([_at_point(p, label) for p in exc.problems]) from None
         sides = list(loaded.encounter.sides)
@@ -246,7 +251,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             opts = {n: v for n, v in given.items() if n in known}
             opts.update({a.name: point[a.name] for a in option_axes if a.name in known})
             try:
-                prepared = prepare(loaded, ruleset=r, seed=seed, options=opts)
+                prepared = prepare(loaded, ruleset=r, seed=seed, options=opts, code=code)
             except OptionError as exc:
                 where = f" at {label}" if label else ""
                 raise OptionError(f"{file}: options (--set){where}: {exc}") from None
@@ -255,7 +260,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
             note = rules_note(r, asdict(prepared.ruleset.opt), loaded.encounter)
             cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds), note))
             frozen = tuple(sorted(opts.items()))
-            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes)) for s in seeds)
+            jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes), code) for s in seeds)
     return Plan(file, fights, seed, max_rounds, ids, list(axes), points, cells, jobs)
 
 
@@ -272,27 +277,65 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+#: Told each batch (its index in the jobs, and the batch) in job order, as soon as it and those before it are back.
+OnBatch = Callable[[int, Batch], None]
+
+
+class _InOrder:
+    """The batches as they come back, handed on in job order (``on_batch``) and counted (``progress``); those that
+    came back before their turn wait here (``ahead``: a runner submits no more than a window ahead of the first
+    batch not yet back, so that few wait)."""
+
+    def __init__(self, jobs: Sequence[Job], progress: Progress | None, on_batch: OnBatch | None) -> None:
+        self.jobs = jobs
+        self.progress = progress
+        self.on_batch = on_batch
+        self.total = sum(len(j.seeds) for j in jobs)
+        self.out: list[Batch | None] = [None] * len(jobs)
+        self.ahead: dict[int, Batch] = {}
+        self.given = 0  # batches handed on
+        self.fights = 0  # fights back
+
+    def back(self, i: int, batch: Batch) -> None:
+        self.fights += len(self.jobs[i].seeds)
+        if self.progress is not None:
+            self.progress(len(self.jobs[i].seeds), self.total)
+        self.ahead[i] = batch
+        while self.given in self.ahead:
+            done = self.ahead.pop(self.given)
+            if self.on_batch is not None:
+                self.on_batch(self.given, done)
+            self.out[self.given] = done
+            self.given += 1
+
+    def batches(self) -> list[Batch]:
+        return [b for b in self.out if b is not None]
+
+
 def run_jobs(jobs: Sequence[Job], *, workers: int | None = None, scheduler: Any = None,
-             executor: Executor | None = None, progress: Progress | None = None) -> list[Batch]:
+             executor: Executor | None = None, progress: Progress | None = None,
+             on_batch: OnBatch | None = None) -> list[Batch]:
     """Run the batches: in this process (one worker), on a process pool (all cores by default), on the given
-    executor, or on a Dask cluster (``scheduler``: its address or a ``distributed.Client``). In job order."""
+    executor, or on a Dask cluster (``scheduler``: its address or a ``distributed.Client``). In job order; each
+    batch is handed to ``on_batch`` in that order as soon as it can be (``--rows`` writes it, then drops its
+    records). A worker that dies, or a cluster left without workers, is OptionError saying how far it got."""
+    order = _InOrder(jobs, progress, on_batch)
     if scheduler is not None:
-        return _on_dask(jobs, scheduler, progress)
+        _on_dask(jobs, scheduler, order)
+        return order.batches()
     if executor is not None:
-        return _on_executor(executor, jobs, progress)
+        _on_executor(executor, jobs, order)
+        return order.batches()
     n = workers if workers is not None else default_workers()
     if not 1 <= n <= MAX_WORKERS:
         raise OptionError(f"--workers {n}: a whole number from 1 to {MAX_WORKERS} (limit)")
     if n == 1 or len(jobs) <= 1:
-        total = sum(len(j.seeds) for j in jobs)
-        out = []
-        for job in jobs:
-            out.append(run_batch(job))
-            if progress is not None:
-                progress(len(job.seeds), total)
-        return out
+        for i, job in enumerate(jobs):
+            order.back(i, run_batch(job))
+        return order.batches()
     with worker_pool(min(n, len(jobs))) as pool:
-        return _on_executor(pool, jobs, progress)
+        _on_executor(pool, jobs, order)
+    return order.batches()
 
 
 #: Seconds between a pool worker's looks at its parent: a worker whose parent is gone (killed, even with SIGKILL)
@@ -341,16 +384,33 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             process.join(1.0)
 
 
-def _on_executor(executor: Executor, jobs: Sequence[Job], progress: Progress | None) -> list[Batch]:
-    total = sum(len(j.seeds) for j in jobs)
-    futures: dict[Future[Batch], int] = {executor.submit(run_batch, job): i for i, job in enumerate(jobs)}
-    out: list[Batch | None] = [None] * len(jobs)
-    for fut in as_completed(futures):
-        i = futures[fut]
-        out[i] = fut.result()
-        if progress is not None:
-            progress(len(jobs[i].seeds), total)
-    return [b for b in out if b is not None]
+def _on_executor(executor: Executor, jobs: Sequence[Job], order: _InOrder) -> None:
+    """The batches on ``executor``, a window of them at a time (its workers x 4: each worker has the next at hand, and
+    no more than that many batches wait for one before them). A pool whose worker died (killed, out of memory, or a
+    policy that ended its process) is said with how far the simulation got and how to go on."""
+    window = 4 * max(1, getattr(executor, "_max_workers", 1) or 1)
+    pending: dict[Future[Batch], int] = {}
+    submitted = 0
+    try:
+        while submitted < len(jobs) or pending:
+            while submitted < len(jobs) and len(pending) + len(order.ahead) < window:
+                pending[executor.submit(run_batch, jobs[submitted])] = submitted
+                submitted += 1
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in sorted(done, key=lambda f: pending[f]):
+                order.back(pending.pop(fut), fut.result())
+    except BrokenExecutor as exc:
+        if isinstance(executor, ProcessPoolExecutor):
+            stop_pool(executor)
+        raise _worker_died(order, "a worker process of this machine's pool died (killed, or out of memory, or its "
+                                  f"code ended the process: {str(exc)[:200]})", "run it again (the same seed plays "
+                                  "the same fights), with fewer --workers, or --workers 1 to play them in this "
+                                  "process and see any error of its own") from None
+
+
+def _worker_died(order: _InOrder, what: str, how: str) -> OptionError:
+    return OptionError(f"the simulation stopped: {what}, after {order.fights:,} of {order.total:,} fights; nothing "
+                       f"was reported or written of them: {how}")
 
 
 def _unanswered(address: str) -> OptionError:
@@ -415,23 +475,54 @@ def _connect(address: str) -> Any:
     return client
 
 
-def _on_dask(jobs: Sequence[Job], scheduler: Any, progress: Progress | None) -> list[Batch]:
+def _on_dask(jobs: Sequence[Job], scheduler: Any, order: _InOrder) -> None:
+    """The batches on a Dask cluster, a window at a time (its workers' threads x 4). Its scheduler reruns a batch
+    whose worker died on another; a cluster left without a worker, or a scheduler gone silent, for
+    ``SCHEDULER_SECONDS`` is said with how far the simulation got (it never waits for ever), and so is a batch
+    that killed a worker each time it ran (Dask's ``KilledWorker``)."""
     from distributed import Client
-    from distributed import as_completed as dask_completed
+    from distributed import wait as dask_wait
 
     own = not isinstance(scheduler, Client)
     client = _connect(str(scheduler)) if own else scheduler
-    total = sum(len(j.seeds) for j in jobs)
+    address = str(scheduler) if own else str(getattr(client.scheduler, "address", "the scheduler"))
+    how = (f"start a worker (`dask worker {address}`), then run it again (the same seed plays the same fights), or "
+           "run it on this machine without --scheduler")
+    pending: dict[Any, int] = {}
+    submitted = 0
+    alone_since: float | None = None
     try:
-        futures = [client.submit(run_batch, job, pure=False) for job in jobs]
-        index = {f.key: i for i, f in enumerate(futures)}
-        out: list[Batch | None] = [None] * len(jobs)
-        for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
-            i = index[fut.key]
-            out[i] = fut.result()
-            if progress is not None:
-                progress(len(jobs[i].seeds), total)
-        return [b for b in out if b is not None]
+        while submitted < len(jobs) or pending:
+            threads = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values())
+            while submitted < len(jobs) and len(pending) + len(order.ahead) < 4 * max(1, threads):
+                pending[client.submit(run_batch, jobs[submitted], pure=False)] = submitted
+                submitted += 1
+            try:
+                done = dask_wait(list(pending), timeout=1.0, return_when="FIRST_COMPLETED").done  # type: ignore[no-untyped-call]
+            except TimeoutError:
+                done = set()
+            for fut in sorted(done, key=lambda f: pending[f]):
+                i = pending.pop(fut)
+                order.back(i, _result(fut, order, how))
+            if done or (threads and client.status == "running"):
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > SCHEDULER_SECONDS:
+                what = (f"the Dask scheduler at {address} has had no worker for {SCHEDULER_SECONDS} s (limit)"
+                        if client.status == "running" else
+                        f"the Dask scheduler at {address} has not answered for {SCHEDULER_SECONDS} s (limit)")
+                raise _worker_died(order, what, how)
     finally:
         if own:
-            client.close()
+            client.close(timeout=SCHEDULER_SECONDS)
+
+
+def _result(fut: Any, order: _InOrder, how: str) -> Batch:
+    """A Dask batch's result; a batch whose every worker died running it (``KilledWorker``) said in words."""
+    try:
+        return fut.result()  # type: ignore[no-any-return]
+    except Exception as exc:
+        if type(exc).__name__ != "KilledWorker":
+            raise
+        raise _worker_died(order, f"a batch's Dask worker died each time it ran it ({str(exc)[:200]})", how) from None

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from affray.errors import OptionError
 from affray.io.load import Loaded
+from affray.io.output import output
+from affray.sim.rows import RowsWriter, columns, combatant_items, fight_item
 from affray.sim.rules import RulesNote
-from affray.sim.runner import BATCH_SIZE, Plan, Progress, default_workers, plan, run_jobs, unit_of
+from affray.sim.runner import BATCH_SIZE, Batch, Plan, Progress, default_workers, plan, run_jobs, unit_of
 from affray.sim.stats import Difference, paired, unpaired_means, unpaired_rates
-from affray.sim.summary import SPELL_KINDS, RulesetStats, Summary, landed_before_hurt
+from affray.sim.summary import SPELL_KINDS, RulesetStats, Summary
 from affray.sim.sweep import Axis
-from affray.sim.tally import OUTCOMES, FightRecord
+from affray.sim.tally import FightRecord
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,17 +99,9 @@ class Simulation:
         return self.rows
 
     def _fight(self, row: FightRow) -> dict[str, Any]:
-        """A fight's columns: its moments in game seconds (``*_at``) and in the ruleset's unit (``*_in``: the round,
-        cycle or phase)."""
-        r = row.record
-        stats = self.points[row.point].rulesets[row.ruleset]
-        item: dict[str, Any] = {"ruleset": row.ruleset, "point": row.point}
-        item.update(self.points[row.point].values)
-        item.update({"fight": row.fight, "seed": r.seed, "winner": r.winner, "length": r.length,
-                     "unit": stats.length.unit, "seconds": r.seconds, "minutes": r.seconds / 60,
-                     "first_blow": r.first_blow, "first_blow_at": r.first_blow_at, "first_blow_in": r.first_blow_in,
-                     "first_fall_at": r.first_fall_at, "first_fall_in": r.first_fall_in})
-        return item
+        """A fight's columns (``affray.sim.rows.fight_item``)."""
+        return fight_item(row.ruleset, row.point, self.points[row.point].values, row.fight, unit_of(row.ruleset)[0],
+                          row.record)
 
     def frame(self) -> pd.DataFrame:
         """One row per fight: ruleset, grid point (and its values), fight, seed, winner, length (in the ruleset's
@@ -132,46 +126,28 @@ class Simulation:
         return pd.DataFrame(out)
 
     def combatant_frame(self) -> pd.DataFrame:
-        """One row per fight and combatant (``--rows``): the fight's columns (as ``frame``'s first ones), then the
-        combatant, its side, hit points at the start and end, down, fled, broke, when it was first hurt, when its
-        first blow hit and when it fell (game seconds), the damage it dealt, and its castings: how many, how many
-        landed, were ruined, lost, never begun or cut off, when the first landed, and whether that was before it
-        was first hurt."""
+        """One row per fight and combatant (``--rows``: ``affray.sim.rows``): the fight's columns (as ``frame``'s
+        first ones), then the combatant, its side, hit points at the start and end, down, fled, broke, when it was
+        first hurt, when its first blow hit and when it fell (game seconds), the damage it dealt, and its castings:
+        how many, how many landed, were ruined, lost, never begun or cut off, when the first landed, and whether that
+        was before it was first hurt."""
         import pandas as pd
 
-        out = []
-        for row in self._kept():
-            fight = self._fight(row)
-            for c in row.record.combatants:
-                item = dict(fight)
-                landed = [k for k in c.castings if k.outcome == "landed" and k.ended is not None]
-                first = landed[0] if landed else None
-                item.update({"combatant": c.name, "side": c.side, "hp_start": c.start,
-                             "hp_end": c.hp, "down": c.down, "fled": c.fled, "broke": c.broke,
-                             "hurt_at": c.hurt_at, "down_at": c.down_at, "struck_at": c.struck_at,
-                             "hurt_in": c.hurt_in, "down_in": c.down_in, "struck_in": c.struck_in,
-                             "dealt": c.dealt, "castings": len(c.castings)})
-                for outcome in OUTCOMES:
-                    item[f"spells_{outcome}"] = sum(1 for k in c.castings if k.outcome == outcome)
-                item["first_landed_at"] = first.ended if first is not None else None
-                item["first_landed_in"] = first.tick[0] if first is not None and first.tick else None
-                item["landed_before_hurt"] = first is not None and landed_before_hurt(first, c)
-                item["spells"] = "; ".join(
-                    f"{k.spell} {k.outcome}" + (f" ({k.why})" if k.why else "") for k in c.castings)
-                out.append(item)
-        return pd.DataFrame(out)
+        out = [item for row in self._kept() for item in combatant_items(self._fight(row), row.record)]
+        return pd.DataFrame(out, columns=columns(self.sweep))
 
     def write_rows(self, path: Path) -> None:
-        """``combatant_frame()`` to ``path``: .csv, or .parquet (which needs pyarrow)."""
+        """The rows (``combatant_frame``'s) to ``path``: .csv, or .parquet (which needs pyarrow), whole or not at
+        all."""
+        kept = self._kept()
         check_rows_path(path)
-        frame = self.combatant_frame()
-        try:
-            if path.suffix.lower() == ".csv":
-                frame.to_csv(path, index=False)
-            else:
-                frame.to_parquet(path, index=False)
-        except OSError as exc:
-            raise OptionError(f"--rows {path}: cannot write it ({exc.strerror or exc})") from None
+        with output(path, "--rows") as out:
+            writer = RowsWriter(out, path.suffix.lower() == ".parquet")
+            writer.start(self.sweep, [p.values for p in self.points])
+            for row in kept:
+                writer.add(row.ruleset, row.point, self.points[row.point].values, row.fight, unit_of(row.ruleset)[0],
+                           row.record)
+            writer.close()
 
 
 #: What ``--rows`` writes, by the file's extension.
@@ -185,6 +161,8 @@ def check_rows_path(path: Path) -> None:
         raise OptionError(f"--rows {path}: name a .csv or .parquet file (the extension picks the format)")
     if not path.parent.is_dir():
         raise OptionError(f"--rows {path}: no such folder {path.parent}")
+    if path.is_dir():
+        raise OptionError(f"--rows {path}: is a folder: name a .csv or .parquet file")
     if suffix == ".parquet":
         from importlib.util import find_spec
 
@@ -246,22 +224,43 @@ def _unchanged(axes: list[Axis], grid_points: list[dict[str, Any]], rulesets: li
     return out
 
 
-def _within(p: Plan, parallel: int, budget: float) -> None:
-    """OptionError when ``p`` would take longer than ``budget`` seconds: how long, and what would be accepted."""
-    from affray.sim.estimate import duration, estimate, fights_within
+def _within(p: Plan, parallel: int, budget: float | None, rows: RowsWriter | None) -> None:
+    """OptionError when ``p`` would take longer than ``budget`` seconds (its rows written too): how long, and what
+    would be accepted; or when its rows would not fit on their disk (whatever the budget)."""
+    from affray.sim.estimate import duration, estimate, fights_within, rows_bytes, words_bytes
 
-    est = estimate(p, parallel, budget)
+    if rows is not None:
+        size = rows_bytes(p)
+        free = _free(rows.out.path.parent)
+        if free is not None and size > free:
+            raise OptionError(f"{p.file}: --rows {rows.out.path}: about {words_bytes(size)} of rows "
+                              f"({p.fights * len(p.cells):,} fights x their combatants); the disk there has "
+                              f"{words_bytes(free)} free: fewer --fights, or rows on another disk (nothing was "
+                              "played)")
+    if budget is None:
+        return
+    est = estimate(p, parallel, budget, rows=rows is not None)
     if est.seconds > budget:
         raise OptionError(f"{p.file}: this simulation would take {est.words()}: more than {duration(budget)} asks "
                           f"for --yes (limit): give --yes to run it, or about --fights "
                           f"{fights_within(est, p.fights, budget):,} to finish within {duration(budget)}")
 
 
+def _free(folder: Path) -> int | None:
+    import shutil
+
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
+
+
 def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,
              seed: int | None = None, options: Mapping[str, Any] | None = None, sweep: Sequence[Axis] = (),
              fields: Mapping[str, Any] | None = None, max_rounds: int = 50, workers: int | None = None,
              scheduler: Any = None, executor: Executor | None = None, per_fight: bool = False,
-             progress: Progress | None = None, budget: float | None = None) -> Simulation:
+             progress: Progress | None = None, budget: float | None = None,
+             rows: RowsWriter | None = None) -> Simulation:
     """Play ``fights`` fights with ``--auto`` under each ruleset (``"all"``, an id, a list; default the file's)
     and each point of ``sweep`` (``fields``: fields of the file replaced everywhere, e.g. a side's ``policy``),
     on ``workers`` processes (default: every core; 1: this process), on the given ``executor``, or on a Dask
@@ -271,18 +270,43 @@ def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | Non
     ``budget``: seconds the simulation may be expected to take (``affray.sim.estimate``); past it, OptionError
     before any fight is played (``affray simulate`` gives ``MAX_SIMULATE_SECONDS`` unless ``--yes``).
 
+    ``rows``: each fight's rows written there as its batch comes back, in the order of the fights (``--rows``),
+    none kept in memory (unless ``per_fight``); the writer is closed at the end (its output is the caller's to
+    commit).
+
     Raises EncounterError, OptionError or UnknownRulesetError on bad input, before any fight is played."""
     start = time.perf_counter()
     p = plan(source, rulesets=rulesets, fights=fights, seed=seed, options=options, axes=sweep, fields=fields,
-             max_rounds=max_rounds, keep=per_fight)
-    if budget is not None:
-        parallel = 1 if scheduler is not None else workers or getattr(executor, "_max_workers", 0) or default_workers()
-        _within(p, parallel, budget)
-    batches = run_jobs(p.jobs, workers=workers, scheduler=scheduler, executor=executor, progress=progress)
+             max_rounds=max_rounds, keep=per_fight or rows is not None)
+    parallel = 1 if scheduler is not None else workers or getattr(executor, "_max_workers", 0) or default_workers()
+    _within(p, parallel, budget, rows)
+    on_batch = None
+    if rows is not None:
+        writer = rows
+        writer.start([a.name for a in p.axes], p.points)
+        where = {}
+        for cell in p.cells:
+            start = 0
+            for j in range(cell.first_job, cell.first_job + cell.jobs):
+                where[j] = (cell, start)
+                start += len(p.jobs[j].seeds)
+
+        def on_batch(j: int, batch: Batch) -> None:
+            cell, start = where[j]
+            values, unit = p.points[cell.point], unit_of(cell.ruleset)[0]
+            for k, record in enumerate(batch.records):
+                writer.add(cell.ruleset, cell.point, values, start + k, unit, record)
+            if not per_fight:
+                batch.records = []  # written: not kept
+
+    batches = run_jobs(p.jobs, workers=workers, scheduler=scheduler, executor=executor, progress=progress,
+                       on_batch=on_batch)
+    if rows is not None:
+        rows.close()
     points: list[dict[str, RulesetStats]] = [{} for _ in p.points]
     pooled: dict[str, Summary] = {}
     pooled_options: dict[str, dict[str, Any]] = {}
-    rows: list[FightRow] | None = [] if per_fight else None
+    kept: list[FightRow] | None = [] if per_fight else None
     summaries: dict[tuple[int, str], Summary] = {}
     notes: dict[str, RulesNote] = {}
     for cell in p.cells:
@@ -291,9 +315,9 @@ def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | Non
         fight = 0
         for batch in batches[cell.first_job:cell.first_job + cell.jobs]:
             summary.merge(batch.summary)
-            if rows is not None:
+            if kept is not None:
                 for record in batch.records:
-                    rows.append(FightRow(cell.ruleset, cell.point, fight, record))
+                    kept.append(FightRow(cell.ruleset, cell.point, fight, record))
                     fight += 1
         unit = unit_of(cell.ruleset)[0]
         points[cell.point][cell.ruleset] = RulesetStats.of(cell.ruleset, unit, cell.options, summary)
@@ -307,7 +331,7 @@ def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | Non
     sim = Simulation(fights=p.fights, seed=p.seed, max_rounds=p.max_rounds, batch_size=BATCH_SIZE,
                      sweep=[a.name for a in p.axes], rulesets=totals,
                      points=[Point(values, stats) for values, stats in zip(p.points, points, strict=True)],
-                     rows=rows, elapsed=time.perf_counter() - start, cpu=sum(b.cpu for b in batches), file=p.file,
+                     rows=kept, elapsed=time.perf_counter() - start, cpu=sum(b.cpu for b in batches), file=p.file,
                      notes=notes, differences=_differences(p.rulesets, pooled, totals, summaries, p.points),
                      warnings=_unchanged(p.axes, p.points, p.rulesets, summaries))
     return sim

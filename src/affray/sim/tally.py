@@ -47,6 +47,12 @@ SIMULTANEOUS = "simultaneous"
 OUTCOMES = ("landed", "ruined", "lost", "unbegun", "cut")
 
 
+# A record is made in a worker process and read in the one that asked (pickled): each says how it is made again
+# (``__reduce__``), as a call of its class. Without it, the compiled build (mypyc) could not unpickle one: a frozen
+# dataclass with slots sets its fields again one by one, which its compiled ``__setattr__`` refuses
+# (FrozenInstanceError, a worker's batch lost as BrokenProcessPool).
+
+
 @dataclass(frozen=True, slots=True)
 class Casting:
     """One spell a combatant set out to cast, from its declaration to its end (moments in game seconds)."""
@@ -59,6 +65,10 @@ class Casting:
     why: str | None  # unbegun or cut: "refused" (by the ruleset), "replaced", "fell", "ended"
     hurt: bool  # its caster took damage after declaring it and before it ended
     tick: Tick | None = None  # the moment it ended (moments compare by tick: equal ticks are simultaneous)
+
+    def __reduce__(self) -> tuple[type[Casting], tuple[Any, ...]]:
+        return Casting, (self.spell, self.declared, self.begun, self.ended, self.outcome, self.why, self.hurt,
+                         self.tick)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +94,11 @@ class CombatantRecord:
     down_in: int | None = None
     struck_in: int | None = None
 
+    def __reduce__(self) -> tuple[type[CombatantRecord], tuple[Any, ...]]:
+        return CombatantRecord, (self.name, self.side, self.start, self.hp, self.down, self.fled, self.broke,
+                                 self.hurt_at, self.down_at, self.hurt_tick, self.struck_at, self.dealt,
+                                 self.castings, self.hurt_in, self.down_in, self.struck_in)
+
 
 @dataclass(frozen=True, slots=True)
 class FightRecord:
@@ -106,6 +121,11 @@ class FightRecord:
     combatants: tuple[CombatantRecord, ...]  # in file order
     first_blow_in: int | None = None  # the round (cycle, phase) of the first hit: the tick's first count
     first_fall_in: int | None = None  # and of the first fall
+
+    def __reduce__(self) -> tuple[type[FightRecord], tuple[Any, ...]]:
+        return FightRecord, (self.seed, self.winner, self.length, self.seconds, self.first_blow, self.first_blow_at,
+                             self.first_fall_at, self.spells, self.dealt, self.taken, self.down, self.fled,
+                             self.broke, self.morale, self.combatants, self.first_blow_in, self.first_fall_in)
 
 
 class _Open:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -45,10 +45,12 @@ def plain_event(e: Event, seq: int) -> dict[str, Any]:
     return json.loads(json.dumps(event_dict(e, seq), ensure_ascii=False))  # type: ignore[no-any-return]
 
 
-def open_game(game: Game) -> Prepared:
-    """The prepared encounter a game was started with (its text is in the database)."""
-    loaded = load_text(game.text, game.file, strict=False)
-    return prepare(loaded, ruleset=game.ruleset, seed=game.seed, options=game.options)
+def open_game(game: Game, code: Collection[str] = ()) -> Prepared:
+    """The prepared encounter a game was started with (its text is in the database, held to what it was held to
+    then); ``code``: the designer's ``module:function`` policies named on the command line, which it may run
+    (PolicyError names any other it plays)."""
+    loaded = load_text(game.text, game.file, strict=False, stored=True)
+    return prepare(loaded, ruleset=game.ruleset, seed=game.seed, options=game.options, code=code)
 
 
 class Recorder:
@@ -229,12 +231,13 @@ class Opened:
     branched: Divergence | None = None
 
 
-def open_fight(store: Store, game: Game, dice: DicePrefs, *, new_rules: bool = False) -> Opened:
+def open_fight(store: Store, game: Game, dice: DicePrefs, *, new_rules: bool = False,
+               code: Collection[str] = ()) -> Opened:
     """Fight ``game`` rebuilt from its journal. A writer (its lock held) begins its session in the journal (an
     ``open`` row, and the dice of the rebuild the journal lacked), in one transaction; a reader writes nothing.
     DivergedError when this affray rebuilds it otherwise, unless ``new_rules`` (a writer): then the fight goes on
-    from the last point both agree on, the stored rest kept as a branch."""
-    prepared = open_game(game)
+    from the last point both agree on, the stored rest kept as a branch. ``code``: as ``open_game``'s."""
+    prepared = open_game(game, code)
     journal = store.journal(game.id)
     branched: Divergence | None = None
     try:

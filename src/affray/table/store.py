@@ -26,9 +26,15 @@ Every fight survives:
   the name it was opened by, so two names are two logs ("How To Corrupt An SQLite Database File", 2.5). A second
   writer of one fight waits a moment, then is refused (``FightBusyError``); two fights of one database are
   played at once, each under its own lock;
-- *a newer affray*: the journal's format is the database's ``user_version`` (``FORMAT``); a writer migrates an
-  older one in one transaction (``_migrate``), readers read every format as it is, and a database of a newer
-  format is refused, never rewritten. Readers (``log``, ``games``) open the file read-only and take no lock.
+- *a newer affray*: the journal's format is written twice, in the file's header (SQLite's ``user_version``, and
+  ``application_id`` says the file is affray's) and in the data (the ``affray`` table's ``format`` row, which a
+  dump and a repair keep: ``sqlite3 A .dump | sqlite3 B`` and ``.recover`` lose the header's). A writer migrates an
+  older format in one transaction (``_migrate``), readers read every format as it is, a database of a newer format
+  is refused, never rewritten; one whose header and contents disagree is refused in words with the way to repair
+  it, never migrated (a header lost to a dump is no disagreement: it is written again). Readers (``log``,
+  ``games``) open the file read-only and take no lock; on a read-only folder or disk, as SQLite's ``immutable``.
+- *a reader of the file*: a database is made readable by its owner alone (mode 600; one readable by others is
+  said, ``loose``), and the page's links are kept in it as digests and sealed (``affray.table.links``).
 
 A damaged database is refused fight by fight: a row that cannot be read or makes no sense names the file,
 the fight and the row (``StoreError``), and the other fights stay open.
@@ -66,13 +72,18 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock (see _Writers)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["FORMAT", "Branch", "FightBusyError", "Game", "Journal", "Row", "Store", "StoreBusyError", "StoreError",
-           "StoreGoneError", "affray_version", "answer_json", "answer_value", "input_from", "input_row"]
+__all__ = ["APPLICATION_ID", "FORMAT", "LINKS", "Branch", "FightBusyError", "Game", "Journal", "Row", "Store",
+           "StoreBusyError", "StoreError", "StoreGoneError", "affray_version", "answer_json", "answer_value",
+           "input_from", "input_row", "loose"]
 
-#: The journal's format, kept as the database's ``user_version``: 0, the first (dice and outcomes journalled by rows
-#: of their own); 1, an answer, command or choice of dice per input (to affray 0.1.0 at cf68679, ``user_version``
-#: still 0); 2, every die rolled recorded (``roll``), the writers' sessions (``open``), ``branch``.
-FORMAT = 2
+#: The journal's format, kept as the database's ``user_version`` and its ``affray`` table's ``format`` row: 0, the
+#: first (dice and outcomes journalled by rows of their own); 1, an answer, command or choice of dice per input (to
+#: affray 0.1.0 at cf68679, ``user_version`` still 0); 2, every die rolled recorded (``roll``), the writers' sessions
+#: (``open``), ``branch``; 3, the format row and ``application_id`` (identity a dump keeps), the page's links as
+#: digests and sealed (``links``, in place of ``seats``' plain tokens).
+FORMAT = 3
+#: SQLite's ``application_id`` of affray's databases: "Afry".
+APPLICATION_ID = 0x41667279
 #: How long a second writer of a fight waits for the first to finish before it is refused (seconds).
 WRITER_WAIT = 1.0
 #: How long a write waits for another program that holds the database's lock before it is refused (seconds).
@@ -112,6 +123,27 @@ CREATE TRIGGER IF NOT EXISTS journal_append_only_u BEFORE UPDATE ON journal
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""", """
 CREATE TRIGGER IF NOT EXISTS journal_append_only_d BEFORE DELETE ON journal
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""")
+_META = ("""
+CREATE TABLE IF NOT EXISTS affray (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+)""",)
+#: The page's links (``affray.table.seats``): one row a link issued, a seat's link its latest row's.
+LINKS = ("""
+CREATE TABLE IF NOT EXISTS links (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game INTEGER NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    sealed TEXT,
+    issued TEXT NOT NULL
+)""", "CREATE INDEX IF NOT EXISTS links_game ON links(game, seat, id)", """
+CREATE TRIGGER IF NOT EXISTS links_append_only_u BEFORE UPDATE ON links
+    BEGIN SELECT RAISE(ABORT, 'links are append-only: a new link is a new row'); END""", """
+CREATE TRIGGER IF NOT EXISTS links_append_only_d BEFORE DELETE ON links
+    BEGIN SELECT RAISE(ABORT, 'links are append-only: a new link is a new row'); END""")
+#: The tables of affray's databases, of any format (``sqlite_sequence`` is SQLite's own, for AUTOINCREMENT).
+_OURS = frozenset({"games", "journal", "affray", "links", "seats", "sqlite_sequence"})
 #: The kinds of row each earlier format's journal held that a fight still folds (format 0's own rows of dice and
 #: outcomes are not inputs of today's fights: its fights are rebuilt from their seeds).
 _FORMAT_KINDS = {0: ("event", "command", "undo", "end"), 1: ("event", "answer", "command", "dice", "undo", "end")}
@@ -401,6 +433,25 @@ class _Writers:
             self._fd = None
 
 
+def _create_private(path: str) -> None:
+    """A new database made readable and writable by its owner alone (SQLite gives its -wal and -shm the
+    database's mode): it holds the fight and the page's links."""
+    with contextlib.suppress(OSError):  # there already, or its folder unwritable: SQLite's own words follow
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
+def loose(path: str | Path) -> str | None:
+    """What to say of an existing database that other users of the machine may read or write, or None."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        return None
+    if not mode & 0o077:
+        return None
+    return (f"{path}: warning: other users of this machine may {'write' if mode & 0o022 else 'read'} this database "
+            f"(mode {mode:o}): it holds the fight and the page's links; `chmod 600 {path}` keeps it yours")
+
+
 def _ident(path: str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
@@ -428,16 +479,22 @@ class Store:
                              "through two names is damaged; remove the other names (`find / -samefile "
                              f"{self.path}` lists them) and use one")
         self.real = os.path.realpath(self.path)
+        #: Opened as SQLite's ``immutable`` (a reader on a read-only folder or disk); what it may not see, if any.
+        self.immutable: str | None = None
+        if write:
+            _create_private(self.real)
         try:
-            if write:
-                self.db = sqlite3.connect(self.real, isolation_level=None, timeout=WRITE_WAIT)
-            else:
-                self.db = sqlite3.connect(Path(self.real).as_uri() + "?mode=ro", uri=True, isolation_level=None,
-                                          timeout=WRITE_WAIT)
+            self.db = self._connect()
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open this file as affray's database: {exc}") from None
         try:
-            self.format = self._open()
+            try:
+                self.format = self._open()
+            except sqlite3.OperationalError as exc:
+                if write or getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (8, 14):  # READONLY, CANTOPEN
+                    raise
+                self._read_only_media()
+                self.format = self._open()
         except sqlite3.Error as exc:
             self.db.close()
             if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (5, 6):  # SQLITE_BUSY, SQLITE_LOCKED
@@ -457,9 +514,29 @@ class Store:
             self._files = {"": ident, "-wal": _ident(self.real + "-wal"), "-shm": _ident(self.real + "-shm")}
             self._writers = _Writers(self.real, ident)
 
+    def _connect(self, immutable: bool = False) -> sqlite3.Connection:
+        if self.writes:
+            return sqlite3.connect(self.real, isolation_level=None, timeout=WRITE_WAIT)
+        uri = Path(self.real).as_uri() + ("?immutable=1" if immutable else "?mode=ro")
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=WRITE_WAIT)
+
+    def _read_only_media(self) -> None:
+        """A reader on a read-only folder or disk (a backup, a share): SQLite cannot make the write-ahead log's
+        index beside the database there, so the file is read as ``immutable`` (nobody can write it there either).
+        Steps left in a ``-wal`` by a console that was killed are then not seen, and ``immutable`` says so."""
+        self.db.close()
+        self.db = self._connect(immutable=True)
+        wal = Path(self.real + "-wal")
+        with contextlib.suppress(OSError):
+            if wal.stat().st_size > 0:
+                self.immutable = (f"{self.path}: read on a read-only folder: the last steps saved in {wal.name} "
+                                  "(left by a console that did not end) cannot be read here; copy the database with "
+                                  "its -wal to a folder you can write to, and read it there")
+
     # -- the journal's format -------------------------------------------------------------------------------
     def _open(self) -> int:
-        """Check the file's format (and, for a writer, make or migrate it); the format its journal is in."""
+        """Check the file's identity and format (and, for a writer, make or migrate it); the format its journal is
+        in."""
         found = self._format()
         if found > FORMAT:
             raise StoreError(f"{self.path}: written by a newer affray (journal format {found}; affray "
@@ -472,17 +549,40 @@ class Store:
         self.db.execute("PRAGMA synchronous=FULL")
         if found < FORMAT:
             self._migrate()
+        elif self._header() != (FORMAT, APPLICATION_ID):  # a header lost to a dump or a repair: written again
+            self.db.execute(f"PRAGMA user_version = {FORMAT}")
+            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         return FORMAT
 
-    def _format(self) -> int:
-        """The journal's format as the file holds it (FORMAT for a file without affray's tables yet);
-        StoreError when its tables are not those of any format."""
+    def _header(self) -> tuple[int, int]:
+        """(user_version, application_id): what the file's header says it is."""
         (version,) = self.db.execute("PRAGMA user_version").fetchone()
-        tables = {name: sql for name, sql in self.db.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'journal')")}
-        if version > FORMAT:
-            return int(version)
-        if not tables and not version:
+        (app,) = self.db.execute("PRAGMA application_id").fetchone()
+        return int(version), int(app)
+
+    def _format(self) -> int:
+        """The journal's format, as the file's contents say it (-1: a file without affray's tables yet, which a
+        writer makes). The contents decide: the ``affray`` table's ``format`` row, else (formats 0 to 2, which had
+        none) the kinds of row the journal's table admits. A header that says another format is refused (never
+        read as the format it claims, never migrated), unless it says none (0: lost to a dump or a repair)."""
+        version, app = self._header()
+        tables = {name: sql for name, sql in self.db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' "
+                                                             "AND name NOT LIKE 'sqlite_%'")}
+        if app not in (0, APPLICATION_ID):
+            raise StoreError(f"{self.path}: not affray's database: its header names another program (SQLite "
+                             f"application_id {app:#x}; affray's is {APPLICATION_ID:#x}); nothing was changed: give "
+                             "--db the path of a new file or of affray's database")
+        if "games" not in tables and "journal" not in tables and "affray" not in tables:
+            if version > FORMAT:
+                return version
+            others = sorted(set(tables) - _OURS)
+            if others:
+                shown = ", ".join(others[:6]) + (" ..." if len(others) > 6 else "")
+                raise StoreError(f"{self.path}: not affray's database: it holds another program's tables ({shown}) "
+                                 "and none of affray's; nothing was changed: give --db the path of a new file or of "
+                                 "affray's database")
+            if version:
+                raise StoreError(self._disagree(version, None, "it holds none of affray's tables"))
             return -1  # nothing of affray's yet (a writer makes its tables)
         for name, columns in (("games", _GAMES_COLUMNS), ("journal", _JOURNAL_COLUMNS)):
             found = tuple(r[1] for r in self.db.execute(f"PRAGMA table_info({name})"))
@@ -490,14 +590,42 @@ class Store:
                 raise StoreError(f"{self.path}: its {name} table is not affray's (columns {', '.join(found) or 'none'}"
                                  f"; affray {affray_version()} knows {', '.join(columns)}): a newer affray's database"
                                  " or another program's; nothing was changed")
-        if version:
-            return int(version)
-        return 1 if "'answer'" in tables["journal"] else 0
+        journal = tables.get("journal") or ""
+        kinds = 2 if "'roll'" in journal else 1 if "'answer'" in journal else 0
+        row = None
+        if "affray" in tables:
+            with contextlib.suppress(sqlite3.Error):
+                row = self.db.execute("SELECT value FROM affray WHERE name = 'format'").fetchone()
+            if row is None or not str(row[0]).isdigit():
+                raise StoreError(self._disagree(version, None, "its affray table holds no format row that affray "
+                                                "can read"))
+        contents = int(row[0]) if row is not None else kinds
+        if contents > FORMAT:
+            return contents
+        if contents >= 2 > kinds or (row is None and "links" in tables):
+            raise StoreError(self._disagree(version, contents, f"its format row says {contents}, its journal's "
+                                            f"table is format {kinds}'s"))
+        if version in (0, contents):
+            return contents
+        if version > FORMAT and row is None:
+            return version  # a newer affray's, as far as this one can tell
+        raise StoreError(self._disagree(version, contents))
+
+    def _disagree(self, version: int, contents: int | None, why: str = "") -> str:
+        """A database whose header and contents disagree, in words, with the way to repair it."""
+        said = f"its contents are journal format {contents}'s" if contents is not None else why
+        repair = (f"if it was repaired or restored by another program, keep a copy, then set the header back with "
+                  f"`sqlite3 {self.path} 'PRAGMA user_version = {contents}'`" if contents is not None else
+                  "restore it from a copy, or start a new database")
+        return (f"{self.path}: its identity and its contents disagree: its header says journal format {version} "
+                f"(SQLite's user_version), {said}{f' ({why})' if why and contents is not None else ''}; affray "
+                f"neither reads nor migrates such a file, and nothing was changed: {repair}")
 
     def _migrate(self) -> None:
         """Make a database of an earlier format today's, in one transaction: its tables made, or its journal table
         rebuilt with today's kinds of row (every row kept as it was, a format-0 journal's own rows of dice and
-        outcomes excepted); then the format is FORMAT."""
+        outcomes excepted), the page's plain tokens turned into digests and seals (and wiped from the file); then
+        the format is FORMAT, in the data and in the header."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")  # a second writer migrating at the same moment waits, then finds it done
         try:
@@ -506,23 +634,49 @@ class Store:
                 db.execute("COMMIT")
                 return
             exists = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'journal'").fetchone() is not None
-            if exists:
+            rebuild = exists and found < 2  # format 2's journal is today's; earlier ones admit other kinds
+            if rebuild:
                 kinds = ", ".join(f"'{k}'" for k in _FORMAT_KINDS.get(found, _KINDS))
                 for sql in ("ALTER TABLE journal RENAME TO journal_old", "DROP TRIGGER IF EXISTS journal_append_only_u",
                             "DROP TRIGGER IF EXISTS journal_append_only_d", "DROP INDEX IF EXISTS journal_game"):
                     db.execute(sql)
-            for sql in (*_GAMES, *_JOURNAL):
+            for sql in (*_GAMES, *_JOURNAL, *_META, *LINKS):
                 db.execute(sql)
-            if exists:
+            if rebuild:
                 db.execute("INSERT INTO journal (id, game, kind, at, payload) SELECT id, game, kind, at, payload "
                            f"FROM journal_old WHERE kind IN ({kinds}) ORDER BY id")
                 db.execute("DROP TABLE journal_old")
+            self._seal_seats()
+            db.execute("INSERT OR REPLACE INTO affray (name, value) VALUES ('application', 'affray'), "
+                       f"('format', '{FORMAT}')")
             db.execute(f"PRAGMA user_version = {FORMAT}")
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             raise
+        with contextlib.suppress(sqlite3.Error):  # the wiped tokens' pages out of the write-ahead log too
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _seal_seats(self) -> None:
+        """Format 2's ``seats`` (each link's token as it is) into ``links`` (its digest, and the token sealed
+        under the user's key, ``affray.table.links``), every row kept with its id; the old table dropped with its
+        pages wiped (``secure_delete``). A token that is not one opens nothing, and is left out."""
+        db = self.db
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'").fetchone() is None:
+            return
+        from affray.table.links import digest, link_key, seal
+
+        key = link_key()
+        kept = []
+        for row, game, seat, token, issued in db.execute("SELECT id, game, seat, token, issued FROM seats ORDER BY id"):
+            if isinstance(token, str) and 32 <= len(token) < 100 and isinstance(seat, str):
+                kept.append((row, game, seat, digest(token), seal(token, key) if key is not None else None,
+                             str(issued)))
+        db.executemany("INSERT INTO links (id, game, seat, digest, sealed, issued) VALUES (?, ?, ?, ?, ?, ?)", kept)
+        db.execute("PRAGMA secure_delete = ON")
+        db.execute("DROP TABLE seats")
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -609,6 +763,7 @@ class Store:
                 if target.exists() or not folder.is_dir():
                     continue
                 try:
+                    _create_private(str(target))
                     out = sqlite3.connect(target)
                     try:
                         self.db.backup(out)

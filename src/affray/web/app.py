@@ -162,9 +162,17 @@ def seat_tokens(table: Table, *, renew: bool = False, reissue: tuple[str, ...] =
     names = [REFEREE, BOARD, *(pc_seat(pc) for pc in pcs)]
     if reissue:
         issue_seats(table.store, table.game.id, reissue)
-    kept = settle(table.store, table.game.id, names, renew=renew)
+    lost: list[str] = []
+    kept = settle(table.store, table.game.id, names, renew=renew, lost=lost)
+    note = None
+    if lost:
+        from affray.table.links import key_path
+
+        note = (f"new links for {', '.join(s.removeprefix('pc:') for s in lost)}: the links kept with the fight are "
+                f"sealed under another key than this account's ({key_path()}), so they cannot be printed here; the "
+                "old ones no longer open anything")
     return Tokens(Viewer(kept[REFEREE], None), {pc: Viewer(kept[pc_seat(pc)], pc) for pc in pcs},
-                  Viewer(kept[BOARD], None, board=True))
+                  Viewer(kept[BOARD], None, board=True), note)
 
 
 def _env() -> Environment:
@@ -392,6 +400,8 @@ def make_app(served: Served) -> FastAPI:
             served.notes.pop(v.key, None)
         else:
             served.notes[v.key] = note
+        if served.table.told is not None:  # a policy that failed: the referee is told, whoever acted
+            served.notes["referee"], served.table.told = served.table.told, None
         served.bump()
         if request.headers.get("x-affray-live") == "1":  # the page's live channel brings the change (and a key)
             return Response(status_code=204)

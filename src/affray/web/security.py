@@ -57,6 +57,8 @@ class Tokens:
     referee: Viewer
     players: dict[str, Viewer]
     board: Viewer | None = None
+    #: Said where the links are printed: seats given new links because their kept ones could not be opened here.
+    note: str | None = None
 
     @classmethod
     def make(cls, pcs: list[str]) -> Tokens:

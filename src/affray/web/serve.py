@@ -34,6 +34,7 @@ class Opening:
     new_links: bool = False  # reissue every link (the old ones open nothing any more)
     new_rules: bool = False
     party: PartyKeeper | None = None  # where the fight writes what it left (``--party``)
+    code: tuple[str, ...] = ()  # the designer's module:function policies named on the command line
 
 
 def open_served(opening: Opening) -> Served:
@@ -44,7 +45,7 @@ def open_served(opening: Opening) -> Served:
         store = Store(opening.db)
         try:
             game = store.new_game(*opening.new) if opening.new is not None else store.game(opening.game)
-            table = Table.open(store, game, new_rules=opening.new_rules, party=opening.party)
+            table = Table.open(store, game, new_rules=opening.new_rules, party=opening.party, code=opening.code)
         except BaseException:
             store.close()
             raise
@@ -124,6 +125,8 @@ def serve(opening: Opening, host: str, port: int, out: TextIO,
     try:
         if served.table.branched is not None:
             out.write(served.table.branched + "\n")
+        if served.tokens.note is not None:
+            out.write(served.tokens.note + "\n")
         for who, url in links(served, host, sock.getsockname()[1]):
             out.write(f"{who}: {url}\n")
         out.flush()

@@ -8,6 +8,10 @@ is wanted again.
 A write the database refuses (another program holding its lock) leaves nothing half-written: the fight goes back
 to its last step saved, and the screen that acted is told so and may try again. A database taken away stops the
 fight: every form is then answered with what happened and where the fight's saved steps are.
+
+A designer's policy runs bounded here (``POLICY_SECONDS``): one that does not answer in time, raises, or tries to end
+the process is not the page's end: the fight goes back to its last step saved, the combatant it chose for is asked
+from then on (``declare NAME ask``, journalled, so that the fight is rebuilt so later), and the referee is told.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.drive import DicePrefs, Question
+from affray.drive import DicePrefs, Drive, Question
+from affray.errors import PolicyError
+from affray.limits import POLICY_SECONDS
+from affray.policy import Auto
 from affray.table import (
     Game,
     Journal,
@@ -56,20 +63,28 @@ class Table:
     seen: tuple[tuple[int, int], dict[Any, Any]] = field(default_factory=lambda: ((-1, -1), {}))
     #: The changes made through the table (answers and commands, each counted once done, taken or not).
     changes: int = 0
+    #: The designer's module:function policies named on the command line (``affray serve --policy``).
+    code: tuple[str, ...] = ()
+    #: What the referee is to be told of, once (a policy that failed and the combatant asked instead).
+    told: str | None = None
+    #: The designer's policies that failed here (``Auto.failed``, kept over rebuilds).
+    failed: set[str] = field(default_factory=set)
 
     @classmethod
-    def open(cls, store: Store, game: Game, *, new_rules: bool = False, party: PartyKeeper | None = None) -> Table:
+    def open(cls, store: Store, game: Game, *, new_rules: bool = False, party: PartyKeeper | None = None,
+             code: tuple[str, ...] = ()) -> Table:
         """Take the fight's writer's lock (FightBusyError if a console holds it) and rebuild it from its journal
         (``new_rules``: a fight saved before the rules changed goes on under today's, ``affray.table.open_fight``).
         A fight never served before asks the player characters' sides for their own dice (journalled)."""
         lock = contextlib.ExitStack()
         lock.enter_context(store.writer(game.id))
         try:
-            opened = open_fight(store, game, DicePrefs({"all": "roll"}), new_rules=new_rules)
+            opened = open_fight(store, game, DicePrefs({"all": "roll"}), new_rules=new_rules, code=code)
             journal, drive = opened.journal, opened.drive
+            _bounded(drive)
             session = Session(drive, opened.record)
             session.party = party
-            table = cls(store, game, journal, session, lock)
+            table = cls(store, game, journal, session, lock, code=code)
             if opened.branched is not None:
                 table.branched = branched_text(store.path, opened.branched)
             if not any(i.kind == "dice" for i in journal.inputs) and not journal.events:
@@ -99,23 +114,63 @@ class Table:
         try:
             return act()
         except StoreBusyError as exc:
-            record = self.session.record
-            assert record is not None
             try:  # the journal holds what was written: the fight as it was saved, rebuilt
-                drive = open_drive(self.store, self.game, open_game(self.game), record.journal,
-                                   DicePrefs({"all": "roll"}))
+                self._saved()
             except StoreError as again:  # pragma: no cover - the same journal rebuilt a moment ago
                 self.stopped = f"{exc}; {again}"
                 return self.stopped
-            party = self.session.party
-            self.session = Session(drive, record)
-            self.session.party = party
             return f"{exc}. The page is back at the last step saved: try again"
         except StoreError as exc:
             self.stopped = f"the fight stopped: {exc}"
             return self.stopped
+        except PolicyError as exc:
+            return self._policy_failed(exc)
         finally:
             self.changes += 1
+
+    def _policy_of(self, name: str) -> str:
+        f = self.session.fight.state.fighters.get(name)
+        return str(getattr(f, "policy", None) or "")
+
+    def _saved(self) -> None:
+        """The fight as its journal holds it, rebuilt (what a refused step left unsaved is gone)."""
+        record = self.session.record
+        assert record is not None
+        drive = open_drive(self.store, self.game, open_game(self.game, self.code), record.journal,
+                           DicePrefs({"all": "roll"}))
+        _bounded(drive, self.failed)
+        party = self.session.party
+        self.session = Session(drive, record)
+        self.session.party = party
+
+    def _policy_failed(self, exc: PolicyError) -> str:
+        """A designer's policy that did not answer in time, raised, or tried to end the process: back to the last
+        step saved, its combatant asked from now on (journalled), the referee told. Under ``--auto`` nobody is asked:
+        the fight stops there, saying so."""
+        mode, left = self.session.mode, self.session.left
+        if exc.actor is not None:
+            self.failed.add(self._policy_of(exc.actor))
+        try:
+            self._saved()
+            fight = self.session.fight
+            if exc.actor is None or exc.actor not in fight.state.fighters or fight.auto:
+                why = "under --auto nobody is asked" if fight.auto else "nobody to ask in its place"
+                self.stopped = (f"the fight stopped: {exc}; {why}: the fight is saved as it was before that "
+                                "step (fix the policy, then serve it again)")
+                self.told = self.stopped
+                return self.stopped
+            reply = self.session.say(f"declare {exc.actor} ask")
+            if not reply.ok:  # pragma: no cover - a combatant of the fight, named as it is
+                raise StoreError(reply.text)
+            self.session.go(mode, max(left, 1))  # on as the referee had it going (the rebuilt fight waits)
+            self.session.advance()
+        except PolicyError as again:  # another's policy, at the step after
+            return self._policy_failed(again)
+        except StoreError as again:
+            self.stopped = f"the fight stopped: {exc}; {again}"
+            return self.stopped
+        self.told = f"{exc}: {exc.actor} is asked from now on (declare {exc.actor} ask, saved with the fight)"
+        return self.told
 
     def answer(self, pc: str | None, qid: int, text: str) -> str | None:
         """Answer question ``qid`` for ``pc``'s player (None: the referee): None once accepted (the fight moves
@@ -155,3 +210,13 @@ class Table:
         if not reply.ok or reply.text:
             return reply.text
         return f"{MOVING.get(verb, verb)}: once the question waiting is answered" if waiting is not None else "done"
+
+
+def _bounded(drive: Drive, failed: set[str] | None = None) -> None:
+    """A served fight's designer policies answer within ``POLICY_SECONDS``, or their combatant is asked; ``failed``:
+    the policies that failed already (kept from one rebuild to the next: no suggestion is asked of them)."""
+    policy = drive.fight.policy
+    if isinstance(policy, Auto):
+        policy.seconds = POLICY_SECONDS
+        if failed is not None:
+            policy.failed = failed
