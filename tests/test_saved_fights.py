@@ -270,8 +270,8 @@ def reword(db: Path, change: Callable[[dict[str, Any]], None]) -> None:
 def test_a_fight_saved_in_other_words_opens_as_it_was_saved(tmp_path: Path) -> None:
     """A fight saved by an affray that worded its events otherwise ("party won initiative", "orcs checks morale",
     each moment in capitals) opens and resumes as it was saved, told in today's words: its figures and fields are
-    the same. A figure changed in one detail (the first blow's d20, saved one higher) parts the fight from there (the figures of a
-    detail are its dice, modifiers and totals: a changed rule shows in them)."""
+    the same. A figure changed in one detail (the first blow's d20, saved one higher) parts the fight from there
+    (the figures of a detail are its dice, modifiers and totals: a changed rule shows in them)."""
     db = tmp_path / "fight.db"
     ok("play", SKIRMISH, "--auto", "--db", db, stdin="step 40\nquit\n")
     now = log_json(db)["events"]

@@ -313,7 +313,7 @@ def test_an_enemy_sides_morale_is_seen_without_its_roll(tmp_path: Path) -> None:
         s = Screens(c, served)
         _start(s, "1")
         for _ in range(40):
-            if "k-morale" in s.page(s.ref):
+            if '<li class="k-morale">' in s.page(s.ref):  # a line of the timeline (the legend has the shape)
                 break
             asked = [t for t in s.tok.values() if question(s.page(t))]
             if not asked:

@@ -151,4 +151,6 @@ class Table:
                 return f"{MOVING[verb]}: {len(self.journal.events)} events"
         if not reply.ok or reply.text:
             return reply.text
+        if waiting is not None and self.pending is not waiting:
+            return ""  # the line answered the question (a declaration typed, a group's): the screen moved on
         return f"{MOVING.get(verb, verb)}: once the question waiting is answered" if waiting is not None else "done"
