@@ -74,8 +74,9 @@ def expected(ruleset: str, at: str) -> tuple[str, str]:
         return group, {"stating intentions": "I", "movement": "M"}.get(m.group(2), m.group(3))
     if ruleset == "side-d6":
         m = re.fullmatch(r"round \d+, (.+ \(\d\w\w\)), step (\d) \(.*\)", at)
-        if m is not None:
-            return m.group(1), m.group(2)
+        if m is not None:  # a tie's turn, "party and orcs together (1st)", heads its columns "party + orcs (1st)"
+            tie = re.fullmatch(r"(.+) together (\(\d\w\w\))", m.group(1))
+            return (tie.group(1).replace(" and ", " + ") + " " + tie.group(2) if tie else m.group(1)), m.group(2)
         if at.endswith("surprise"):
             return "start", "S"
         m = re.fullmatch(r"round \d+, step (\d) \(.*\)", at)
@@ -206,6 +207,21 @@ def test_side_d6_steps_per_side_by_hand(tmp_path: Path) -> None:
     assert cols[("melee", "Brom")] == ("party (1st)", "7")
     assert cols[("declare", "Orc 1")] == ("start", "2")
     assert cols[("cast-start", "Mina")] == ("start", "3")
+
+
+def test_side_d6_a_tie_heads_one_turn_by_hand(tmp_path: Path) -> None:
+    # MJ-07: party and orcs both roll a d6 of 3: their steps 4-8 run together, one turn, 1st. Its columns are headed
+    # "party + orcs (1st)" (its words, "party and orcs together (1st)", were cut short in a group's head); before
+    # the roll, the turns are "1st turn", "2nd turn" (whose comes first is not known yet).
+    text = FIGHT.replace("seed: 5\n", "seed: 5\nsurprise: none\nrolls: {initiative: {1: {party: 3, orcs: 3}}}\n")
+    timeline, svg = run_board(tmp_path, "side-d6", text, "--round", "1")
+    cols = {(kind, timeline["events"][seq]["actor"]): col[:2] for seq, kind, _, col in marks_and_columns(svg)}
+    assert cols[("melee", "Brom")] == ("party + orcs (1st)", "7") == cols[("melee", "Orc Captain")]
+    prepared = prepare(load_text("ruleset: side-d6\n" + text, "fight.yaml"))
+    drive = Drive(lambda: prepared.fight(max_rounds=3), announce=True)
+    assert not isinstance(drive.pull(), Coming)  # the surprise, nothing rolled for initiative yet
+    groups = [c.group for c in fight_board(drive.fight, live=True).columns]
+    assert "1st turn" in groups and "2nd turn" in groups
 
 
 def test_a_live_board_places_the_steps_to_come_before_they_resolve(tmp_path: Path) -> None:
