@@ -252,6 +252,9 @@ def _declared(seen: Sequence[Seen], placed: set[str], layout: Layout, window: in
     for s in seen:
         e = s.event
         actor = e.actor
+        if isinstance(e, Morale) and e.passed is False and not e.rally:  # routed: what they declared is dropped
+            for name in e.members:
+                last.pop(name, None)
         if actor is None or not e.tick or layout.window(e.tick) != window:
             continue
         if e.kind == "declare":

@@ -3,11 +3,12 @@
 Every input the fight records (the dice rolled from the seed among them) and every event it makes is appended to
 the database before anyone is shown it, a step's rows in one transaction (``Recorder.flush``); ``end``, ``undo``
 and ``branch`` are rows too. ``open_fight`` rebuilds a stored fight from its journal and checks that the rebuilt
-events are the stored ones (their words aside: a later affray may word a why or a detail better, ``_same``). Where they part (the rules changed since the fight was saved, or the journal was
-changed behind affray's back), nothing is refused and nothing deleted: ``DivergedError`` says where and why
-(``Divergence``: the first event that differs, both versions of it, which affray saved the fight), the stored
-fight can still be read as it was (``affray log --stored``), and ``new_rules`` goes on under today's rules from
-the last point both versions agree on, the stored rest kept in the database as a branch of the fight.
+events are the stored ones (their words aside: a later affray may word a why or a detail better, ``_same``). Where
+they part (the rules changed since the fight was saved, or the journal was changed behind affray's back), nothing
+is refused and nothing deleted: ``DivergedError`` says where and why (``Divergence``: the first event that
+differs, both versions of it, which affray saved the fight), the stored fight can still be read as it was
+(``affray log --stored``), and ``new_rules`` goes on under today's rules from the last point both versions agree
+on, the stored rest kept in the database as a branch of the fight.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from affray.drive import DeclareQuestion, DieQuestion, Question
-from affray.engine.events import Condition, Event
+from affray.engine.events import Condition, Event, Morale
 from affray.engine.fight import Fight, describe_declaration
 from affray.engine.state import Fighter
 from affray.engine.step import Step
@@ -306,6 +306,9 @@ def _plans(fight: Fight[Any], seen: list[Seen], steps: list[Step]) -> dict[str, 
     for s in seen:
         e = s.event
         name = e.actor or ""
+        if isinstance(e, Morale) and e.passed is False and not e.rally:  # routed: what they declared is dropped
+            for routed in e.members:
+                declared.pop(routed, None)
         if e.kind == "declare" and name in fighters:
             decl = getattr(e, "decl", None)
             if decl is not None and decl.action != "none":
@@ -372,7 +375,7 @@ def _placed_words(plan: tuple[str, str] | None) -> tuple[str, str]:
     if plan is None:
         return "", ""
     what, at = plan
-    return what, at or "not placed in time yet: once this point's declarations are all made"
+    return what, at or "not placed yet (once the declarations are all made)"
 
 
 def _paused(table: Table) -> str | None:
