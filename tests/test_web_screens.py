@@ -11,7 +11,7 @@ Aldric's, Mina's, the table view):
 - the board's marks telling their why on a tap, and nothing of the foes' hidden state in a player's or the table
   view's board;
 - the referee's group form declaring for three kobolds at once (three ``declare`` events), and a combatant of
-  thousands of hit points still fitting the referee's phone.
+  thousands of hit points still fitting the referee's phone and desktop.
 
 ``AFFRAY_SHOTS=DIR`` saves every screen there (docs/images/web holds those of docs/web.md).
 """
@@ -231,8 +231,8 @@ def test_every_screen_fits_a_phone_and_a_desktop(browser: Browser, tmp_path: Pat
 def _declaring(pages: dict[str, Page], served: Served, shots: str | None, ruleset: str) -> None:
     """Played on until Aldric is asked: his card and his question in his first screen, phone and desktop, the page
     two screens at most; his form, an action then its target and options (a charge, the distance to close), fits
-    his phone; the referee's tools stay open across a command; and a combatant of thousands of hit points fits the
-    referee's phone."""
+    his phone; the referee's tools stay open across a command; and combatants of thousands of hit points fit the
+    referee's phone and desktop."""
     aldric, referee = pages["Aldric"], pages["referee"]
     _toggle(aldric, "details.fold[open] > summary")  # folded again, as the page first comes
     _until(pages, served, lambda: bool(aldric.locator("section.ask form.declare").count()))
@@ -263,9 +263,14 @@ def _declaring(pages: dict[str, Page], served: Served, shots: str | None, rulese
     _after(referee, rev)
     assert referee.locator("details.tools:not(.group)").get_attribute("open") is not None  # still open after it
     assert re.search(r"\b86\d\d/\d+ hp", referee.locator("li.card[data-name='Kobold chief']").inner_text())
-    referee.set_viewport_size(SIZES["phone"])
-    _fits(referee, "the referee, a kobold chief of 8,6xx hp", "phone")
+    for n in (1, 2):  # two: one of them in a card's right-hand column, whatever the count before
+        _command(referee, f"add kobolds {{name: Kobold giant {n}, monster: kobold, hp: 8641}}")
+        assert "8641/8641 hp" in referee.locator(f"li.card[data-name='Kobold giant {n}']").inner_text()
+    for size, viewport in SIZES.items():  # they made it 406 px wide on a phone, 1302 on a desktop
+        referee.set_viewport_size(viewport)
+        _fits(referee, "the referee, kobold giants of 8,641 hp", size)
     if shots:
+        referee.set_viewport_size(SIZES["phone"])
         referee.locator("details.group > summary").click()
         referee.locator("section.controls").screenshot(path=str(Path(shots) / f"{ruleset}-referee-group.png"))
 
