@@ -17,7 +17,8 @@ from affray.api import prepare
 from affray.cli.app import app
 from affray.drive import Coming, Drive
 from affray.io.load import load_text
-from affray.render.board import fight_board
+from affray.render.board import ALL, Board, Lane, fight_board
+from affray.render.board_clock import Column
 from affray.render.board_svg import board_panels
 
 runner = CliRunner(env={"COLUMNS": "200"})
@@ -73,8 +74,9 @@ def expected(ruleset: str, at: str) -> tuple[str, str]:
         return group, {"stating intentions": "I", "movement": "M"}.get(m.group(2), m.group(3))
     if ruleset == "side-d6":
         m = re.fullmatch(r"round \d+, (.+ \(\d\w\w\)), step (\d) \(.*\)", at)
-        if m is not None:
-            return m.group(1), m.group(2)
+        if m is not None:  # a tie's turn, "party and orcs together (1st)", heads its columns "party + orcs (1st)"
+            tie = re.fullmatch(r"(.+) together (\(\d\w\w\))", m.group(1))
+            return (tie.group(1).replace(" and ", " + ") + " " + tie.group(2) if tie else m.group(1)), m.group(2)
         if at.endswith("surprise"):
             return "start", "S"
         m = re.fullmatch(r"round \d+, step (\d) \(.*\)", at)
@@ -181,7 +183,11 @@ def test_combat2_winner_and_loser_tracks_by_hand(tmp_path: Path) -> None:
     by_seq = {seq: col for seq, _, _, col in marks_and_columns(svg)}
     brom = next(e["seq"] for e in timeline["events"] if e["kind"] == "melee" and e["actor"] == "Brom")
     assert by_seq[brom][:2] == ("phase 1", "3")
-    assert 'data-lane="Brom"' in svg and ">Brom W<" in svg and ">Orc 1 L<" in svg  # each lane's track this round
+    # each lane's track this round, apart from its name (right-aligned in the label)
+    assert re.search(r'data-lane="Brom"><title>Brom: the winner track this round</title>.*?>Brom</text><text[^>]*'
+                     r'text-anchor="end"[^>]*>W</text>', svg)
+    assert re.search(r'data-lane="Orc 1"><title>Orc 1: the loser track this round</title>.*?>Orc 1</text><text[^>]*'
+                     r'text-anchor="end"[^>]*>L</text>', svg)
     # the casting bar runs from phase 1's intentions (begun) to half-segment 1 (takes effect), and the asleep
     # orcs' bars from half-segment 1 on, past the round (5 rounds: the later column)
     assert re.search(r'class="bd-bar bd-casting"><title>Mina casts sleep: begun at round 1, phase 1, stating '
@@ -201,6 +207,21 @@ def test_side_d6_steps_per_side_by_hand(tmp_path: Path) -> None:
     assert cols[("melee", "Brom")] == ("party (1st)", "7")
     assert cols[("declare", "Orc 1")] == ("start", "2")
     assert cols[("cast-start", "Mina")] == ("start", "3")
+
+
+def test_side_d6_a_tie_heads_one_turn_by_hand(tmp_path: Path) -> None:
+    # MJ-07: party and orcs both roll a d6 of 3: their steps 4-8 run together, one turn, 1st. Its columns are headed
+    # "party + orcs (1st)" (its words, "party and orcs together (1st)", were cut short in a group's head); before
+    # the roll, the turns are "1st turn", "2nd turn" (whose comes first is not known yet).
+    text = FIGHT.replace("seed: 5\n", "seed: 5\nsurprise: none\nrolls: {initiative: {1: {party: 3, orcs: 3}}}\n")
+    timeline, svg = run_board(tmp_path, "side-d6", text, "--round", "1")
+    cols = {(kind, timeline["events"][seq]["actor"]): col[:2] for seq, kind, _, col in marks_and_columns(svg)}
+    assert cols[("melee", "Brom")] == ("party + orcs (1st)", "7") == cols[("melee", "Orc Captain")]
+    prepared = prepare(load_text("ruleset: side-d6\n" + text, "fight.yaml"))
+    drive = Drive(lambda: prepared.fight(max_rounds=3), announce=True)
+    assert not isinstance(drive.pull(), Coming)  # the surprise, nothing rolled for initiative yet
+    groups = [c.group for c in fight_board(drive.fight, live=True).columns]
+    assert "1st turn" in groups and "2nd turn" in groups
 
 
 def test_a_live_board_places_the_steps_to_come_before_they_resolve(tmp_path: Path) -> None:
@@ -225,6 +246,21 @@ def test_a_live_board_places_the_steps_to_come_before_they_resolve(tmp_path: Pat
     assert board.now is not None and board.columns[board.now].label == "3"  # the latest event: casting begun
     svg = "".join(board_panels(board))
     assert svg.count('bd-placed"') >= 3 and "coming: Brom: melee -&gt; Orc 1 (long sword)" in svg
+
+
+def test_lanes_named_alike_are_told_apart_by_their_labels() -> None:
+    """Issue 44: Combat II's lanes "Kobold slinger 1" and "Kobold slinger 2", both on the loser track, each read as
+    its own in the board's label (the track, L, drawn apart from the name), where both read "Kobold slinger …" and
+    only a hover told them apart."""
+    lanes = [Lane(ALL, ALL, "all"), Lane("side:kobolds", "kobolds", "side", "kobolds")]
+    lanes += [Lane(f"Kobold slinger {n}", f"Kobold slinger {n}", "fighter", "kobolds", note="L") for n in (1, 2, 11)]
+    board = Board("combat2-phase1", 1, "Round 1", [Column((0, 0), "S", "start", "the round's start")], lanes)
+    root = ET.fromstring(board_panels(board)[0])
+    labels = {g.get("data-lane"): [t.text for t in g.iter(f"{SVG}text")] for g in root.iter(f"{SVG}g")
+              if g.get("data-lane", "").startswith("Kobold")}
+    names = [texts[0] for texts in labels.values()]
+    assert len(set(names)) == 3 and all(name.endswith(f" {n}") for name, n in zip(names, (1, 2, 11), strict=True))
+    assert all(texts[1] == "L" for texts in labels.values())
 
 
 def test_round_outside_the_fight_and_round_without_board_are_refused(tmp_path: Path) -> None:

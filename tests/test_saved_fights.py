@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import sqlite3
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -245,6 +246,64 @@ def test_at_a_terminal_the_referee_chooses(tmp_path: Path, changing: types.Modul
     assert log_json(db)["events"][:first] == stored[:first]
 
 
+# ------------------------------------------------------------------------------------- words told better
+
+def unworded(e: dict[str, Any]) -> dict[str, Any]:
+    """An event without its words (its moment and why), its detail reduced to its figures: what a later affray
+    that words an event better still plays the same."""
+    kept = {k: v for k, v in e.items() if k not in ("at", "why", "detail")}
+    return {**kept, "figures": re.findall(r"\d+", e.get("detail") or "")}
+
+
+def reword(db: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """The events of ``db`` as another affray worded them: ``change`` applied to each stored event's payload."""
+    con = sqlite3.connect(db)
+    con.execute("DROP TRIGGER journal_append_only_u")
+    for row, payload in con.execute("SELECT id, payload FROM journal WHERE kind = 'event'").fetchall():
+        e = json.loads(payload)
+        change(e)
+        con.execute("UPDATE journal SET payload = ? WHERE id = ?", (json.dumps(e), row))
+    con.commit()
+    con.close()
+
+
+def test_a_fight_saved_in_other_words_opens_as_it_was_saved(tmp_path: Path) -> None:
+    """A fight saved by an affray that worded its events otherwise ("party won initiative", "orcs checks morale",
+    each moment in capitals) opens and resumes as it was saved, told in today's words: its figures and fields are
+    the same. A figure changed in one detail (the first blow's d20, saved one higher) parts the fight from there
+    (the figures of a detail are its dice, modifiers and totals: a changed rule shows in them)."""
+    db = tmp_path / "fight.db"
+    ok("play", SKIRMISH, "--auto", "--db", db, stdin="step 40\nquit\n")
+    now = log_json(db)["events"]
+    old = tmp_path / "old.db"
+    copy(db, old)
+
+    def older(e: dict[str, Any]) -> None:
+        for key in ("why", "detail"):
+            if e.get(key):
+                e[key] = e[key].replace("the party", "party").replace("the orcs", "orcs").replace(" check ", " checks ")
+        e["at"] = e["at"].upper()
+
+    reword(old, older)
+    stored = log_json(old, "--stored")["events"]
+    assert stored != now and sum(e["at"] != f["at"] for e, f in zip(stored, now, strict=True)) == len(now)
+    assert any("party" in (e.get("why") or "") and "the party" not in e["why"] for e in stored)  # reworded
+    assert log_json(old)["events"] == now  # opened: rebuilt, in today's words
+    ok("play", "--db", old, stdin="run\nquit\n")
+    done = log_json(old)
+    assert done["events"][:len(now)] == now and done["winner"] is not None
+    assert log_json(old, "--stored")["events"][:len(now)] == stored  # the rows as they were written
+    blow = next(i for i, e in enumerate(now) if e["kind"] == "melee")
+    d20 = re.search(r"d20 (\d+) ", now[blow]["detail"])
+    assert d20 is not None, now[blow]
+    changed = tmp_path / "changed.db"
+    copy(db, changed)
+    other = f"d20 {int(d20.group(1)) % 20 + 1} "
+    reword(changed, lambda e: e.update(detail=e["detail"].replace(d20.group(0), other)) if e["seq"] == blow else None)
+    code, _out, err = cli("log", "--db", changed)
+    assert code == 2 and f"plays it differently from event {blow} on" in err, err
+
+
 # ----------------------------------------------------------------------------------- the release's database
 
 def release(tmp_path: Path) -> Path:
@@ -293,7 +352,8 @@ def test_each_fight_of_the_release_database_opens_resumes_and_finishes(
     assert code == 0, out + err
     ok("play", "--db", db, "--game", str(game), stdin="dice roll\ndeclare party auto\ndeclare orcs auto\nrun\nquit\n")
     done = log_json(db, "--game", str(game))
-    assert done["events"][:kept] == stored[:kept]
+    assert log_json(db, "--game", str(game), "--stored")["events"][:kept] == stored[:kept]  # the rows as saved
+    assert [unworded(e) for e in done["events"][:kept]] == [unworded(e) for e in stored[:kept]]  # told anew
     assert "  over" in ok("games", "--db", db).splitlines()[game - 1]  # its end is journalled (a branch noted after)
 
 

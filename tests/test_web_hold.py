@@ -213,9 +213,10 @@ def _die_with_parent() -> None:
 
 
 @contextmanager
-def _serving(tmp_path: Path, text: str = TABLE) -> Iterator[tuple[subprocess.Popen[str], dict[str, str]]]:
+def _serving(tmp_path: Path, text: str = TABLE, players: int = len(PCS)) -> Iterator[tuple[subprocess.Popen[str],
+                                                                                      dict[str, str]]]:
     """``affray serve`` in a process of its own on a free port of 127.0.0.1 (killed when the block ends, or with
-    this test's process); the links it printed."""
+    this test's process); the links it printed (the referee's, ``players``', the table view's)."""
     file = table_file(tmp_path, "side-d6", text)
     proc = subprocess.Popen([sys.executable, "-m", "affray", "serve", str(file), "--db", str(tmp_path / "serve.db"),
                              "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -223,7 +224,7 @@ def _serving(tmp_path: Path, text: str = TABLE) -> Iterator[tuple[subprocess.Pop
     try:
         assert proc.stdout is not None
         found: dict[str, str] = {}
-        while len(found) < 2 + len(PCS):
+        while len(found) < 2 + players:
             line = proc.stdout.readline()
             assert line, f"affray serve printed no links: {proc.stderr.read() if proc.stderr else ''}"
             who, _, url = line.rstrip("\n").rpartition(": ")
@@ -471,6 +472,62 @@ def test_sigterm_stops_the_server_within_a_second_with_live_pages_open(tmp_path:
         took = time.monotonic() - start
         for s in (*held, idle, stalled):
             s.close()
+        assert took < SECOND, f"SIGTERM took {took:.2f} s"
+        assert code == 0, proc.stderr.read() if proc.stderr else code
+        assert proc.stdout is not None and "stopped: the fight is saved in" in proc.stdout.read()
+        assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
+
+
+def test_sigterm_stops_the_server_within_a_second_under_load(tmp_path: Path) -> None:
+    """Issue 44: README's kobold fight served, every screen's live channel open three times over, three clients
+    posting the referee's commands without pause (a round played by the policies, then thirty events undone: the
+    fight rebuilt from its journal), six more reading pages: SIGTERM ends it within a second (it took 2.5 s), the
+    fight saved. The work queued for the table then is dropped, a round under way stops after its step, and a
+    request still coming is answered 503 (``Served.call``, ``Table.stopping``)."""
+    from test_web_round_ahead import FIGHT
+
+    with _serving(tmp_path, FIGHT, players=4) as (proc, found):
+        base = found["referee"].split("/t/")[0]
+        ref = found["referee"].rsplit("/", 1)[1]
+        held = [_open_live(base, url.rsplit("/", 1)[1]) for url in found.values() for _ in range(3)]
+        for ch in held:
+            _until(ch, b"event: live")
+        done = threading.Event()
+        answered: list[int] = []
+
+        def post(says: tuple[str, ...], again: bool = True) -> None:
+            with httpx.Client(base_url=base, timeout=10) as c:
+                k = 0
+                while not done.is_set() and (again or k < len(says)):
+                    with suppress(httpx.HTTPError):
+                        key = form_key(c.get(f"/t/{ref}").text)
+                        r = c.post("/act", data={"token": ref, "key": key, "op": "command", "say": says[k % len(says)]})
+                        answered.append(r.status_code)
+                    k += 1
+
+        def read(token: str) -> None:
+            with httpx.Client(base_url=base, timeout=10) as c:
+                while not done.is_set():
+                    with suppress(httpx.HTTPError):
+                        c.get(f"/t/{token}")
+
+        post(("dice all roll", "declare party auto", "declare kobolds auto"), again=False)  # the policies play
+        clients = [threading.Thread(target=post, args=(("round", "undo 30"),), daemon=True) for _ in range(3)]
+        clients += [threading.Thread(target=read, args=(url.rsplit("/", 1)[1],), daemon=True)
+                    for url in found.values()]
+        for t in clients:
+            t.start()
+        time.sleep(3)
+        assert answered.count(303) >= 3, answered  # the commands went through (each form sent on to its page)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(10)
+        took = time.monotonic() - start
+        done.set()
+        for s in held:
+            s.close()
+        for t in clients:
+            t.join(10)
         assert took < SECOND, f"SIGTERM took {took:.2f} s"
         assert code == 0, proc.stderr.read() if proc.stderr else code
         assert proc.stdout is not None and "stopped: the fight is saved in" in proc.stdout.read()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from affray.web.serve import Opening, close_served, open_served
 from test_web_security import Screens
-from web_helpers import card, client, opening, question
+from web_helpers import card, client, form_key, opening, question
 
 
 def _title(html: str) -> str:
@@ -112,3 +112,49 @@ def test_a_served_fight_resumes_where_it_was_left(tmp_path: Path) -> None:
         assert served.tokens.players["Sela"].token == old  # the same links: they are kept with the fight
     finally:
         close_served(served)
+
+
+def test_the_referee_declares_for_three_kobolds_in_one_form(tmp_path: Path) -> None:
+    """Issue 44: README's kobold fight under side-d6; at Kobold 1's declaration the referee picks Kobolds 1, 2 and 3
+    in the group form, and "Attack in melee", Aldric: the journal holds three declare events, one each, at each
+    one's turn (MJ-03: one after another at step 2), and the next asked is Kobold 4. Then who declares: the whole
+    side on repeat, Kobold 4 by its policy, each card saying so; and what is missing is said."""
+    from test_web_round_ahead import FIGHT, SAYS
+
+    with client(opening(tmp_path, "side-d6", FIGHT)) as (c, served):
+        s = Screens(c, served)
+        table = served.table
+
+        def group(**data: str | list[str]) -> str:
+            r = c.post("/act", data={"token": s.ref, "key": form_key(s.page(s.ref)), "op": "group", **data},
+                       headers={"HX-Request": "true"})
+            assert r.status_code == 200, r.text
+            found = re.search(r'class="note" role="status">([^<]*)<', r.text)
+            return found.group(1) if found else ""
+
+        assert s.post(s.ref, op="command", say="dice roll") == "dice for all: roll"
+        for _ in range(10):
+            q = table.pending
+            if q is not None and getattr(q, "actor", "") == "Kobold 1":
+                break
+            s.post(s.ref, op="command", say=SAYS[q.actor] if q is not None else "step")  # type: ignore[union-attr]
+        assert _title(s.page(s.ref)) == "Kobold 1 (kobolds) declares, round 1, step 2 (declarations)"
+        before = len(table.journal.events)
+        assert group(who=[], action="melee", target="Aldric", verb="declare") == \
+            "pick who: one or more combatants, or a whole side"
+        assert group(who=["Kobold 1"], action="melee", target="", verb="declare") == "choose whom they attack"
+        assert len(table.journal.events) == before  # nothing said, nothing changed
+        assert group(who=["Kobold 1", "Kobold 2", "Kobold 3"], action="melee", target="Aldric", verb="declare") == \
+            "declared for Kobold 1, Kobold 2, Kobold 3: melee Aldric"
+        made = [e for e in table.journal.events[before:] if e["kind"] == "declare"]
+        assert [(e["actor"], e["declaration"]) for e in made] == [
+            (f"Kobold {n}", {"melee": "Aldric"}) for n in (1, 2, 3)]
+        assert _title(s.page(s.ref)) == "Kobold 4 (kobolds) declares, round 1, step 2 (declarations)"
+        assert group(who=["side:kobolds"], verb="repeat") == "from now on the declarations of kobolds are repeated"
+        assert group(who=["Kobold 4"], verb="auto") == "from now on the declarations of Kobold 4 are played by " \
+            "their policy"
+        page = s.page(s.ref)
+        assert card(page, "Kobold 5").endswith("declarations: repeated")
+        assert card(page, "Kobold 4").endswith("declarations: by its policy")
+        assert [i.value for i in table.journal.inputs if i.kind == "command"][-2:] == [
+            "declare kobolds repeat", "declare Kobold 4 auto"]

@@ -21,6 +21,7 @@ from affray.engine.conditions import CONDITIONS, effect_of
 from affray.engine.events import Damage, Declarer, Down, Event, Expire, Heal, Join, Leave, Note, Replan, Tick
 from affray.engine.fight import FOREVER, SAME, Fight, describe_declaration
 from affray.engine.step import Step, Until
+from affray.engine.words import the
 from affray.errors import AffrayError
 from affray.io.load import format_path, load_value, validation_problems
 from affray.limits import MAX_COMBATANTS, MAX_HP
@@ -191,7 +192,8 @@ def _add(rest: str, fight: Fight[Any]) -> FightCommand:
         raise CommandError(f"add: {spec.name!r} is already in the fight; give another name")
 
     def add(fight: Fight[Any]) -> None:
-        _emit(fight, Join, spec.name, f"{spec.name} joins {side} ({spec.hp} hp, AC {spec.ac})", side=side, spec=spec)
+        _emit(fight, Join, spec.name, f"{spec.name} joins {the(side)} ({spec.hp} hp, AC {spec.ac})", side=side,
+              spec=spec)
         fight.ruleset.ready(fight, fight.state.fighters[spec.name])
 
     return add
@@ -329,7 +331,7 @@ def _morale(rest: str, fight: Fight[Any]) -> FightCommand:
     def check(fight: Fight[Any]) -> None:
         tick, at = _moment(fight)
         fight.morale_check(side, members, score, tick, at, ("the referee",),
-                           f"the referee calls for a morale check of {side} ({losses(fight, side)}) (G-07)", dice,
+                           f"the referee calls for a morale check of {the(side)} ({losses(fight, side)}) (G-07)", dice,
                            given)
 
     return check

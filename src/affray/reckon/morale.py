@@ -8,6 +8,7 @@ from affray.dice.expr import DiceExpr, parse_dice
 from affray.engine.events import Tick
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
+from affray.engine.words import subject, their
 
 __all__ = ["MoraleOptions", "casualty_morale", "losses", "morale_due", "morale_score"]
 
@@ -69,8 +70,8 @@ def casualty_morale(fight: Fight[Any], opt: MoraleOptions, tick: Tick, at: str, 
             continue
         if dice is None:
             dice = parse_dice(opt.morale_dice)
-        why = (f"{when}: {side} checks morale after its {' and '.join(triggers)} ({losses(fight, side)}); "
-               f"PCs never check ({rule}, G-07)") if fight.explain else ""
+        why = (f"{when}: {subject(side, 'checks')} morale after {their(side)} {' and '.join(triggers)} "
+               f"({losses(fight, side)}); PCs never check ({rule}, G-07)") if fight.explain else ""
         fight.morale_check(side, members, morale_score(fight, opt, side, members), (*tick, k), at, triggers, why,
                            dice)
         k += 1

@@ -76,7 +76,9 @@ class Lane:
 @dataclass(frozen=True)
 class Mark:
     """An event (``seq``) or a step still to come (``placed``) in a lane's column: ``kind`` its kind, ``hit``
-    an attack's result, ``passed`` a check's; ``title`` what it shows on hover or tap (its line and why)."""
+    an attack's result, ``passed`` a check's; ``title`` what it shows on hover or tap (its line and why).
+    ``declared``: a placed mark of an action declared but not yet placed in time by its ruleset (it waits for the
+    point's other declarations, or for initiative), in the column of its declaration."""
 
     lane: str
     column: int
@@ -87,6 +89,7 @@ class Mark:
     placed: bool = False
     hit: bool | None = None
     passed: bool | None = None
+    declared: bool = False  # an action declared, not yet placed in time: drawn in its declaration's column
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,42 @@ def _spans(seen: Sequence[Seen], steps: Sequence[Step], lanes: Mapping[str, Lane
     return done + list(held.values()) + list(out.values())
 
 
+#: What ends a declared action's wait to be placed: the action itself, or what made it impossible.
+_SETTLED = frozenset({"impossible", "spell-ruined", "spell-lost", "delay", *_OUT})
+#: A declaration's action as the mark of its step (``none``: no mark).
+_ACTS = frozenset({"melee", "missile", "cast", "move", "misc", "wait"})
+
+
+def _declared(seen: Sequence[Seen], placed: set[str], layout: Layout, window: int) -> list[tuple[Seen, str]]:
+    """The declarations of ``window`` whose action is neither placed in time (no step of its combatant in
+    ``placed``) nor done: each combatant's last, with the kind of the step it will make. What the board shows at a
+    point's declarations, before the ruleset places them (once they are all made, or initiative is rolled)."""
+    last: dict[str, tuple[Seen, str]] = {}
+    for s in seen:
+        e = s.event
+        actor = e.actor
+        if isinstance(e, Morale) and e.passed is False and not e.rally:  # routed: what they declared is dropped
+            for name in e.members:
+                last.pop(name, None)
+        if actor is None or not e.tick or layout.window(e.tick) != window:
+            continue
+        if e.kind == "declare":
+            decl = getattr(e, "decl", None)
+            action = decl.action if decl is not None else "none"
+            if action in _ACTS and actor not in placed:
+                last[actor] = (s, action)
+            else:
+                last.pop(actor, None)
+        elif actor in last and (e.kind == last[actor][1] or e.kind in _SETTLED):
+            del last[actor]
+    return list(last.values())
+
+
+def _declared_title(s: Seen) -> str:
+    return p(" ".join(s.text.split())) + "\n" + p(f"declared at {s.event.at}: not placed in time yet (its moment "
+                                                  "is set once the point's declarations are all made)")
+
+
 def build_board(ruleset: str, options: Mapping[str, Any], sides: Sequence[str], fighters: Sequence[Who],
                 seen: Sequence[Seen], steps: Sequence[Step] = (), *, window: int | None = None,
                 now: Tick | None = None, secret: Iterable[str] = ()) -> Board:
@@ -270,6 +309,9 @@ def build_board(ruleset: str, options: Mapping[str, Any], sides: Sequence[str], 
              and s.event.kind not in ("condition", "expire")]
     marks += [Mark(st.actor.name, place.index(st.tick), st.kind, st.tick, _step_title(st), placed=True)
               for st in placed if layout.window(st.tick) >= window]
+    marks += [Mark(s.event.actor or ALL, place.index(s.event.tick), kind, s.event.tick, _declared_title(s),
+                   placed=True, declared=True)
+              for s, kind in _declared(seen, {st.actor.name for st in placed}, layout, window)]
     bars = [b for b in (place.bar(sp) for sp in spans) if b is not None]
     now_col = place.index(now) if now and layout.window(now) == window else None
     return Board(ruleset, window, layout.title(window), columns, lanes, [m for m in marks if m.column >= 0], bars,

@@ -175,8 +175,12 @@ class SideD6Layout(Layout):
             label, tip = self.start[step]
             return Column(key, label, "start", tip)
         sides = [s for s, r in ctx.ranks.items() if r == turn]
-        who = " and ".join(sides) + (" together" if len(sides) > 1 else "") if sides else "side"  # its `at`'s words
-        group = f"{who} ({ordinal(turn)})"
+        if not sides:  # before initiative (MJ-04): whose turn comes 1st is not known yet
+            group = f"{ordinal(turn)} turn"
+        elif len(sides) > 1:  # a tie (MJ-07): its `at` says "party and orcs together", too long for a group's head
+            group = f"{' + '.join(sides)} ({ordinal(turn)})"
+        else:
+            group = f"{sides[0]} ({ordinal(turn)})"
         short, words = self.steps[step]
         return Column(key, str(step), group, f"{group}, step {step}: {words} (MJ-05)", short)
 

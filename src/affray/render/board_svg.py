@@ -33,16 +33,26 @@ _PAD = 4
 #: less the page's margins).
 PANEL_WIDTH = 362
 
-#: The kinds the legend explains, in its order: (kind, hit, placed, words).
+#: Every shape a board draws, in the legend's order: (kind, hit or passed, placed, words). A kind without a shape
+#: of its own (a condition's effect, a combatant joining...) is drawn as "another action or event".
 LEGEND = (("melee", True, False, "melee: hit (filled), miss (hollow)"),
           ("missile", True, False, "missile: hit (filled), miss (hollow)"),
           ("melee", None, True, "an action placed, still to come (dashed)"),
+          ("declared", None, True, "declared, not placed in time yet (faint, dashed)"),
+          ("cast-start", None, False, "a spell's casting begins"),
           ("cast", None, False, "a spell takes effect"),
           ("spell-ruined", None, False, "a spell ruined or lost"),
           ("move", None, False, "movement"),
           ("delay", None, False, "a delay"),
+          ("wait", None, False, "waits (a held action)"),
           ("declare", None, False, "a declaration"),
+          ("impossible", None, False, "an action made impossible"),
           ("down", None, False, "falls"),
+          ("morale", True, False, "morale or a check: passed (tick), failed (cross)"),
+          ("initiative", None, False, "initiative (i), surprise (!)"),
+          ("wound", True, False, "a wound's damage lands"),
+          ("damage", None, False, "the referee's damage (-) or healing (+)"),
+          ("fatigue", None, False, "fatigue marked (phase-count, PC-11)"),
           ("misc", None, False, "another action or event"))
 
 
@@ -107,14 +117,30 @@ def panels(board: Board, width: int = PANEL_WIDTH) -> list[Panel]:
     return out
 
 
+#: Room (px) for a lane's note (Combat II's track, W or L), right-aligned in its label.
+_NOTE = 14
+
+
 def _label_width(board: Board) -> int:
-    longest = max((len(lane.label) + (2 if lane.note else 0) for lane in board.lanes), default=6)
-    return min(118, max(64, int(longest * 6.6) + 14))
+    longest = max((len(lane.label) * 6.6 + (_NOTE if lane.note else 0) for lane in board.lanes), default=40)
+    return min(118, max(64, int(longest) + 14))
 
 
 def _short(text: str, room: float) -> str:
     chars = max(3, int(room / 6.6))
     return text if len(text) <= chars else text[:chars - 1] + "…"
+
+
+def _short_name(text: str, room: float) -> str:
+    """A lane's name cut to ``room`` px: its end kept when it tells the lane from its neighbours ("Kobold
+    sli… 1", "Kobold sli… 2", where cutting the end would make both "Kobold slinger…")."""
+    chars = max(3, int(room / 6.6))
+    if len(text) <= chars:
+        return text
+    head, _, tail = text.rpartition(" ")
+    if head and len(tail) <= 4 and chars - len(tail) - 2 >= 3:
+        return head[:chars - len(tail) - 2].rstrip() + "… " + tail
+    return text[:chars - 1] + "…"
 
 
 def _rows(board: Board) -> dict[str, list[tuple[Bar, int]]]:
@@ -231,8 +257,9 @@ def _lane(lane: Lane, y: float, h: int, label: int) -> str:
     kind = f"bd-lane bd-{lane.kind}" + (" bd-ours" if lane.ours else " bd-theirs" if lane.side else "") + (
         " bd-out" if lane.out else "")
     shade = "0.10" if lane.kind == "side" else "0.04" if lane.ours else "0"
-    text = lane.label + (f" {lane.note}" if lane.note else "")
     tip = lane.label + {"W": ": the winner track this round", "L": ": the loser track this round"}.get(lane.note, "")
+    note = (f'<text x="{label - 4}" y="{y + 15:.1f}" text-anchor="end" font-size="10" font-weight="bold" '
+            f'fill="currentColor">{_x(lane.note)}</text>') if lane.note else ""
     weight = ' font-weight="bold"' if lane.kind != "fighter" else ""
     style = ' font-style="italic"' if lane.kind == "all" else ""
     strike = ' text-decoration="line-through"' if lane.out else ""
@@ -240,7 +267,7 @@ def _lane(lane: Lane, y: float, h: int, label: int) -> str:
             f'<rect x="0" y="{y:.1f}" width="100%" height="{h}" fill="currentColor" fill-opacity="{shade}"/>'
             f'<line x1="0" y1="{y + h:.1f}" x2="100%" y2="{y + h:.1f}" stroke="currentColor" '
             f'stroke-opacity="0.25"/><text x="4" y="{y + 15:.1f}" fill="currentColor"{weight}{style}{strike}>'
-            f"{_x(_short(text, label - 8))}</text></g>")
+            f"{_x(_short_name(lane.label, label - 8 - (_NOTE if lane.note else 0)))}</text>{note}</g>")
 
 
 def _bar(bar: Bar, row: int, top: float, panel: Panel, xs: dict[int, float], widths: list[int]) -> str:
@@ -329,6 +356,9 @@ def _glyph(kind: str, hit: bool | None, passed: bool | None, placed: bool, cx: f
                 f'<path d="{inner}" stroke="currentColor" stroke-width="1.6"/>')
     if kind == "cast-start":
         return f'<circle cx="{cx}" cy="{cy}" r="4" fill="none"{line}/>'
+    if kind == "fatigue":  # two waves, one over the other: winded
+        return (f'<path d="M{cx - 6},{cy - 2} q3,-4 6,0 t6,0 M{cx - 6},{cy + 4} q3,-4 6,0 t6,0" fill="none"'
+                f'{line}/>')
     if kind == "wait":
         return (f'<circle cx="{cx}" cy="{cy}" r="5" fill="none"{line}/>'
                 f'<circle cx="{cx}" cy="{cy}" r="1.5" fill="currentColor"/>')
@@ -337,13 +367,14 @@ def _glyph(kind: str, hit: bool | None, passed: bool | None, placed: bool, cx: f
 
 def _mark(m: Mark, cx: float, cy: float) -> str:
     cls = f"bd-mk k-{m.kind}" + (" bd-hit" if m.hit else " bd-miss" if m.hit is False else "") + (
-        " bd-placed" if m.placed else "")
+        " bd-placed" if m.placed else "") + (" bd-declared" if m.declared else "")
+    faint = ' opacity="0.6"' if m.declared else ""
     seq = f' data-seq="{m.seq}"' if m.seq is not None else ""
     tick = ",".join(map(str, m.tick))
     return (f'<g class="{cls}"{seq} data-col="{m.column}" data-tick="{tick}" data-lane="{_x(m.lane)}" '
             f'data-cx="{cx:.1f}"><title>{_x(m.title)}</title>'
             f'<rect x="{cx - _MARK / 2:.1f}" y="{cy - 9:.1f}" width="{_MARK}" height="18" fill="transparent"/>'
-            f"{_glyph(m.kind, m.hit, m.passed, m.placed, round(cx, 1), round(cy, 1))}</g>")
+            f"<g{faint}>{_glyph(m.kind, m.hit, m.passed, m.placed, round(cx, 1), round(cy, 1))}</g></g>")
 
 
 def board_panels(board: Board, width: int = PANEL_WIDTH, *, kids: bool = False) -> list[str]:
@@ -358,7 +389,10 @@ def legend_svg() -> str:
     rows = []
     for i, (kind, hit, placed, words) in enumerate(LEGEND):
         y = 12 + 18 * i
-        rows.append(f'<g class="bd-key k-{kind}">{_glyph(kind, hit, None, placed, 10, y)}'
+        glyph = _glyph("melee" if kind == "declared" else kind, hit, hit, placed, 10, y)
+        if kind == "declared":
+            glyph = f'<g opacity="0.6">{glyph}</g>'
+        rows.append(f'<g class="bd-key k-{kind}">{glyph}'
                     f'<text x="24" y="{y + 4}" fill="currentColor">{_x(words)}</text></g>')
     bars = 12 + 18 * len(LEGEND)
     rows.append(f'<rect x="3" y="{bars - 3}" width="16" height="5" fill="currentColor" fill-opacity="0.6" '

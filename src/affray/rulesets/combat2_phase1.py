@@ -54,6 +54,7 @@ from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until, counted
+from affray.engine.words import listed, subject
 from affray.errors import Problem
 from affray.io.checks import planned
 from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
@@ -287,7 +288,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         text = None
         if ex:  # the lean mode writes no words
             text = ", ".join(f"{s} d10={rolls[s]}" for s in sides) + ": "
-            text += (f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} tie for lowest: "
+            text += (f"{subject(winners[0], 'wins')}" if len(winners) == 1 else f"{listed(winners)} tie for lowest: "
                      f"{'all on the loser track' if self.opt.tie_track == 'loser' else 'all on the winner track'}")
             if notes:
                 text += "; " + "; ".join(notes)

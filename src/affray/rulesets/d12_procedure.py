@@ -94,6 +94,7 @@ from affray.engine.rules import LOST, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until, counted
+from affray.engine.words import possessive, subject, their
 from affray.errors import Problem
 from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
@@ -439,7 +440,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
             for s in sides:
                 if s not in surprised:
                     memo.surprise_counts[s] = 13 - dice[s] if s in dice else 1
-            detail += f": {', '.join(s for s in sides if s in surprised)} do nothing in round 1"
+            detail += f": {subject([s for s in sides if s in surprised], 'does')} nothing in round 1"
         fight.record(Surprise(tick, at, fight.round_at(tick), why="d12 per side, surprised on 1-4 as the side's "
                               "abilities move the range; one round, the surprised doing nothing (D12-01, D12-02)",
                               detail=detail,
@@ -481,7 +482,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                 continue
             score = morale_score(fight, self.opt, side, members)
             pcs = [f.name for f in state.sides[side] if f.pc and f.active]
-            why = (f"the referee checks {side}'s morale this round (G-07)" +
+            why = (f"the referee checks {possessive(side)} morale this round (G-07)" +
                    (f"; player characters never check ({', '.join(pcs)}, D12-22)" if pcs else ""))
             fight.morale_check(side, members, score, (rnd, 0, 1, k, 0), f"round {rnd}, start (morale)",
                                ("referee",), why, parse_dice(self.opt.morale_dice))
@@ -496,15 +497,17 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
         counts: dict[str, tuple[int, str]] = {}
         if len(sides) <= 1 and not (rnd == 1 and memo.surprise_round):
             for f in turns:
-                counts[f.name] = (1, f"only {f.side} acts this round: no initiative needed, count 1 (D12-04)")
+                counts[f.name] = (1, f"only {subject(f.side, 'acts')} this round: no initiative needed, count 1 "
+                                      "(D12-04)")
             fight.record(Initiative(tick, at, fight.round_at(tick),
-                                    detail=f"only {sides[0] if sides else 'nobody'} acts: no roll",
+                                    detail=f"only {subject(sides[0], 'acts') if sides else 'nobody acts'}: no roll",
                                     ranks={s: 1 for s in sides}, rolls=fight.rolls()))
             return counts
         if rnd == 1 and memo.surprise_round:
             for f in turns:
                 c = memo.surprise_counts.get(f.side, 1)
-                counts[f.name] = (c, f"surprise round: {f.side} acts on count {c} (13 - its surprise d12), highest "
+                counts[f.name] = (c, f"surprise round: {subject(f.side, 'acts')} on count {c} (13 - {their(f.side)} "
+                                  "surprise d12), highest "
                                   "surprise die first (D12-01)")
             fight.record(Initiative(tick, at, fight.round_at(tick), detail="surprise round: no initiative; the "
                                     "unsurprised act, highest surprise die first (D12-01)",

@@ -68,6 +68,7 @@ from affray.engine.rules import LOST, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until
+from affray.engine.words import subject, their
 from affray.errors import Problem
 from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
@@ -600,8 +601,8 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             members, triggers = morale_due(fight, side)
             if not triggers:
                 continue
-            why = (f"{side} checks morale at once after its {' and '.join(triggers)} ({losses(fight, side)}), "
-                   "not at a round's end; PCs never check (PC-11, G-07)")
+            why = (f"{subject(side, 'checks')} morale at once after {their(side)} {' and '.join(triggers)} "
+                   f"({losses(fight, side)}), not at a round's end; PCs never check (PC-11, G-07)")
             score = morale_score(fight, self.opt, side, members)
             if not fight.morale_check(side, members, score, tick, f"phase {tick[0]}", triggers, why,
                                       parse_dice(self.opt.morale_dice)):

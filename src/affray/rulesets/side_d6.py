@@ -34,6 +34,7 @@ from affray.engine.rules import KEPT, LOST, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, given
+from affray.engine.words import listed, possessive, subject, the, their
 from affray.errors import EncounterError, Problem
 from affray.io.checks import planned
 from affray.model.arms import Arms
@@ -212,7 +213,7 @@ class SideD6(Ruleset[None, SideD6Options]):
             ranks = {sides[0]: 1}
             rolls: dict[str, int] = {}
             if ex:
-                detail = f"only {sides[0]} acts this round: no roll"
+                detail = f"only {subject(sides[0], 'acts')} this round: no roll"
         else:
             rolls = {s: fight.roller.die(6, "initiative", s, given.get(s)) for s in sides}
             values = sorted(set(rolls.values()))[::-1]  # highest first (sorted(reverse=True) is a generic call)
@@ -234,15 +235,16 @@ class SideD6(Ruleset[None, SideD6Options]):
             for s in sides:
                 together = [o for o in sides if ranks[o] == ranks[s]]
                 if len(sides) == 1:
-                    turn_why[s] = f"{s} alone acts"
+                    turn_why[s] = f"{subject(s, 'acts')} alone"
                 elif len(together) > 1:
-                    turn_why[s] = (f"{' and '.join(together)} tied at d6 {rolls[s]}: their steps 4-8 run "
+                    turn_why[s] = (f"{listed(together)} tied at d6 {rolls[s]}: their steps 4-8 run "
                                    f"together (MJ-07)")
                 elif ranks[s] == 1:
-                    turn_why[s] = f"{s} won initiative with d6 {rolls[s]}: its steps 4-8 come first (MJ-04, MJ-05)"
+                    turn_why[s] = (f"{the(s)} won initiative with d6 {rolls[s]}: {their(s)} steps 4-8 come first "
+                                   "(MJ-04, MJ-05)")
                 else:
-                    turn_why[s] = (f"{s} placed {ORDINAL.get(ranks[s], str(ranks[s]) + 'th')} with d6 "
-                                   f"{rolls[s]}: its steps 4-8 follow (MJ-04, MJ-06)")
+                    turn_why[s] = (f"{the(s)} placed {ORDINAL.get(ranks[s], str(ranks[s]) + 'th')} with d6 "
+                                   f"{rolls[s]}: {their(s)} steps 4-8 follow (MJ-04, MJ-06)")
         return turn_why
 
     def _at(self, fight: Fight[None], rnd: int, turn: int, step: int) -> str:
@@ -285,7 +287,8 @@ class SideD6(Ruleset[None, SideD6Options]):
             spell = f.spells[d.cast or ""]
             fight.push(Step((rnd, 0, 3, 1), f, "cast-start", f"round {rnd}, step 3 (casting begins)" if ex else "",
                             "declared at step 2, concentration begins once the order is known; the spell is cast "
-                            f"at step 6 of {f.side}'s turn and a missile hit before then ruins it (MJ-03, MJ-06)"
+                            f"at step 6 of {possessive(f.side)} turn and a missile hit before then ruins it "
+                            "(MJ-03, MJ-06)"
                             if ex else "", decl=d, spell=spell, target=d.at))
             self._step(fight, f, rnd, turn, 6, "cast", f"{base}; spells are step 6 (MJ-05)" if ex else "", decl=d,
                        spell=spell, target=d.at)
@@ -398,7 +401,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         if not weapon.settable:
             reasons.append(f"{weapon.name} is not a spear or pole arm")
         if not first_alone:
-            reasons.append(f"{f.side} does not act first this round")
+            reasons.append(f"{subject(f.side, 'does')} not act first this round")
         if f.side in state.surprised and rnd == 1:
             reasons.append(f"{f.name} is surprised, not aware of the charge")
         if reasons:

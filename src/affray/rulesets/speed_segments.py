@@ -75,6 +75,7 @@ from affray.engine.rules import KEPT, LOST, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step, Until, counted
+from affray.engine.words import subject, the, their
 from affray.errors import Problem
 from affray.model.encounter import Declaration, expand
 from affray.model.order import Order
@@ -213,8 +214,8 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         seg, turn, phase = self._late_moment(fight, rnd, late)
         for k, f in enumerate(late):
             tick = (rnd, seg, turn, phase, k)
-            push(fight, Step(tick, f, "late", moment(fight, tick), f"{f.side} is surprised: it declares once the "
-                             "unsurprised have declared and begun acting (SEG-03, SEG-04)"
+            push(fight, Step(tick, f, "late", moment(fight, tick), f"{subject(f.side, 'is')} surprised: "
+                             f"{f.name} declares once the unsurprised have declared and begun acting (SEG-03, SEG-04)"
                              + (f": they acted in segment {seg}" if turn else "")))
 
     def _late_moment(self, fight: Fight[SegmentsState], rnd: int, late: list[Fighter]) -> tuple[int, int, int]:
@@ -264,7 +265,7 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
             members = [f for f in fight.state.sides[side] if f.active and not f.pc]
             if members:
                 morale(fight, self.opt, side, members, given[side], (1, 0, 0, 0, 1 + k),
-                       "round 1, A (first assessment)", ("overmatched",), f"{side} judged clearly overmatched on "
+                       "round 1, A (first assessment)", ("overmatched",), f"{the(side)} judged clearly overmatched on "
                        "first assessment: a morale check before the fight (SEG-20, G-07)")
 
     def _initiative(self, fight: Fight[SegmentsState], rnd: int, sides: list[str], surprised: list[str]) -> None:
@@ -292,7 +293,7 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         else:
             ranks = {s: 1 for s in sides}
             if ex:
-                detail = (f"only {sides[0]} acts unsurprised: no roll" if sides
+                detail = (f"only {subject(sides[0], 'acts')} unsurprised: no roll" if sides
                           else "no unsurprised side acts: no roll")
         last = max(ranks.values(), default=0)
         for s in surprised:
@@ -324,7 +325,7 @@ class SpeedSegments(Ruleset[SegmentsState, SpeedSegmentsOptions]):
         for side in enc.sides:
             members, triggers = morale_due(fight, side)
             if triggers:
-                why = (f"step E: {side} checks morale after its {' and '.join(triggers)} "
+                why = (f"step E: {subject(side, 'checks')} morale after {their(side)} {' and '.join(triggers)} "
                        f"({losses(fight, side)}); PCs never check (SEG-20, G-07)")
                 morale(fight, self.opt, side, members, enc.rolls.morale.get(rnd, {}).get(side),
                        (rnd, END, 0, 5, k), f"round {rnd}, E (morale)", triggers, why)

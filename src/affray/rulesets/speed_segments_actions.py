@@ -15,6 +15,7 @@ from affray.engine.events import Delay, Impossible, Melee, Misc, Move, SpellRuin
 from affray.engine.fight import Fight
 from affray.engine.state import UNARMED, Fighter
 from affray.engine.step import AttackMods, Step, given
+from affray.engine.words import is_plural, listed, possessive
 from affray.model.arms import Arms
 from affray.model.derive import NATURAL_SF, attacks_in_round, hd_value
 from affray.model.encounter import SIZES
@@ -153,16 +154,17 @@ def _turn_text(fight: Fight[SegmentsState], side: str) -> str:
     ranks = fight.state.ranks
     rank = ranks.get(side, 1)
     tied = [s for s, k in ranks.items() if k == rank]
-    own = f"{side}'" if side.endswith("s") else f"{side}'s"
+    own = possessive(side)
     if len(ranks) == 1:
         return f"{own} turn"
     if len(tied) > 1:
-        return f"the turn {' and '.join(tied)} share, tied"
+        return f"the turn {listed(tied)} share, tied"
+    pronoun = "they" if is_plural(side) else "it"
     if rank == 1:
-        return f"{own} turn, first: it won initiative"
+        return f"{own} turn, first: {pronoun} won initiative"
     if side in fight.memo.surprise:
         return f"{own} turn, after the unsurprised (SEG-03)"
-    return f"{own} turn, after the side(s) ahead of it"
+    return f"{own} turn, after the side(s) ahead of {'them' if pronoun == 'they' else 'it'}"
 
 
 def _parts(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order,

@@ -17,6 +17,7 @@ from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.state import Fighter
 from affray.engine.step import Step
+from affray.engine.words import the
 from affray.model.encounter import SIZES, Declaration
 from affray.model.order import Order
 from affray.reckon import morale_score, turn_sides
@@ -156,7 +157,7 @@ def penalty(fight: Fight[SegmentsState], f: Fighter, rnd: int) -> list[tuple[int
         terms.append((surprise, f"{f.side} surprised, SEG-03" if ex else ""))
     pen = memo.init_penalties
     if pen.get(f.side):
-        terms.append((pen[f.side], f"{f.side} lost initiative {memo.init_rolls[f.side]} vs {memo.init_best}: +1 "
+        terms.append((pen[f.side], f"{the(f.side)} lost initiative {memo.init_rolls[f.side]} vs {memo.init_best}: +1 "
                                    "per 2 pips, SEG-06" if ex else ""))
     return terms
 

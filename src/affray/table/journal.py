@@ -3,17 +3,19 @@
 Every input the fight records (the dice rolled from the seed among them) and every event it makes is appended to
 the database before anyone is shown it, a step's rows in one transaction (``Recorder.flush``); ``end``, ``undo``
 and ``branch`` are rows too. ``open_fight`` rebuilds a stored fight from its journal and checks that the rebuilt
-events are the stored ones. Where they part (the rules changed since the fight was saved, or the journal was
-changed behind affray's back), nothing is refused and nothing deleted: ``DivergedError`` says where and why
-(``Divergence``: the first event that differs, both versions of it, which affray saved the fight), the stored
-fight can still be read as it was (``affray log --stored``), and ``new_rules`` goes on under today's rules from
-the last point both versions agree on, the stored rest kept in the database as a branch of the fight.
+events are the stored ones (their words aside: a later affray may word a why or a detail better, ``_same``). Where
+they part (the rules changed since the fight was saved, or the journal was changed behind affray's back), nothing
+is refused and nothing deleted: ``DivergedError`` says where and why (``Divergence``: the first event that
+differs, both versions of it, which affray saved the fight), the stored fight can still be read as it was
+(``affray log --stored``), and ``new_rules`` goes on under today's rules from the last point both versions agree
+on, the stored rest kept in the database as a branch of the fight.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -203,7 +205,7 @@ def open_drive(store: Store, game: Game, prepared: Prepared, journal: Journal, d
         made, stops, why = exc.events, exc.stops, str(exc)
     rebuilt = [plain_event(e, i) for i, e in enumerate(made)]
     stored = journal.events
-    at = next((i for i, (a, b) in enumerate(zip(rebuilt, stored, strict=False)) if a != b), None)
+    at = next((i for i, (a, b) in enumerate(zip(rebuilt, stored, strict=False)) if not _same(a, b)), None)
     if at is None:
         if drive is not None and drive.strayed is None:
             return drive  # every stored event rebuilt (the rest of a step cut short comes out as new)
@@ -212,6 +214,28 @@ def open_drive(store: Store, game: Game, prepared: Prepared, journal: Journal, d
                    stored[at] if at < len(stored) else None, rebuilt[at] if at < len(rebuilt) else None, why,
                    drive.strayed if drive is not None else None, journal.written_by(), len(journal.branches))
     raise DivergedError(_divergence_text(store.path, d), d)
+
+
+#: An event's words: its moment and why in the ruleset's prose (the tick and the fields say the same in figures and
+#: names), and its detail, whose figures alone are compared (``_figures``). A later affray may word them better
+#: without playing the fight otherwise; a changed die, modifier or total still parts the fight from its saved events.
+_WORDS = frozenset({"at", "why", "detail"})
+_FIGURE = re.compile(r"\d+")
+
+
+def _figures(text: Any) -> list[str]:
+    """The numbers of an event's detail, in order: its dice, modifiers and totals."""
+    return _FIGURE.findall(text) if isinstance(text, str) else []
+
+
+def _same(rebuilt: dict[str, Any], stored: dict[str, Any]) -> bool:
+    """Whether a rebuilt event is the stored one: every field equal but its words (``_WORDS``), and its detail's
+    figures."""
+    if rebuilt == stored:
+        return True
+    keys = (rebuilt.keys() | stored.keys()) - _WORDS
+    return all(rebuilt.get(k) == stored.get(k) for k in keys) and _figures(rebuilt.get("detail")) == _figures(
+        stored.get("detail"))
 
 
 def _rebuild(game: Game, prepared: Prepared, inputs: Sequence[Input], events: int, dice: DicePrefs) -> Drive:

@@ -47,12 +47,16 @@ from affray.web.security import HEADERS, FormKeys, Tokens, Viewer
 from affray.web.table import Table
 from affray.web.views import Card, Line, View, board_view, player_view, referee_view
 
-__all__ = ["Served", "make_app", "seat_tokens"]
+__all__ = ["Served", "Stopped", "make_app", "seat_tokens"]
 
 T = TypeVar("T")
 _KEY = "__FORM_KEY__"  # where a rendering's one-time form key goes (a rendering is compared without it)
 _COMPOSED = frozenset({"damage", "heal", "condition", "end", "remove", "add", "plan", "dice"})
 _MAX_FIELD = 2000
+
+
+class Stopped(RuntimeError):
+    """Work for the table's thread asked for once the server stops: not done."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,16 @@ class Served:
     _next: asyncio.Event | None = None
 
     async def call(self, fn: Callable[[], T]) -> T:
-        return await asyncio.wrap_future(self.pool.submit(fn))
+        """``fn`` on the table's thread, in its turn; none once the server stops (``halt``): what was queued then is
+        dropped, so that the fight closes as soon as the work under way is done."""
+        def guarded() -> T:
+            if self.halted:
+                raise Stopped("the server is stopping")
+            return fn()
+
+        if self.halted:
+            raise Stopped("the server is stopping")
+        return await asyncio.wrap_future(self.pool.submit(guarded))
 
     def _event(self) -> asyncio.Event:
         if self._next is None:
@@ -120,8 +133,10 @@ class Served:
         self._wake()
 
     def halt(self) -> None:
-        """The server stops: every live channel ends now (a shutdown waits for nobody)."""
+        """The server stops: every live channel ends now, the work queued for the table's thread is dropped, and a
+        fight moving on (``run``, ``round``) stops after the step under way (a shutdown waits for nobody)."""
         self.halted = True
+        self.table.stopping = True
         self._wake()
 
     async def changed(self, seen: int, timeout: float) -> bool:
@@ -183,7 +198,8 @@ def _env() -> Environment:
 
     def card_html(c: Card) -> Markup:
         """A combatant's card, drawn once for every screen and change that shows it the same."""
-        key = (c.name, c.side, c.hp, c.hp_max, c.state, c.casting, c.engaged, tuple(c.badges), c.mine, c.ours)
+        key = (c.name, c.side, c.hp, c.hp_max, c.state, c.casting, c.engaged, tuple(c.badges), c.mine, c.ours,
+               c.declared, c.lands, c.declares)
         found = drawn.get(key)
         if found is None:
             if len(drawn) > 4096:
@@ -222,6 +238,10 @@ def make_app(served: Served) -> FastAPI:
     env = _env()
     static = resources.files("affray.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.exception_handler(Stopped)
+    async def stopping(request: Request, exc: Stopped) -> Response:
+        return _denied(503, "the server is stopping: the fight is saved")
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Callable[[Request], Any]) -> Response:
@@ -361,6 +381,8 @@ def make_app(served: Served) -> FastAPI:
                         before, seen = drawing.cut, drawing.rev
                     elif not await served.changed(seen, LIVE_KEEPALIVE):
                         yield ": still here\n\n"  # a comment: a connection gone is found by writing to it
+            except Stopped:  # the server stops: the channel ends
+                return
             finally:
                 served.close_stream(v, mine)
 
@@ -381,7 +403,8 @@ def make_app(served: Served) -> FastAPI:
             return _denied(403, "refused: a request from another site")
         form = await request.form()
         data = {k: v for k, v in form.items() if isinstance(v, str)}
-        if any(len(x) > _MAX_FIELD for x in data.values()):
+        picked = [v for v in form.getlist("who") if isinstance(v, str)]  # the group form's combatants and sides
+        if any(len(x) > _MAX_FIELD for x in (*data.values(), *picked)):
             return _denied(413, "refused: a field too long")
         v = who(data.get("token", ""))
         if v is None:
@@ -394,6 +417,8 @@ def make_app(served: Served) -> FastAPI:
         note: str | None
         if data.get("op") == "links" and v.referee:
             note = await served.call(lambda: _reissue(served, data.get("who", "")))
+        elif data.get("op") == "group" and v.referee:
+            note = await served.call(lambda: _group(served.table, picked, data))
         else:
             note = await served.call(lambda: _act(served.table, v, data))
         if note is None:
@@ -485,6 +510,63 @@ def _act(table: Table, v: Viewer, data: dict[str, str]) -> str | None:
         parts = [verb] + [data.get(k, "").strip() for k in ("name", "a", "b")]
         return table.command(" ".join(x for x in parts if x))
     return f"{op}: not an operation of the page"
+
+
+#: Who answers a group's declarations from now on, in the words of the group form's note.
+_MODES = {"ask": "asked", "repeat": "repeated", "auto": "played by their policy"}
+
+
+def _group(table: Table, picked: list[str], data: dict[str, str]) -> str:
+    """The referee's group form (on the table's thread): one declaration for the combatants and sides picked, said
+    as the console's group line (``NAME, NAME: ENTRY``: the one asked now answers, the others take it at their
+    turn), or who answers their declarations from now on (``declare WHO ask|auto|repeat``, one a side or
+    combatant picked). What it did, or what is wrong."""
+    names = list(dict.fromkeys(w.removeprefix("side:").strip() for w in picked if w.strip()))
+    verb = data.get("verb", "")
+    if not names:
+        return "pick who: one or more combatants, or a whole side"
+    if verb in _MODES:
+        notes = [table.command(f"declare {n} {verb}") for n in names]
+        wrong = [x for x in notes if not x.startswith("done: ")]
+        return "; ".join(wrong) if wrong else f"from now on the declarations of {', '.join(names)} are {_MODES[verb]}"
+    if verb != "declare":
+        return f"{verb}: not a verb of the group form"
+    odd = next((n for n in names if "," in n or ":" in n), None)
+    if odd is not None:
+        return f"{odd}: a name with a comma or a colon cannot be one of a group; declare for it alone"
+    entry = data.get("words", "").strip() or _group_entry(data)
+    if entry.startswith("!"):
+        return entry[1:]
+    said = table.command(f"{', '.join(names)}: {entry}")
+    if said:
+        return said
+    _through(table)
+    return f"declared for {', '.join(names)}: {entry}"
+
+
+def _through(table: Table) -> None:
+    """After a group's declaration, stepping: on through the declarations that need no word (the group's own, each
+    its own step: MJ-03's one after another) to the next one asked, or to the point's end."""
+    for _ in range(len(table.session.fight.state.fighters)):
+        pause = table.session.paused
+        if table.pending is not None or table.session.drive.declaring is None or pause is None or pause.why != "step":
+            return
+        table.command("step")
+
+
+def _group_entry(data: dict[str, str]) -> str:
+    """The group form's declaration in the console's words (``melee Aldric``, ``move 30``, ``same``), or what is
+    missing after a ``!``."""
+    action, target, feet = data.get("action", ""), data.get("target", "").strip(), data.get("feet", "").strip()
+    if action in ("melee", "missile"):
+        return f"{action} {target}" if target else "!choose whom they attack"
+    if action == "move":
+        if not feet.isdecimal() or len(feet) > 5:
+            return "!give how far they move, in feet (a whole number)"
+        return f"move {feet}"
+    if action in ("wait", "same", "none"):
+        return action
+    return "!choose their declaration (or say it in words)"
 
 
 def _declaration(table: Table, data: dict[str, str]) -> str:

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import gc
+import signal
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import FrameType
 from typing import TextIO
 
 import uvicorn
@@ -16,7 +21,7 @@ from affray.table.session import PartyKeeper
 from affray.table.store import Store
 from affray.web.app import Served, seat_tokens
 from affray.web.security import Tokens
-from affray.web.server import make_server, settle_heap
+from affray.web.server import PageServer, make_server, settle_heap
 from affray.web.table import Table
 
 __all__ = ["Opening", "close_served", "links", "listen", "open_served", "serve"]
@@ -115,28 +120,72 @@ def _player(name: str) -> str:
 
 def serve(opening: Opening, host: str, port: int, out: TextIO,
           ready: Callable[[uvicorn.Server], None] | None = None) -> None:
-    """Serve until interrupted: the fight stays in its database (``affray serve --db PATH`` serves it again)."""
+    """Serve until interrupted: the fight stays in its database (``affray serve --db PATH`` serves it again). Ctrl-C
+    or SIGTERM stops it whenever it comes: while the fight opens or the server starts, it is not started (or stops at
+    its first look)."""
     sock = listen(host, port)
+    with _stop_signals() as early:
+        try:
+            served = open_served(opening)
+        except BaseException:
+            sock.close()
+            raise
+        try:
+            if served.table.branched is not None:
+                out.write(served.table.branched + "\n")
+            if served.tokens.note is not None:
+                out.write(served.tokens.note + "\n")
+            for who, url in links(served, host, sock.getsockname()[1]):
+                out.write(f"{who}: {url}\n")
+            out.flush()
+            if early.came is None:  # stopped before it started: nothing to start
+                server = make_server(served)
+                early.attach(server)
+                if ready is not None:
+                    ready(server)
+                if early.came is None:
+                    settle_heap()
+                if early.came is None:
+                    server.run(sockets=[sock])
+            if early.came is not None:
+                gc.freeze()  # the process ends: its heap is not walked again as it goes (seconds, on a busy machine)
+            out.write(f"stopped: the fight is saved in {opening.db}; `affray serve --db {opening.db}` serves it again "
+                      "(with the same links)\n")
+        finally:
+            sock.close()
+            close_served(served)
+
+
+class _Early:
+    """Ctrl-C or SIGTERM heard before the server listens for them itself (while the fight opens): handed to the
+    server once it is made (``attach``), which then stops as soon as it has started."""
+
+    def __init__(self) -> None:
+        self.server: PageServer | None = None
+        self.came: int | None = None
+
+    def __call__(self, sig: int, frame: FrameType | None) -> None:
+        self.came = sig
+        if self.server is not None:
+            self.server.handle_exit(sig, frame)
+
+    def attach(self, server: PageServer) -> None:
+        self.server = server
+        if self.came is not None:
+            server.handle_exit(self.came, None)
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[_Early]:
+    """``_Early`` listening for Ctrl-C and SIGTERM until the block ends (only the main thread hears signals:
+    elsewhere, nothing is changed)."""
+    early = _Early()
+    if threading.current_thread() is not threading.main_thread():
+        yield early
+        return
+    before = {sig: signal.signal(sig, early) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        served = open_served(opening)
-    except BaseException:
-        sock.close()
-        raise
-    try:
-        if served.table.branched is not None:
-            out.write(served.table.branched + "\n")
-        if served.tokens.note is not None:
-            out.write(served.tokens.note + "\n")
-        for who, url in links(served, host, sock.getsockname()[1]):
-            out.write(f"{who}: {url}\n")
-        out.flush()
-        server = make_server(served)
-        if ready is not None:
-            ready(server)
-        settle_heap()
-        server.run(sockets=[sock])
-        out.write(f"stopped: the fight is saved in {opening.db}; `affray serve --db {opening.db}` serves it again "
-                  "(with the same links)\n")
+        yield early
     finally:
-        sock.close()
-        close_served(served)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)

@@ -17,6 +17,7 @@ import gc
 import resource
 import time
 from collections.abc import Iterator
+from types import FrameType
 from typing import Any
 
 import uvicorn
@@ -117,8 +118,18 @@ class PageServer(uvicorn.Server):
         """Ctrl-C and SIGTERM stop the server, as uvicorn's do; but then the process goes on to close the fight and
         say where it is saved, where uvicorn would raise the signal again and die of it."""
         with super().capture_signals():
-            yield
-            self._captured_signals.clear()
+            try:
+                yield
+            finally:  # however the server ended, the signal it caught is handled: never raised again to kill it
+                self._captured_signals.clear()
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """A signal to stop: besides uvicorn's flag (its loop looks at it every 0.1 s, later when busy), the table's
+        work stops at once: what is queued for its thread is dropped, a fight moving on stops after its step, and
+        every request still to reach the table is answered 503 at once rather than drawn (``Served.call``)."""
+        super().handle_exit(sig, frame)
+        self.served.halted = True
+        self.served.table.stopping = True
 
     async def shutdown(self, sockets: list[Any] | None = None) -> None:
         """The live channels end now; a request still coming in (a body that does not come) is cut off after

@@ -69,6 +69,8 @@ class Table:
     told: str | None = None
     #: The designer's policies that failed here (``Auto.failed``, kept over rebuilds).
     failed: set[str] = field(default_factory=set)
+    #: The server stops: a fight moving on stops after the step under way (its steps are saved as it goes).
+    stopping: bool = False
 
     @classmethod
     def open(cls, store: Store, game: Game, *, new_rules: bool = False, party: PartyKeeper | None = None,
@@ -185,10 +187,18 @@ class Table:
             reply = self.session.say(text, seat=pc)
             if not reply.ok:
                 return reply.text
-            self.session.advance()
+            self._advance()
             return None
 
         return self._saving(act)
+
+    def _advance(self) -> None:
+        """The fight moves on until a person's word is wanted (``Session.advance``), or the server stops: a step at a
+        time, each saved before the next (a ``run`` of a whole fight by its policies does not hold the server's
+        stop for its length)."""
+        session = self.session
+        while not session.waiting and not self.stopping:
+            session.next()
 
     def command(self, line: str) -> str:
         """One of the referee's lines, as the console takes it; what it did, or what is wrong."""
@@ -204,11 +214,13 @@ class Table:
         reply = self.session.say(line)
         verb = words[0].lower()
         if reply.ok and reply.go:
-            self.session.advance()
+            self._advance()
             if verb in MOVING:
                 return f"{MOVING[verb]}: {len(self.journal.events)} events"
         if not reply.ok or reply.text:
             return reply.text
+        if waiting is not None and self.pending is not waiting:
+            return ""  # the line answered the question (a declaration typed, a group's): the screen moved on
         return f"{MOVING.get(verb, verb)}: once the question waiting is answered" if waiting is not None else "done"
 
 

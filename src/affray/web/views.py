@@ -11,14 +11,14 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
 from rich.console import Console
 
 from affray.drive import DeclareQuestion, DieQuestion, Question
-from affray.engine.events import Condition, Event
+from affray.engine.events import Condition, Event, Morale
 from affray.engine.fight import Fight, describe_declaration
 from affray.engine.state import Fighter
 from affray.engine.step import Step
@@ -57,7 +57,8 @@ class Line:
 @dataclass(frozen=True)
 class Card:
     """One combatant as a screen shows it: ``hp`` and ``hp_max`` None when not known to this viewer; ``badges``
-    its conditions (with their end where known); ``ours``: of the viewer's side."""
+    its conditions (with their end where known); ``ours``: of the viewer's side; ``declared`` and ``lands``: what
+    it declared that is still to come, and when (the moment of its step placed), where the viewer may know them."""
 
     name: str
     side: str
@@ -69,6 +70,9 @@ class Card:
     badges: list[str]
     mine: bool = False
     ours: bool = False
+    declared: str = ""  # its declaration still to come, as far as the viewer knows it
+    lands: str = ""  # when it lands (its first step placed), where the viewer may know it
+    declares: str = ""  # who answers its declarations (ask, auto, repeat): the referee's cards only
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,27 @@ class View:
     sides: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     paused: str | None = None  # why the fight waits for the referee (a round's declarations come next...)
+    #: The sides and their combatants still in the fight, each with who answers its declarations (the referee's
+    #: group form).
+    declarers: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+
+    @property
+    def mine(self) -> Card | None:
+        """A player's own card."""
+        return next((c for c in self.cards if c.mine), None)
+
+    @property
+    def others(self) -> list[tuple[str, bool, list[Card]]]:
+        """The cards by side as ``card_groups`` gives them, the viewer's own left out (a player's screen shows it
+        first, on its own)."""
+        out = [(side, ours, [c for c in cards if not c.mine]) for side, ours, cards in self.card_groups]
+        return [g for g in out if g[2]]
+
+    @property
+    def standing(self) -> tuple[int, int]:
+        """Combatants still standing among the others: of the viewer's side, and its foes."""
+        others = [c for c in self.cards if not c.mine and c.state == "standing"]
+        return sum(c.ours for c in others), sum(not c.ours for c in others)
 
     @property
     def card_groups(self) -> list[tuple[str, bool, list[Card]]]:
@@ -251,14 +276,63 @@ def _form(q: DeclareQuestion, fight: Fight[Any]) -> DeclareForm:
         p(suggestion) if suggestion else None)
 
 
-def _card(f: Fighter, *, known: bool, ours: bool, mine: bool, completes: dict[str, str], now: Any) -> Card:
+def _card(f: Fighter, *, known: bool, ours: bool, mine: bool, completes: dict[str, str], now: Any,
+          plan: tuple[str, str] = ("", ""), declares: str = "") -> Card:
     held = [(c, h) for c, h in f.conditions.items() if now < h.until]
     badges = [p(f"{c}, to {h.words}" if known and h.words else c) for c, h in held]
     casting = ""
     if f.casting:
         casting = f.casting + (f", completes {completes[f.name]}" if known and f.name in completes else "")
     return Card(p(f.name), p(f.side), f.hp if known else None, f.spec.full_hp if known else None, _state(f), p(casting),
-                p(", ".join(sorted(f.engaged))), badges, mine, ours)
+                p(", ".join(sorted(f.engaged, key=_natural))), badges, mine, ours, p(plan[0]), p(plan[1]), declares)
+
+
+def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
+    """A name's order among its fellows: "Kobold 2" before "Kobold 10"."""
+    return tuple((0, int(part)) if part.isdecimal() else (1, part) for part in re.split(r"(\d+)", name) if part)
+
+
+#: What ends a declaration's wait to come: its action, or what made it impossible.
+_SETTLED = frozenset({"impossible", "spell-ruined", "spell-lost", "delay", "down", "leave", "surrender"})
+
+
+def _plans(fight: Fight[Any], seen: list[Seen], steps: list[Step]) -> dict[str, tuple[str, str]]:
+    """Each combatant's declaration still to come and when it lands, as a viewer may know them: its last
+    declaration ``seen`` whose action has not happened yet, and the first of its steps placed (``steps``: those the
+    viewer may know; a foe's declaration heard is shown without its moment). The moment is that of the step of the
+    declared action itself (a blow, not the move closing to it; a spell's completion, not its start)."""
+    fighters = fight.state.fighters
+    declared: dict[str, Any] = {}
+    for s in seen:
+        e = s.event
+        name = e.actor or ""
+        if isinstance(e, Morale) and e.passed is False and not e.rally:  # routed: what they declared is dropped
+            for routed in e.members:
+                declared.pop(routed, None)
+        if e.kind == "declare" and name in fighters:
+            decl = getattr(e, "decl", None)
+            if decl is not None and decl.action != "none":
+                declared[name] = decl
+            else:
+                declared.pop(name, None)
+        elif name in declared and (e.kind == declared[name].action or e.kind in _SETTLED):
+            del declared[name]
+    placed: dict[str, list[Step]] = {}
+    for st in steps:
+        if st.kind in _DOES and st.kind != "delay" and not st.cancelled:
+            placed.setdefault(st.actor.name, []).append(st)
+    out: dict[str, tuple[str, str]] = {}
+    for name in fighters.keys() & (declared.keys() | placed.keys()):
+        mine = placed.get(name, [])
+        decl = declared.get(name) or next((st.decl.source for st in mine if st.decl is not None), None)
+        what = describe_declaration(decl, fighters[name]) if decl is not None else _step_words(mine[0])
+        if mine:
+            first = next((st for st in mine if decl is not None and st.kind == decl.action), mine[0])
+            more = len([st for st in mine if st.kind == first.kind]) - 1
+            out[name] = (what, first.at + (f" (and {more} more)" if more else ""))
+        else:
+            out[name] = (what, "")
+    return out
 
 
 def _completes(table: Table) -> dict[str, str]:
@@ -270,7 +344,10 @@ def referee_view(table: Table, rev: int) -> View:
     d = table.session.drive
     fight = d.fight
     completes = _completes(table)
-    cards = [_card(f, known=True, ours=f.pc, mine=False, completes=completes, now=fight.now)
+    lines, seen = _seen(table, lambda seq, e: True, lambda name: True)
+    plans = _plans(fight, seen, _steps(table))
+    cards = [_card(f, known=True, ours=f.pc, mine=False, completes=completes, now=fight.now,
+                   plan=_placed_words(plans.get(f.name)), declares=f.declares)
              for f in fight.state.fighters.values()]
     notes = []
     sink = Console(file=io.StringIO(), width=200, highlight=False, color_system=None)
@@ -282,14 +359,23 @@ def referee_view(table: Table, rev: int) -> View:
             notes.append(p(f"pending: {s.actor.name}: {s.kind} at {s.at}"))
     notes += [p(f"morale due: {side} ({' and '.join(t)}, G-07)") for side, t in morale_due(fight).items()]
     pcs = {f.name for f in fight.state.fighters.values() if f.pc}
-    lines, seen = _seen(table, lambda seq, e: True, lambda name: True)
     q = table.pending
     return View("referee", "referee", rev,
                 p(f"fight {table.game.id}: {PurePath(table.game.file).name} under {fight.ruleset.id}"),
                 p(fight.now_at), [line.plain for line in next_lines(fight, d.coming, d.declaring)], cards, lines,
                 _board(table, seen, _steps(table), lambda name: name in pcs, secret=False),
                 _ask(q, fight) if q is not None else None, None, _over(table, None), notes, dict(d.dice.by),
-                list(fight.state.sides), list(fight.state.fighters), _paused(table) if q is None else None)
+                list(fight.state.sides), list(fight.state.fighters), _paused(table) if q is None else None,
+                [(p(side), [(p(f.name), f.declares) for f in members if f.active])
+                 for side, members in fight.state.sides.items()])
+
+
+def _placed_words(plan: tuple[str, str] | None) -> tuple[str, str]:
+    """A declaration and its moment, said for a card: a declaration not placed yet says so."""
+    if plan is None:
+        return "", ""
+    what, at = plan
+    return what, at or "not placed yet (once the declarations are all made)"
 
 
 def _paused(table: Table) -> str | None:
@@ -354,10 +440,12 @@ def _seen_by(table: Table, sides: set[str], heard: set[int]) -> SideView:
         f = fight.state.fighters.get(name)
         return f is not None and f.side in sides
 
-    cards = [_card(f, known=f.side in sides, ours=f.side in sides, mine=False, completes=completes, now=fight.now)
-             for f in fight.state.fighters.values()]
     lines, seen = _seen(table, _knows(fight, sides, heard), ours)
     steps = [s for s in _steps(table) if s.actor.side in sides]
+    plans = _plans(fight, seen, steps)
+    cards = [_card(f, known=f.side in sides, ours=f.side in sides, mine=False, completes=completes, now=fight.now,
+                   plan=_placed_words(plans.get(f.name)) if f.side in sides else (plans.get(f.name, ("", ""))[0], ""))
+             for f in fight.state.fighters.values()]
     nxt = [p(f"{s.actor.name} {_step_words(s)}, {s.at}") for s in steps if s.kind in _DOES][:4]
     return cards, lines, _board(table, seen, steps, ours, secret=True), nxt
 
@@ -373,8 +461,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
     me = fight.state.fighters[pc]
     side = me.side
     cards, lines, board, nxt = _side_view(table, {side}, table.session.heard.get(pc, set()))
-    cards = [Card(c.name, c.side, c.hp, c.hp_max, c.state, c.casting, c.engaged, c.badges, c.name == p(pc), c.ours)
-             for c in cards]
+    cards = [replace(c, mine=c.name == p(pc)) for c in cards]
     q = table.pending
     ask = _ask(q, fight) if q is not None and table.session.entitled(pc, q) else None
     waiting = None if q is not None or table.over else "waiting for the referee to go on"
@@ -394,6 +481,7 @@ def board_view(table: Table, rev: int) -> View:
     sides = {f.side for f in pcs}
     heard: set[int] = set().union(*table.session.heard.values()) if table.session.heard else set()
     cards, lines, board, nxt = _side_view(table, sides, heard)
+    cards = [replace(c, declared="", lands="") for c in cards]  # the board shows them, for the table to see
     side = next(iter(sides)) if len(sides) == 1 else None
     return View("table view", "board", rev, p(f"{PurePath(table.game.file).stem} under {fight.ruleset.id}"),
                 p(fight.now_at), nxt, cards, lines[:12], board, over=_over(table, side))

@@ -3,8 +3,9 @@
 // new parts' HTML, then the lists of the parts it kept (an element with data-kids, each child after a <!--k-->
 // comment): a new opening tag (its attributes) where it changed, and its children the same way. While the channel is open a form's answer is the next frame (the form asks for no HTML);
 // without it, a form's answer is the whole live part (htmx). What the user was doing survives a change: what was
-// typed, picked or ticked (fields marked data-keep), which panels were open (details marked data-keep), which field
-// had the focus. A tap on a mark of the board shows its why under the board.
+// typed, picked or ticked (fields marked data-keep), which panels were open (details marked data-keep; a player's
+// folds on that device also across reloads, in its local storage), which field had the focus. A tap on a mark of the
+// board shows its why under the board.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -49,6 +50,23 @@
     });
   }
 
+  // the folds a player opened (the board, the others, the timeline) stay open on that device, after a reload too
+  function stored(key) {
+    try { return window.localStorage.getItem("affray-fold:" + key); } catch (e) { return null; }
+  }
+  function unfold(root) {
+    root.querySelectorAll("details.fold[data-keep]").forEach(function (d) {
+      var was = stored(d.getAttribute("data-keep"));
+      if (was !== null) { d.open = was === "1"; }
+    });
+  }
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d.matches || !d.matches("details.fold[data-keep]")) { return; }
+    try { window.localStorage.setItem("affray-fold:" + d.getAttribute("data-keep"), d.open ? "1" : "0"); } catch (x) {}
+  }, true);
+  unfold(live);
+
   // a tap (or a key press on a focused mark) shows the mark's title, its line and why, under its board
   live.addEventListener("click", function (e) {
     var mark = e.target.closest ? e.target.closest(".bd-mk, .bd-bar, .bd-col") : null;
@@ -66,7 +84,7 @@
   });
   document.body.addEventListener("htmx:beforeSwap", function () { kept = save(live); });
   document.body.addEventListener("htmx:afterSwap", function () {
-    if (kept) { restore(live, kept); kept = null; }
+    if (kept) { restore(live, kept); kept = null; } else { unfold(live); }
     if (source) { connect(); }  // the part was replaced whole: the channel starts again from a whole frame
   });
 
