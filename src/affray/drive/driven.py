@@ -146,10 +146,17 @@ def suggestion(fight: Fight[Any], f: Fighter) -> Declaration | None:
     would declare (``Auto.preview``: asking changes nothing the policies keep; a policy rolls no dice)."""
     standing = fight.standing(f)
     if standing is not None:
-        return standing.source
-    policy = fight.policy
-    chosen = policy.preview(fight, f) if isinstance(policy, Auto) else None
-    return chosen.source if isinstance(chosen, Order) else chosen
+        decl: Declaration | None = standing.source
+    else:
+        policy = fight.policy
+        chosen = policy.preview(fight, f) if isinstance(policy, Auto) else None
+        decl = chosen.source if isinstance(chosen, Order) else chosen
+    if decl is None:
+        return None
+    try:  # what Enter offers is what the answer's check accepts: the one validator's word, never a refusal
+        return check_declaration(fight, f, decl)
+    except AnswerError:
+        return None
 
 
 _KINDS = {"declare": "declaration", "die": "die"}
@@ -284,7 +291,17 @@ class Drive:
         finally:
             self._busy = False
         self._record(Input("command", at, k, value=text.strip(), upto=len(self.fight.events)))
+        self._refresh()
         return None
+
+    def _refresh(self) -> None:
+        """A declaration waiting while a command changed the fight (a foe put down, a caster hurt) offers what is
+        possible now: its choices and suggestion asked of the one validator again, the same question."""
+        q = self._pending
+        if isinstance(q, DeclareQuestion):
+            f = self.fight.state.fighters[q.actor]
+            self._pending = DeclareQuestion(q.id, q.actor, q.side, q.at, q.tick, choices(self.fight, f), q.known,
+                                            suggestion(self.fight, f))
 
     def set_dice(self, who: str, mode: str) -> None:
         """From now on ask (``mode`` "ask") or roll the dice of ``who``: a side, a die's purpose, or all."""

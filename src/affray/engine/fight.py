@@ -20,13 +20,14 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from affray.dice.expr import DiceExpr
 from affray.dice.roller import DieProvider, Roller
-from affray.engine.conditions import effect_of, incapacitated
+from affray.engine.conditions import effect_of, incapacitated, unable
 from affray.engine.events import (
     Condition,
     Declare,
     Delay,
     Down,
     Event,
+    Impossible,
     Melee,
     Morale,
     Rolls,
@@ -35,7 +36,7 @@ from affray.engine.events import (
     Tick,
 )
 from affray.engine.options import BaseOptions
-from affray.engine.rules import LOST, Chain
+from affray.engine.rules import LOST, Chain, FreeAttack
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
 from affray.engine.validity import why_not
@@ -75,6 +76,8 @@ class Clock(Protocol[S_co]):
     def action_die(self) -> int | None: ...
     @property
     def periods_per_round(self) -> int: ...
+    @property
+    def move_limits(self) -> dict[str, int]: ...
 
     def new_state(self) -> S_co: ...
     def begin(self, fight: Any, period: int) -> None: ...
@@ -271,13 +274,13 @@ class Fight(Generic[S]):
         continuing = f.current is not None and f.remaining > 0
         consumed = False
         decl: Order | None
-        if resume is not None:
+        if f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
+                                             for c, h in f.conditions.items())):
+            decl = order_of(_flight(f.mv * 10))  # G-07: whatever it was doing or had held over, it flees
+            continuing = False
+        elif resume is not None:
             decl = resume
             continuing = True
-        elif f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
-                                               for c, h in f.conditions.items())):
-            decl = order_of(_flight(f.mv * 10))
-            continuing = False
         elif continuing:
             decl = f.current
         elif f.plan_pos < len(f.plan):
@@ -289,7 +292,7 @@ class Fight(Generic[S]):
                 decl = fallback
                 continuing = True
         if decl is None:
-            if f.declared is not None:
+            if f.declared is not None and f.active:
                 self.record(Declare(tick, at, self.round_at(tick), f.name, detail="nothing left to do"
                                     if self.explain else None, rolls=self.rolls()))
             return None
@@ -325,10 +328,19 @@ class Fight(Generic[S]):
                 return standing, True
         if self.auto or mode == "auto":
             chosen = self.policy(self, f)
-            return (chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)), False
+            order = chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)
+            why = self.why_not(f, order) if order is not None else None
+            if why is not None and order is not None:  # checked when it would act, as an answer is: told, never
+                # swapped for another
+                self.emit(Impossible, tick, at, f.name, why=f"its policy declared {describe_declaration(order, f)}: "
+                          f"{why}" if self.explain else None, detail="the policy's declaration is refused: nothing "
+                          "declared" if self.explain else None)
+                return None, False
+            return order, False
         if self.asker is not None and not self.over:
             heard = tuple((name, told(d)) for name, d in known)
-            return order_of(self.asker.declaration(self, f, tick, at, heard)), True
+            answer = order_of(self.asker.declaration(self, f, tick, at, heard))
+            return (answer, True) if f.active else (None, False)  # put down or removed while it was asked
         return None, False
 
     def standing(self, f: Fighter) -> Order | None:
@@ -349,6 +361,12 @@ class Fight(Generic[S]):
         """Why ``decl`` cannot be ``f``'s at this moment (its target is out of the fight, its spell cannot be paid
         for, its ruleset forbids it now), or None: the one validator's answer (``engine.validity``)."""
         return why_not(self, f, decl)
+
+    def free_attackers(self, step: Step) -> list[FreeAttack]:
+        """Who gets a free attack on ``step`` (the chain's ``free_attacks``: attacks of opportunity, on a flight...),
+        less whoever cannot strike at that moment: out of the fight, routed, asleep, held, stunned... (``unable``:
+        G-05, G-07, G-09). What the engine makes and what a screen warns of."""
+        return [fa for fa in self.rules.free_attacks(self, step) if unable(fa[0], step.tick, attack=True) is None]
 
     def free_dice(self, step: Step, target: str) -> Order | None:
         """G-06: the referee's outcome or dice of ``step``'s free attack (an attack of opportunity, a free attack on a
@@ -394,7 +412,8 @@ class Fight(Generic[S]):
     def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
                      triggers: tuple[str, ...], why: str, dice: DiceExpr, given: int | None = None) -> bool:
         """Roll ``dice`` against ``score`` (``given``: their total as rolled at the table, else the file's for this
-        round, else rolled): above it fails (G-07)."""
+        round, else rolled): above it fails (G-07), and the routed flee at once as their ruleset places a new action
+        (``Ruleset.ready``): the same whether the ruleset's own check or the referee's word called it."""
         if given is None:
             given = self.encounter.rolls.morale.get(tick[0], {}).get(side)
         roll = self.roller.dice(dice, "morale", side, given=given) + dice.bonus
@@ -407,6 +426,10 @@ class Fight(Generic[S]):
         self.record(Morale(tick, at, self.round_at(tick), None, why, detail, passed=passed, side=side,
                            members=tuple(m.name for m in members), triggers=triggers, surrender=surrender,
                            rolls=self.rolls()))
+        if not passed:  # routed (G-07): each flees from now, as its ruleset places a flight (whoever called the check)
+            for m in members:
+                if m.active:
+                    self.ruleset.ready(self, m)
         return passed
 
     # -- resolution (the Engine's) ----------------------------------------------------------------------

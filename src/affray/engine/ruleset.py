@@ -60,6 +60,9 @@ class Ruleset(Generic[S, Opts]):
     opportunity_stops: ClassVar[bool] = False
     #: Step kinds the ruleset resolves itself (``resolve_own``), even when the actor is no longer active.
     own_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: The most feet a move of some mode may cover under this ruleset (d12-procedure's 5-foot step and 10-ft fall
+    #: back): what a question offers for that mode, and the file's check.
+    move_limits: ClassVar[dict[str, int]] = {}
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.opt: Opts = parse_options(self.Options, options, self.id)  # type: ignore[assignment]
@@ -93,8 +96,9 @@ class Ruleset(Generic[S, Opts]):
 
     def phase_end(self, fight: Fight[S], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
         """The end of the phase (``unit`` "round": the round) holding ``tick``, ``later`` on: timed effects of the
-        critical tables (C2X-03/04, option ``crit_phase``) last until then. By default a ruleset's period (its
-        declaration point) is its phase and its round."""
+        critical tables (C2X-03/04, option ``crit_phase``) last until then; ``unit`` "last": the last moment of that
+        phase itself, where what it owes comes (a critical 10's free attack "next phase"), where a ruleset has one
+        before the next begins. By default a ruleset's period (its declaration point) is its phase and its round."""
         end = self.period_end(fight.period + later)
         return Until(end, f"round {end[0]}, start")
 

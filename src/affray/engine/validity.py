@@ -150,6 +150,9 @@ def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str 
             t = state.fighters.get(at)
             if t is not None and not t.active:
                 return f"{at} is out of the fight ({out_how(t)})"
-            if t is None and at in state.sides and state.active_left[at] == 0:
-                return f"no one of {at} is left in the fight"
+            if t is None and at in state.sides:
+                if spell.area == 1:  # what the file's check says of it too (``references``): a policy asks only here
+                    return f"{spell.name} takes one target (its area is 1): name a combatant of {at}, not the side"
+                if state.active_left[at] == 0:
+                    return f"no one of {at} is left in the fight"
     return fight.ruleset.refusal(fight, f, decl) if now else None

@@ -194,6 +194,11 @@ class Combat2Attacks(Combat2Part):
         """C2-04: the target fell first and nothing was swung: the attack is kept for a later phase."""
         b.attacks -= 1
 
+    def unmade(self, b: Book) -> None:
+        """Its maker could not strike when the blow came (asleep, held...): it is not the round's attack (P1-07)."""
+        b.attacks = max(0, b.attacks - 1)
+        b.attacked_phase = 0
+
     def _spend(self, f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int, period: int,
                blows: int) -> None:
         b.attacks += blows

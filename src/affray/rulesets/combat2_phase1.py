@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from affray.engine.conditions import unable
 from affray.engine.events import Check, Initiative, Surprise, Tick
 from affray.engine.fight import Fight
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
@@ -70,6 +71,9 @@ if TYPE_CHECKING:
     from affray.io.load import Loaded
 
 __all__ = ["Combat2Phase1", "Combat2Phase1Options", "Combat2Rules"]
+
+#: Blows that are no attack of the round's count or schedule: free ones, answers to a charge, a touch.
+_NOT_SCHEDULED = frozenset({"free", "counter", "touch"})
 
 
 class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
@@ -123,7 +127,12 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         return (rnd, phase + 1) if phase < 3 else (rnd + 1,)
 
     def phase_end(self, fight: Fight[Memo], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
-        """C2X-03: the end of the phase holding ``tick``, ``later`` phases on (``unit`` round: of its round)."""
+        """C2X-03: the end of the phase holding ``tick``, ``later`` phases on (``unit`` round: of its round; "last":
+        that phase's last moment, after its movement and combat and before its durations run out)."""
+        if unit == "last":
+            period = fight.period + later
+            rnd, phase = round_of(period), (period - 1) % 3 + 1
+            return Until((rnd, phase, 8, 0), self.words.at(rnd, phase, "end of the phase"))
         if unit == "round":
             rnd = round_of(fight.period) + later + 1
             return Until((rnd,), self.words.at(rnd, 0, "start"))
@@ -520,6 +529,15 @@ class Combat2Rules(Rule):
                 continue  # the winner outruns a foe that already struck this phase
             out.append((foe, foe.weapon(None), f"free attack: {mover.name} flees from melee (C2-18)"))
         return out
+
+    def resolved(self, fight: Fight[Memo], step: Step) -> None:
+        """A blow that never came because its maker could not strike when its half-segment came (asleep, held,
+        stunned, routed: G-07, G-09) was not made: it is not the round's attack (P1-07, P1-13), and under Phase
+        System II "in the event of an unexpected or even voluntary phase delay, the sequence starts over with the
+        next attack" (P2-07)."""
+        if (step.failed and step.kind in ("melee", "missile") and step.index == 0 and step.actor.active
+                and not step.tags & _NOT_SCHEDULED and unable(step.actor, step.tick, attack=True) is not None):
+            self.ruleset.attacks.unmade(book(fight, step.actor))
 
     def interrupt(self, fight: Fight[Memo], caster: Fighter, step: Step) -> str | None:
         """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes

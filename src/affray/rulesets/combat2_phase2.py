@@ -228,6 +228,13 @@ class Phase2Attacks(Combat2Attacks):
             b.sched_attacks = max(0, b.sched_attacks - 1)
         b.attacked_phase = 0
 
+    def unmade(self, b: Book) -> None:
+        """P2-07: "In the event of an unexpected or even voluntary phase delay, the sequence starts over with the next
+        attack": a blow its maker could not strike (asleep, held...) is such a delay, and not an attack made."""
+        b.sched_pos = b.sched_attacks = 0
+        b.next_forms = set()
+        b.attacked_phase = 0
+
     def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Arms, str]],
                        rnd: int) -> list[tuple[Arms, str]]:
         """P2-09: split forms take as many forms as Table 7 allows this phase; a slower off-hand weapon joins

@@ -559,7 +559,10 @@ class Session:
         self._rest.clear()
         self.heard = {pc: {s for s in seqs if s < to} for pc, seqs in self.heard.items()}
         self._events = to
-        self.mode, self.left = "step", 1
+        if pause:  # undone: the referee says how to go on from there
+            self.mode, self.left = "step", 1
+        # taken back to a question: asked again, and the fight goes on as it was going (run, a step, a round) once
+        # answered: no pause the caller did not ask for (a caller running to the next question waits for none)
         self._paused = Pause("start") if pause else None
         self._ended = False
         q = self.drive.peek()
