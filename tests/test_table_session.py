@@ -183,7 +183,7 @@ def test_journal_in_one_place(tmp_path: Path) -> None:
     to_question(s)
     commands = [i for i in journal.inputs if i.kind == "command"]
     assert [json.loads(c.value.removeprefix("ahead ")) for c in commands] == [
-        {"who": ["Orc 2", "Orc 3"], "declare": {"melee": "Brom"}}]
+        {"who": ["Orc 2", "Orc 3"], "declare": {"melee": "Brom"}, "point": 1}]  # this declaration point's (issue 37)
     assert journal.events == [e for e in journal.events if isinstance(e, dict)] and len(journal.events) == len(
         s.fight.events)
     store.close()

@@ -234,6 +234,8 @@ def _plan(rest: str, fight: Fight[Any]) -> FightCommand:
     def replan(fight: Fight[Any]) -> None:
         text = "; ".join(describe_declaration(d, fight.state.fighters[name]) for d in plan) or "nothing"
         _emit(fight, Replan, name, f"{name}'s declarations to come: {text}", plan=plan)
+        if plan:  # a new word: it wins over an action held over or going on where the seed lets it change
+            fight.replanned.add(name)
         fight.ruleset.ready(fight, fight.state.fighters[name])
 
     return replan
@@ -375,8 +377,11 @@ def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:
         data = None
     who = data.get("who") if isinstance(data, dict) else None
     entry = data.get("declare") if isinstance(data, dict) else None
+    point = data.get("point") if isinstance(data, dict) else None
     if not isinstance(who, list) or not who or not all(isinstance(n, str) for n in who):
         raise CommandError("ahead: give {\"who\": [NAME, ...], \"declare\": ENTRY or \"same\"}")
+    if point is not None and (isinstance(point, bool) or not isinstance(point, int)):
+        raise CommandError("ahead: point is the declaration point (a whole number) a group's answer serves")
     said: dict[str, Order | str] = {}
     for name in who:
         if name not in fight.state.fighters:
@@ -392,13 +397,22 @@ def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:
 
     def ahead(fight: Fight[Any]) -> None:
         fight.ahead.update(said)
+        for name in said:
+            if point is None:
+                fight.ahead_for.pop(name, None)
+            else:
+                fight.ahead_for[name] = point
 
     return ahead
 
 
-def ahead_text(names: list[str], entry: dict[str, Any] | str) -> str:
-    """The ``ahead`` command that says ``entry`` (a plan entry, or "same") ahead for ``names``."""
-    return f"{AHEAD} " + json.dumps({"who": names, "declare": entry}, ensure_ascii=False, sort_keys=True)
+def ahead_text(names: list[str], entry: dict[str, Any] | str, point: int | None = None) -> str:
+    """The ``ahead`` command that says ``entry`` (a plan entry, or "same") ahead for ``names``: for each one's next
+    declaration point, or (``point``, a group's answer to a question) for that declaration point only."""
+    data: dict[str, Any] = {"who": names, "declare": entry}
+    if point is not None:
+        data["point"] = point
+    return f"{AHEAD} " + json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
 def suggest(text: str, fight: Fight[Any], verbs: tuple[str, ...] = ()) -> tuple[str, list[str]]:

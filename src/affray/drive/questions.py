@@ -17,7 +17,7 @@ from typing import Any, cast
 from pydantic import ValidationError
 
 from affray.engine.events import Tick
-from affray.engine.fight import Fight
+from affray.engine.fight import COMMON_KEYS, Fight
 from affray.engine.state import Fighter
 from affray.engine.validity import cast_refusal, needs_target, out_how, references, why_not
 from affray.errors import AffrayError
@@ -147,7 +147,7 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     out.update({"move": list(moves), "moves": moves, "movement": feet, "misc": True, "wait": True, "none": True,
                 "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons], "spells": spells,
                 "enemies": enemies, "allies": allies, "fallen": fallen(fight),
-                "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
+                "sides": list(state.sides), "keys": {**fight.ruleset.declaration_keys, **COMMON_KEYS}})
     return out
 
 
@@ -192,7 +192,7 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object, *, now: bool 
     if decl.roll is not None and (die is None or not 1 <= decl.roll <= die):
         raise AnswerError(f"roll: ruleset {fight.ruleset.id} rolls no die per action" if die is None else
                           f"roll: {decl.roll} is not a d{die} result (1-{die})")
-    keys = fight.ruleset.declaration_keys
+    keys = {**fight.ruleset.declaration_keys, **COMMON_KEYS}
     for key in decl.extra:
         if key not in keys:
             raise AnswerError(f"unknown key {key!r} for this ruleset (its own keys: {', '.join(keys) or 'none'})")

@@ -39,16 +39,24 @@ from affray.engine.options import BaseOptions
 from affray.engine.rules import LOST, Chain, FreeAttack
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
-from affray.engine.validity import why_not
+from affray.engine.validity import out_how, why_not
 from affray.model.encounter import Declaration, Encounter, Outcome
 from affray.model.order import Order, order_of
 
-__all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration", "told"]
+__all__ = ["CHANGE", "COMMON_KEYS", "FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration", "told"]
 
 #: The end of a condition that lasts the whole fight (a weapon dropped, C2X-03).
 FOREVER: Tick = (1 << 30,)
 #: Said ahead for a combatant (``Fight.ahead``): its standing declaration, whatever it is then ("all: same").
 SAME = "same"
+#: The declaration key, known to every ruleset, by which a new declaration puts aside what would go on: an action held
+#: over, an approach, a spell being cast where the seed lets it be cancelled (``Fight.said_for``).
+CHANGE = "change"
+#: The keys every ruleset reads, besides its own ``declaration_keys``.
+COMMON_KEYS: dict[str, str] = {CHANGE: "true, or the declaration point N (the round; Combat II: its phase counted from "
+                               "the fight's start, 3 x (round - 1) + phase): drop what would go on (an action held over, "
+                               "an approach under way, a spell being cast where the seed lets it be cancelled) and take "
+                               "this one there"}
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
@@ -78,6 +86,8 @@ class Clock(Protocol[S_co]):
     def periods_per_round(self) -> int: ...
     @property
     def move_limits(self) -> dict[str, int]: ...
+    @property
+    def keeps_attacks(self) -> bool: ...
 
     def new_state(self) -> S_co: ...
     def begin(self, fight: Any, period: int) -> None: ...
@@ -160,6 +170,14 @@ class Fight(Generic[S]):
         #: plan is used up, while still possible (a group's answer, a change typed before its turn; ``SAME``: its
         #: standing declaration). An input like an answer: a driven fight records and gives them again.
         self.ahead: dict[str, Order | str] = {}
+        #: Of those, the ones a group's answer to a question gave (``also``, ``SIDE: ENTRY``): each for the declaration
+        #: point it was given at (its period) only, as CONTRACT says ("this declaration point's questions").
+        self.ahead_for: dict[str, int] = {}
+        #: Combatants whose declarations still to come the referee replaced (the console's ``plan``) since they last
+        #: declared: a new word, like one said ahead for them.
+        self.replanned: set[str] = set()
+        #: The last combatant heard coming to declare (``herald``), at what moment and after how many events.
+        self._heralded: tuple[str, Tick, int] | None = None
         #: How many of the free attacks the file gives by round and attacker have been made (``rolls.free``, G-06).
         self._free: dict[tuple[int, str], int] = {}
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
@@ -251,19 +269,47 @@ class Fight(Generic[S]):
     def over(self) -> bool:
         return self.state.standing <= 1
 
+    def herald(self, f: Fighter, tick: Tick, at: str) -> bool:
+        """``f`` comes to declare: the caller hears it (``on_declare``: a console may pause there and the referee say
+        what changes) before anything of its declaration is decided, once a point; whether it is still in the fight
+        then. A ruleset that decides what goes on before it asks ``declare`` (Combat II's held-over actions) calls it
+        first."""
+        if self.on_declare is None or self.over:
+            return True
+        key = (f.name, tick, len(self.events))
+        if key != self._heralded:
+            self._heralded = key
+            self.on_declare(f, tick, at)
+        return f.active
+
+    def said_for(self, f: Fighter) -> bool:
+        """Whether ``f`` has a new word since it last declared: a declaration said ahead for it alone (``NAME: ENTRY``,
+        typed at another prompt; not ``same``), its declarations to come replaced (``plan``), or its plan's next entry
+        marked ``change: true`` or ``change: N`` with N this declaration point (how a file says the same). It wins over
+        an action held over or going on, wherever the seed lets it change (its ruleset says where); the declaration
+        taken then carries ``change: N``, so that the timeline is the same from a file whose plan holds it."""
+        name = f.name
+        if (name in self.ahead and name not in self.ahead_for and self.ahead[name] != SAME) or name in self.replanned:
+            return True
+        if f.plan_pos >= len(f.plan):
+            return False
+        change = f.plan[f.plan_pos].extra.get(CHANGE)
+        return change is True or (type(change) is int and change == self.period)
+
     def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
-                known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None) -> Order | None:
+                known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None,
+                displaces: str = "") -> Order | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
         when routed, (``--auto``) the default action, or the asker's answer. Emits ``declare``.
 
         ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
         without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
         into account when it is asked (Combat II's winners hear the losers'). ``fallback``: an action the ruleset
-        lets stand if nothing new is declared (a readied weapon, C2-21), carried on as ``resume`` would."""
-        if self.on_declare is not None and not self.over:
-            self.on_declare(f, tick, at)
-            if not f.active:  # removed (or put down) by the referee at this very point: it declares nothing
-                return None
+        lets stand if nothing new is declared (a readied weapon, C2-21), carried on as ``resume`` would.
+        ``displaces``: what a new word (``said_for``) puts aside here, in words (a held-over attack, a spell being
+        cast): the declaration taken is marked ``change: true`` and its detail says what it replaces."""
+        if not self.herald(f, tick, at):  # removed (or put down) by the referee at this very point: nothing
+            return None
         if f.conditions:
             held = incapacitated(f, tick)
             if held is not None:  # "its declarations wait, and it is asked nothing" (G-09)
@@ -272,12 +318,25 @@ class Fight(Generic[S]):
                            f"({f.conditions[held].rule})", f"{held}: no declaration")
                 return None
         continuing = f.current is not None and f.remaining > 0
-        consumed = False
+        if continuing and resume is None:
+            current = f.current
+            assert current is not None
+            goal = self.state.fighters.get(current.target or "")
+            if goal is not None and not goal.active:  # its approach has nowhere to go (G-05): told; it declares anew
+                self.emit(Impossible, tick, at, f.name, why=f"{goal.name} is out of the fight ({out_how(goal)}): the "
+                          f"approach to it ends (G-05)" if self.explain else None, detail="approach ends" if
+                          self.explain else None, target=goal.name, ends=True)
+                continuing = False
+            elif self.said_for(f):  # the referee's new word wins over the approach going on
+                continuing = False
+                displaces = displaces or f"the approach to {current.target}"
+        consumed = flight = False
         decl: Order | None
         if f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
                                              for c, h in f.conditions.items())):
             decl = order_of(_flight(f.mv * 10))  # G-07: whatever it was doing or had held over, it flees
             continuing = False
+            flight = True
         elif resume is not None:
             decl = resume
             continuing = True
@@ -286,6 +345,7 @@ class Fight(Generic[S]):
         elif f.plan_pos < len(f.plan):
             decl = f.plan[f.plan_pos]
             consumed = True
+            self.replanned.discard(f.name)
         else:
             decl, consumed = self._unplanned(f, tick, at, known)
             if decl is None and fallback is not None:
@@ -296,17 +356,32 @@ class Fight(Generic[S]):
                 self.record(Declare(tick, at, self.round_at(tick), f.name, detail="nothing left to do"
                                     if self.explain else None, rolls=self.rolls()))
             return None
+        if displaces and consumed and decl.extra.get(CHANGE) != self.period:
+            decl = decl.changed(**{CHANGE: self.period})  # the point it changed at: a file's plan says it so
         remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
         detail = None
         if self.explain:
             detail = describe_declaration(decl, f)
             if continuing:
                 detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
+            elif consumed and self.ruleset.keeps_attacks and decl.action in ("melee", "missile") and \
+                    self._again(f, decl):  # the same attack again, kept or planned: it goes on (issue 37)
+                detail = f"continues: {detail} (its standing attack)"
             elif not consumed:
-                detail += " (routed: flees)" if f.routed else " (auto)"
+                detail += " (routed: flees)" if f.routed else " (fleeing: flees)" if flight else " (auto)"
+            if displaces and consumed:
+                detail += f" (replaces {displaces})"
         self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl.source, consumed=consumed,
                             continuing=continuing, remaining=remaining, rolls=self.rolls(), order=decl))
         return decl
+
+    def _again(self, f: Fighter, decl: Order) -> bool:
+        """Whether ``decl`` is ``f``'s last declaration once more (what held for that one alone aside)."""
+        if f.plan_pos == 0:
+            return False
+        last = f.plan[f.plan_pos - 1].source
+        now = decl.source
+        return last is now or _bare(last) == _bare(now)
 
     def _unplanned(self, f: Fighter, tick: Tick, at: str,
                    known: tuple[tuple[str, Declaration], ...]) -> tuple[Order | None, bool]:
@@ -316,16 +391,28 @@ class Fight(Generic[S]):
         possible; ``auto`` (or ``--auto``), its policy; ``ask``, the asker (nobody is asked once one side alone
         stands); without an asker, nothing."""
         mode = f.declares
+        self.replanned.discard(f.name)
         if self.ahead:
             said = self.ahead.pop(f.name, None)
-            if said is not None:
+            point = self.ahead_for.pop(f.name, None)
+            if said is not None and (point is None or point == self.period):  # a group's: its point's only
                 decl = self.standing(f) if said == SAME else said if isinstance(said, Order) else None
-                if decl is not None and self.why_not(f, decl) is None:
-                    return decl, True
+                if decl is not None:
+                    why = self.why_not(f, decl)
+                    if why is None:
+                        return decl, True
+                    # said ahead, no longer possible: told in the seed's words, then asked (or its mode answers)
+                    self.emit(Impossible, tick, at, f.name, why=f"said ahead: {describe_declaration(decl, f)}: {why}"
+                              if self.explain else None, detail="the declaration said ahead is refused" if
+                              self.explain else None, target=decl.target)
         if mode == "repeat":
             standing = self.standing(f)
             if standing is not None:
                 return standing, True
+        if mode == "ask" and self.ruleset.keeps_attacks and self.asker is not None and not self.auto:
+            standing = self.standing(f)  # its attack goes on, phase after phase, action after action: asked again only
+            if standing is not None and standing.action in ("melee", "missile"):  # for something new (its target
+                return standing, True  # down...) or when the referee says otherwise (NAME: ENTRY, plan)
         if self.auto or mode == "auto":
             chosen = self.policy(self, f)
             order = chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)
@@ -557,7 +644,17 @@ def _one_time(d: Declaration) -> dict[str, Any]:
         update["dice"] = None
     if d.roll is not None:
         update["roll"] = None
+    if d.extra.get(CHANGE) is not None:
+        update[CHANGE] = None
     return update
+
+
+def _bare(d: Declaration) -> dict[str, Any]:
+    """``d`` as written in a plan, without what held for it alone (``_one_time``): to tell the same declaration again."""
+    data = d.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
+    for key in ("outcome", "dice", "roll", CHANGE):
+        data.pop(key, None)
+    return data
 
 
 def told(d: Declaration) -> Declaration:
@@ -575,6 +672,9 @@ def _flight(feet: int) -> Declaration:
 
 def describe_declaration(decl: Declaration | Order, f: Fighter) -> str:
     action = decl.action
+    touch = decl.extra.get("touch")
+    if action == "melee" and isinstance(touch, str):  # the touch of a spell cast (C2-10)
+        return f"touch {decl.target} with {touch}"
     if action in ("melee", "missile"):
         weapon = f.weapon(decl.weapon, missile=action == "missile")
         text = f"{action} {decl.target} with {weapon.name}"

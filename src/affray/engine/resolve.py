@@ -410,8 +410,8 @@ class Engine(Fight[S]):
             healed, words = self._heal(step, spell, a, targets)
             detail = "; ".join(x for x in (detail, words) if x)
         self.emit(Cast, step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
-                  detail=(detail or None) if self.explain else None, effects=effects, splinter=tuple(splinter),
-                  healed=healed)
+                  detail=(detail or step.note or None) if self.explain else None, effects=effects,
+                  splinter=tuple(splinter), healed=healed)
         for name, dmg in effects.items():  # G-11: a spell's damage disrupts a caster too, if the rules say so
             struck = state.fighters[name]
             if dmg > 0 and name in casting and struck.casting == casting[name]:

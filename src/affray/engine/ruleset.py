@@ -63,6 +63,11 @@ class Ruleset(Generic[S, Opts]):
     #: The most feet a move of some mode may cover under this ruleset (d12-procedure's 5-foot step and 10-ft fall
     #: back): what a question offers for that mode, and the file's check.
     move_limits: ClassVar[dict[str, int]] = {}
+    #: Whether a combatant a person answers for (``declare: ask``) goes on with its standing attack at each declaration
+    #: point without being asked while it is still possible (Combat II's phases, phase-count's actions: points within
+    #: a round, where a player says what it does once and changes it when it wants): asked again only when it has
+    #: something new to declare. Where declarations are made once a round, each one is asked.
+    keeps_attacks: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.opt: Opts = parse_options(self.Options, options, self.id)  # type: ignore[assignment]

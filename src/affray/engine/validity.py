@@ -66,7 +66,7 @@ def references(decl: Declaration, actor: str, weapons: Sequence[Weapon], spells:
         target = decl.melee if action == "melee" else decl.missile
         if target is not None and target not in names:
             yield action, f"no combatant named {target!r} to attack (combatants: {_listed(names)})"
-        elif target == actor:
+        elif target == actor and "touch" not in decl.extra:  # a touch spell may be given to oneself (C2-10)
             yield action, f"{target} cannot attack itself: name a foe"
         if decl.weapon is not None:
             weapon = next((w for w in weapons if w.name == decl.weapon), None)

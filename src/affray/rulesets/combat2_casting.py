@@ -155,6 +155,7 @@ class Combat2Casting(Combat2Part):
             b.used_m = True
         if spell.touch:
             b.charged = (spell.name, f.casts.get(spell.name, 0))
+            b.touch_at = d.at if d.at in fight.state.fighters else None  # delivered there next (C2-10)
         fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self.words.at(rnd, phase, "stating intentions"),
                         f"begins {spell.name} at the start of {self.words.phase_name(3 * (rnd - 1) + phase)} (P1-07)",
                         decl=d, spell=spell, target=d.at))

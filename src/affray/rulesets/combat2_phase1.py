@@ -49,8 +49,8 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.engine.conditions import unable
-from affray.engine.events import Check, Initiative, Surprise, Tick
-from affray.engine.fight import Fight
+from affray.engine.events import Check, Initiative, SpellRuined, Surprise, Tick
+from affray.engine.fight import Fight, describe_declaration
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
@@ -59,7 +59,7 @@ from affray.errors import Problem
 from affray.io.checks import planned
 from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Combatant, Declaration, Dice
-from affray.model.order import Order
+from affray.model.order import Order, order_of
 from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
@@ -102,6 +102,8 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     }
     initiative_die = 10
     periods_per_round = 3  # phases 1-3: the engine's declaration point is a phase
+    keeps_attacks = True  # a player states its attack once, not at every phase (P1-08 with the referee's say)
+    own_kinds = frozenset({"heal-touch"})  # C2-10: a healing touch, given without an attack roll
     surprise_die = 10
     attack_scheme = "2e"
 
@@ -210,10 +212,11 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         self.casting.phase_started(fight, rnd, phase, period)
 
     def pending(self, fight: Fight[Memo]) -> bool:
-        """An attack owed after closing, a delayed declaration, a spell held into the next round."""
+        """An attack owed after closing, a delayed declaration, a spell held into the next round, a touch to give."""
         books = fight.memo.books
         return any(fight.state.fighters[name].active and (b.pending is not None or b.carry is not None
-                                                          or b.held is not None or b.completes_in > 0)
+                                                          or b.held is not None or b.completes_in > 0
+                                                          or b.touch_at is not None)
                    for name, b in books.items())
 
     def _round_end(self, rnd: int) -> Tick:
@@ -318,21 +321,47 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                  known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:
         """``f``'s intentions: a spell it goes on casting, a declaration held over or owed, else the next one (asked
         for with ``known``, the declarations it may take into account)."""
-        if b.casting_until >= period and f.casting is not None and b.casting_decl is not None:
-            return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
+        # What the referee said for it (NAME: ENTRY, or ``plan``) wins over what it would go on with: a spell being
+        # cast ("the action may be cancelled": C2-05, a voluntarily interrupted spell still counting as the round's
+        # casting), a declaration held over by a forced delay, a blow owed after closing. The seed lets a combatant
+        # state new intentions at the start of each phase (P1-08); only within the half-segment of the blow may the
+        # target no longer be changed (C2-05), and that moment is past any declaration.
+        casting = b.casting_until >= period and f.casting is not None and b.casting_decl is not None
+        if (casting or b.carry is not None or b.pending is not None or b.touch_at is not None) and not fight.herald(
+                f, tick, at):  # heard first: what the referee says there decides whether it goes on
+            return None
+        said = fight.said_for(f) and not f.routed
+        displaces = ""
+        if casting and b.casting_decl is not None:
+            if not said:
+                return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
+            displaces = f"the casting of {f.casting}"
+            fight.emit(SpellRuined, tick, at, f.name, spell=f.casting, why=f"{f.name} gives up casting {f.casting} for "
+                       "a new declaration: the action may be cancelled, and a voluntarily interrupted spell still counts "
+                       "as the round's casting (C2-05, C2-09)" if fight.explain else None,
+                       detail="the spell is ruined for this casting")
         b.casting_until = 0
         ready, b.ready = b.ready, None
         carry, pending = b.carry, b.pending
         b.carry = b.pending = None
-        if carry is not None:
-            return fight.declare(f, tick, at, resume=carry, note=b.carry_note)
-        if pending is not None and f.remaining == 0 and not f.routed:
-            return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
+        touch = self._touch(fight, f, b)
+        if not said:
+            if carry is not None:
+                return fight.declare(f, tick, at, resume=carry, note=b.carry_note)
+            if pending is not None and f.remaining == 0 and not f.routed:
+                return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
+            if touch is not None:
+                return fight.declare(f, tick, at, resume=touch, note="the touch of the spell it cast, in the attack "
+                                     "portion of a later phase (C2-10)")
+        else:
+            held = carry or (pending if f.remaining == 0 else None) or touch
+            if held is not None:
+                displaces = displaces or describe_declaration(held, f) + (" (held over)" if held is carry else "")
         b.con_checked = False
         # C2-21: "A ready state MAY be maintained from phase to phase until an attack is made": it stands only if
         # nothing new is declared (the plan's next entry, an answer, a policy's choice)
         kept = ready if ready is not None and self._still_ready(fight, f, ready) else None
-        return fight.declare(f, tick, at, known=known, fallback=kept,
+        return fight.declare(f, tick, at, known=known, fallback=kept, displaces=displaces,
                              note="the ready state is maintained until an attack is made (C2-21)" if kept else "")
 
     def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Order) -> bool:
@@ -344,6 +373,19 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             return False
         arrived = foe.current is not None and foe.current.melee == f.name and foe.remaining == 0
         return not arrived
+
+    @staticmethod
+    def _touch(fight: Fight[Memo], f: Fighter, b: Book) -> Order | None:
+        """C2-10: the touch of a spell cast at someone, owed once the casting completed: "the actual touch may be
+        attempted during the attack portion of the next phase or later", so it is the caster's action then (while
+        the one touched is in the fight, and unless the referee says otherwise)."""
+        if b.touch_at is None or b.charged is None or not charged(f, b, b.charged[0]):
+            return None
+        t = fight.state.fighters.get(b.touch_at)
+        if t is None or not t.active:
+            b.touch_at = None
+            return None
+        return _touch_order(b.touch_at, b.charged[0])
 
     @staticmethod
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Order, tick: Tick, at: str, note: str) -> None:
@@ -370,7 +412,16 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         touch = decl.extra.get("touch")
         if action == "melee" and touch is not None and (b is None or not charged(f, b, str(touch))):
             return f"{f.name} has no charged {touch} to deliver: cast it first, then touch (C2-10)"
+        if action == "melee" and touch is not None:
+            spell, t = f.spells.get(str(touch)), fight.state.fighters.get(decl.melee or "")
+            if spell is not None and spell.heal is not None and t is not None and t.side != f.side:
+                return (f"{spell.name} heals: its touch goes to an ally or to {f.name} itself, not to {t.name} of "
+                        f"{t.side} (C2-10)")
         return None
+
+    def resolve_own(self, fight: Fight[Memo], step: Step) -> None:
+        """C2-10: the touch of a healing spell (``Combat2Attacks.heal_touch``)."""
+        self.attacks.heal_touch(fight, step)
 
     # -- scheduling ----------------------------------------------------------------------------------------
     def _schedule(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
@@ -456,6 +507,15 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                     v = given.other(key)
                     if v is not None and not 1 <= v <= die:
                         yield loaded.problem((*where, key), f"{v} is not a d{die} result (1-{die})")
+
+
+def _touch_order(target: str, spell: str) -> Order:
+    """The touch of ``spell`` to ``target`` (C2-10), as a declaration: one per pair, made once."""
+    return _TOUCHES.get((target, spell)) or _TOUCHES.setdefault(
+        (target, spell), order_of(Declaration.model_validate({"melee": target, "touch": spell})))
+
+
+_TOUCHES: dict[tuple[str, str], Order] = {}
 
 
 class Combat2Rules(Rule):

@@ -211,6 +211,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     initiative_by_name = True
     attack_scheme = "2e"
     has_rounds = False
+    keeps_attacks = True  # PC-02: the next action declared as one resolves; a player's attack goes on unless it changes
     own_kinds = frozenset({"expire", "effect", "abort"})
     phases_per_period: ClassVar[int] = 5
 

@@ -489,7 +489,7 @@ class Session:
             said = value
         else:
             return Reply("a declaration is one plan entry: a mapping such as {melee: Orc 1}", ok=False)
-        error = self.drive.command(ahead_text(names, said))
+        error = self.drive.command(ahead_text(names, said, self.fight.period if asked is not None else None))
         self.drive.take_events()  # said ahead: no event until each one's turn comes
         return Reply(error, ok=False) if error is not None else None
 
