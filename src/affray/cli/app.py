@@ -286,7 +286,9 @@ def drive(
     set_: _Sets = None,
     auto: _Auto = False,
     max_rounds: _MaxRounds = "50",
-    dice: Annotated[str, typer.Option(help="roll: every die nobody gave is rolled from the seed; ask: asked")] = "roll",
+    dice: Annotated[str | None, typer.Option(help="roll (the default): every die nobody gave is rolled from the "
+                                            "seed; ask: asked. A resumed fight keeps its own unless given",
+                                            show_default=False)] = None,
     db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
     game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
                                              metavar="ID")] = None,
@@ -302,7 +304,7 @@ def drive(
         from affray.drive import DicePrefs
         from affray.table import DivergedError, Session, Store, open_fight
 
-        if dice not in ("roll", "ask"):
+        if dice not in (None, "roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
         seed_n, rounds = _numbers(seed, max_rounds)
         game_n = _game(game)
@@ -322,7 +324,10 @@ def drive(
                     raise
                 if opened.branched is not None:
                     write(out, divergence("branched", opened.branched))
-                converse(Session(opened.drive, opened.record), inp, out)
+                session = Session(opened.drive, opened.record)
+                if dice is not None and opened.drive.dice.by != {"all": dice}:  # given: it applies from here (an
+                    session.dice(["all", dice])  # input, journalled); not given, the journal's choice stands
+                converse(session, inp, out)
             return
         if game_n is not None:
             raise OptionError("--game resumes a fight: give either FILE (a new fight) or --game, not both")

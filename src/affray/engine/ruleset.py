@@ -147,6 +147,12 @@ class Ruleset(Generic[S, Opts]):
         return iter(())
 
     @classmethod
+    def part_dice(cls, spec: Combatant, decl: Declaration, part: int) -> tuple[Dice | None, int]:
+        """The damage dice part ``part`` of an attack declaration throws (a multi-part routine's own weapon: C2-07);
+        by default every part throws the declaration's (``attack_dice``). What the file's dice are checked against."""
+        return cls.attack_dice(spec, decl)
+
+    @classmethod
     def attack_dice(cls, spec: Combatant, decl: Declaration) -> tuple[Dice | None, int]:
         """The damage dice an attack declaration throws (None: the unarmed 1d2) and how many times over (a
         charge throws twice the dice in some seeds)."""

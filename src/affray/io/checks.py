@@ -114,12 +114,13 @@ def _dice(cls: type[Ruleset[Any, Any]], loaded: Loaded, spec: Combatant, d: Decl
                 yield loaded.problem(where + ("save",), f"{save} is not a d20 result (1-20)")
     if d.action not in ("melee", "missile"):
         return
-    expr, times = cls.attack_dice(spec, d)
     weapon = spec.weapon_for(d.weapon, missile=d.action == "missile")
-    if (weapon is not None and expr is weapon.damage and weapon.damage_large is not None and target is not None
-            and target.size in ("large", "huge", "gargantuan")):
-        expr = weapon.damage_large
     for k, given in enumerate(d.dice_given):
+        expr, times = cls.part_dice(spec, d, k)  # each part its own weapon's dice (a routine's, C2-07)
+        part = next((w for w in spec.weapons if w.damage is expr), weapon)
+        if (part is not None and expr is part.damage and part.damage_large is not None and target is not None
+                and target.size in ("large", "huge", "gargantuan")):
+            expr = part.damage_large
         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
         yield from check_dice(loaded, where, given, expr, times)
         if given.attack is not None and not 1 <= given.attack <= 20:

@@ -49,7 +49,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from affray.engine.conditions import unable
-from affray.engine.events import Check, Initiative, SpellRuined, Surprise, Tick
+from affray.engine.events import Check, Impossible, Initiative, SpellRuined, Surprise, Tick
 from affray.engine.fight import Fight, describe_declaration
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
@@ -345,6 +345,8 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         carry, pending = b.carry, b.pending
         b.carry = b.pending = None
         touch = self._touch(fight, f, b)
+        carry = self._still(fight, f, carry, tick, at, "held over")  # no longer possible: told, and it declares anew
+        pending = self._still(fight, f, pending, tick, at, "owed after closing")
         if not said:
             if carry is not None:
                 return fight.declare(f, tick, at, resume=carry, note=b.carry_note)
@@ -373,6 +375,20 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             return False
         arrived = foe.current is not None and foe.current.melee == f.name and foe.remaining == 0
         return not arrived
+
+    @staticmethod
+    def _still(fight: Fight[Memo], f: Fighter, d: Order | None, tick: Tick, at: str, how: str) -> Order | None:
+        """``d``, held over for ``f``, if the one validator still takes it now; else None, the referee told why in the
+        seed's words (its target fell: G-05) before ``f`` declares anew."""
+        if d is None:
+            return None
+        why = fight.why_not(f, d)
+        if why is None:
+            return d
+        fight.emit(Impossible, tick, at, f.name, why=f"{how}: {describe_declaration(d, f)}: {why}" if fight.explain
+                   else None, detail=f"the {how} declaration lapses" if fight.explain else None, target=d.target,
+                   ends=True)
+        return None
 
     @staticmethod
     def _touch(fight: Fight[Memo], f: Fighter, b: Book) -> Order | None:
@@ -449,6 +465,16 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                             "(P1-10, C2-24)", decl=d, note=str(what or "")))
 
     # -- load-time checks ----------------------------------------------------------------------------------
+    @classmethod
+    def part_dice(cls, spec: Combatant, decl: Declaration, part: int) -> tuple[Dice | None, int]:
+        """C2-07: each part of a routine throws its own weapon's dice (a troll's bite its bite's, not its talon's)."""
+        routine = decl.extra.get("routine")
+        if isinstance(routine, list) and part < len(routine):
+            weapon = next((w for w in spec.weapons if w.name == routine[part]), None)
+            if weapon is not None:
+                return weapon.damage, 1
+        return cls.attack_dice(spec, decl)
+
     @classmethod
     def attack_dice(cls, spec: Combatant, decl: Declaration) -> tuple[Dice | None, int]:
         """C2-10: a touch throws its spell's damage."""

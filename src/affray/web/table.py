@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.drive import DicePrefs, Question
+from affray.drive import DeclareQuestion, DicePrefs, Question
 from affray.table import (
     Game,
     Journal,
@@ -30,7 +30,7 @@ from affray.table import (
     open_fight,
     open_game,
 )
-from affray.table.session import MOVING
+from affray.table.session import MOVING, asked
 
 __all__ = ["Table"]
 
@@ -114,6 +114,18 @@ class Table:
         finally:
             self.changes += 1
 
+    def _moved(self, made: int) -> str:
+        """What a line that moved the fight on did, in words: the events it made and where it stopped (a question,
+        the next round's declarations, the end), never a bare count of nothing."""
+        q = self.pending
+        if isinstance(q, DeclareQuestion):
+            where = f"{q.actor}'s declaration is asked"
+        elif q is not None:
+            where = f"the {asked(q)} is asked"
+        else:
+            where = "the fight is over" if self.session.over else f"now {self.session.fight.now_at}"
+        return f"{made} event{'' if made == 1 else 's'}; {where}" if made else where
+
     def answer(self, pc: str | None, qid: int, text: str) -> str | None:
         """Answer question ``qid`` for ``pc``'s player (None: the referee): None once accepted (the fight moves
         on), else what is wrong."""
@@ -143,12 +155,13 @@ class Table:
         if not words:
             return "type a command (step, run, round, undo, back, damage NAME N, heal NAME N, NAME: DECLARATION, ...)"
         waiting = self.pending
+        before = len(self.journal.events)
         reply = self.session.say(line)
         verb = words[0].lower()
         if reply.ok and reply.go:
             self.session.advance()
             if verb in MOVING:
-                return f"{MOVING[verb]}: {len(self.journal.events)} events"
+                return f"{MOVING[verb]}: {self._moved(len(self.journal.events) - before)}"
         if not reply.ok or reply.text:
             return reply.text
         return f"{MOVING.get(verb, verb)}: once the question waiting is answered" if waiting is not None else "done"
