@@ -1,7 +1,8 @@
 """The fight a caller drives (``Prepared.drive``): questions in each seed's order, answers, undo, and the promise of
 CONTRACT.md: answering every question gives the same timeline as ``affray run`` of a file whose plan holds the same
-declarations (the answers, and the attacks kept without asking where the ruleset keeps them, issue 37). The orders checked here are the seeds' own procedures, cited by rule ID; each fight's dice come from its
-seed or are pinned, so a referee can follow every expectation by hand.
+declarations (the answers, and the attacks kept without asking where the ruleset keeps them, issue 37). The orders
+checked here are the seeds' own procedures, cited by rule ID; each fight's dice come from its seed or are pinned, so a
+referee can follow every expectation by hand.
 """
 
 from __future__ import annotations

@@ -43,7 +43,8 @@ from affray.engine.validity import out_how, why_not
 from affray.model.encounter import Declaration, Encounter, Outcome
 from affray.model.order import Order, order_of
 
-__all__ = ["CHANGE", "COMMON_KEYS", "FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration", "told"]
+__all__ = ["CHANGE", "COMMON_KEYS", "FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result",
+           "describe_declaration", "told"]
 
 #: The end of a condition that lasts the whole fight (a weapon dropped, C2X-03).
 FOREVER: Tick = (1 << 30,)
@@ -53,10 +54,10 @@ SAME = "same"
 #: over, an approach, a spell being cast where the seed lets it be cancelled (``Fight.said_for``).
 CHANGE = "change"
 #: The keys every ruleset reads, besides its own ``declaration_keys``.
-COMMON_KEYS: dict[str, str] = {CHANGE: "true, or the declaration point N (the round; Combat II: its phase counted from "
-                               "the fight's start, 3 x (round - 1) + phase): drop what would go on (an action held over, "
-                               "an approach under way, a spell being cast where the seed lets it be cancelled) and take "
-                               "this one there"}
+COMMON_KEYS: dict[str, str] = {
+    CHANGE: "true, or the declaration point N (the round; Combat II: its phase counted from the fight's start, 3 x "
+            "(round - 1) + phase): drop what would go on (an action held over, an approach under way, a spell being "
+            "cast where the seed lets it be cancelled) and take this one there"}
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
@@ -650,7 +651,7 @@ def _one_time(d: Declaration) -> dict[str, Any]:
 
 
 def _bare(d: Declaration) -> dict[str, Any]:
-    """``d`` as written in a plan, without what held for it alone (``_one_time``): to tell the same declaration again."""
+    """``d`` as written in a plan, without what held for it alone (``_one_time``): the same declaration again?"""
     data = d.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
     for key in ("outcome", "dice", "roll", CHANGE):
         data.pop(key, None)

@@ -336,9 +336,9 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
             if not said:
                 return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
             displaces = f"the casting of {f.casting}"
-            fight.emit(SpellRuined, tick, at, f.name, spell=f.casting, why=f"{f.name} gives up casting {f.casting} for "
-                       "a new declaration: the action may be cancelled, and a voluntarily interrupted spell still counts "
-                       "as the round's casting (C2-05, C2-09)" if fight.explain else None,
+            fight.emit(SpellRuined, tick, at, f.name, spell=f.casting, why=f"{f.name} gives up casting {f.casting} "
+                       "for a new declaration: the action may be cancelled, and a voluntarily interrupted spell still "
+                       "counts as the round's casting (C2-05, C2-09)" if fight.explain else None,
                        detail="the spell is ruined for this casting")
         b.casting_until = 0
         ready, b.ready = b.ready, None
