@@ -88,6 +88,7 @@ class Seen:
         self.checked: dict[str, int] = {}  # side -> the event of its last morale check
         self.lost: dict[str, int] = {}  # side -> the event of its last casualty
         self.temp: dict[str, int] = {}  # name -> temporary hit points the referee gave (``heal NAME N temp``)
+        self.said: dict[str, dict[str, Any]] = {}  # name -> the declaration said ahead for it, not yet declared
 
     def note(self, e: Event, seq: int, state: Any) -> None:
         kind = e.kind
@@ -184,6 +185,22 @@ class RandomReferee:
             helpless = e.detail.split(" is ")[0].split("; ")[-1]
             if helpless != target:
                 self.fail("automatic-hit-elsewhere", f"{helpless}'s automatic hit (G-09) strikes {target}", e, seq)
+        if kind == "declare" and name in seen.said and getattr(e, "decl", None) is not None:
+            said = seen.said.pop(name)
+            made = {k: v for k, v in e.decl.model_dump(exclude_none=True, exclude_defaults=True).items()  # type: ignore
+                    if k in ("melee", "missile", "cast", "move", "none", "misc", "wait")}
+            if made != said and not getattr(e, "continuing", False) and name not in seen.routed:
+                self.fail("said-ahead-lost", f"{name} was said ahead {said} but declares {made}, untold", e, seq)
+        if kind == "impossible" and e.why and e.why.startswith("said ahead"):
+            seen.said.pop(name, None)  # told: it could not be taken
+        if kind == "melee" and e.detail is None and str(getattr(e, "weapon", "")).startswith("touch of"):
+            spell = self.fight.state.fighters[name].spells.get(str(e.weapon)[9:])  # type: ignore[attr-defined]
+            if spell is not None and spell.heal is not None:
+                self.fail("heal-as-blow", f"the touch of {spell.name}, a healing spell, is rolled as a blow", e, seq)
+        if kind == "cast" and isinstance(target, str) and target in self.fight.state.fighters:
+            spell = self.fight.state.fighters[name].spells.get(getattr(e, "spell", "") or "")
+            if spell is not None and spell.heal is not None and not spell.touch and target not in e.healed:  # type: ignore
+                self.fail("heals-nobody", f"{spell.name} cast at {target} heals nobody", e, seq)
         seen.note(e, seq, self.fight.state)
         self.noted = seq + 1
         for g in self.fight.state.fighters.values():
@@ -223,7 +240,8 @@ class RandomReferee:
                 check_declaration(fight, f, q.suggestion)
             except AnswerError as exc:
                 self.fail("suggestion-refused", f"{q.actor}'s suggestion {q.suggestion!r} is refused: {exc}")
-        for entry in self.rng.sample(list(self.entries(q)), k=min(3, len(list(self.entries(q))))):
+        offered = list(self.entries(q))
+        for entry in self.rng.sample(offered, k=min(2, len(offered))):
             try:
                 check_declaration(fight, f, entry)
             except AnswerError as exc:
@@ -262,6 +280,16 @@ class RandomReferee:
         reply = self.session.say(line)
         for shown in reply.events:  # a command's own events come with its reply, not from ``next``
             self.check_event(shown.event, shown.seq)
+        if reply.ok and line in ("undo", "back"):
+            self.seen.said.clear()  # what was said ahead may be what was taken back
+        head, colon, _ = line.partition(":")
+        if (reply.ok or "the others keep theirs" in reply.text) and colon and "{" not in head:  # a later word for a
+            # side or everyone replaces one said ahead (``all: same`` refused for the one asked holds for the others)
+            state = self.fight.state
+            for who in (n.strip() for n in head.split(",")):
+                members = list(state.fighters) if who == "all" else [g.name for g in state.sides.get(who, [])]
+                for m in members:
+                    self.seen.said.pop(m, None)
         if must and not reply.ok:
             self.fail("input-refused", f"{line!r} refused: {reply.text}")
         return reply.ok
@@ -287,7 +315,10 @@ class RandomReferee:
         elif r < 0.50 and others:
             g = self.rng.choice(others)
             foes = self._foes(g)
-            self.say(f"{g.name}: {json.dumps({'melee': self.rng.choice(foes)} if foes else {'none': True})}")
+            entry = {"melee": self.rng.choice(foes)} if foes else {"none": True}
+            if self.say(f"{g.name}: {json.dumps(entry)}") and not (self.session.pending is not None
+                                                                 and self.session.pending.actor == g.name):
+                self.seen.said[g.name] = entry  # said ahead: its next declaration, unless told why not
         elif r < 0.55:
             who = self.rng.choice([*state.sides, *(g.name for g in others)])
             self.say(f"declare {who} {self.rng.choice(['ask', 'auto', 'repeat'])}", must=True)
@@ -315,6 +346,10 @@ class RandomReferee:
         r = self.rng.random()
         if q.attack and r < 0.2:
             self.say(self.rng.choice(["miss", f"hit {self.rng.randint(1, 6)}"]), must=True)
+        elif q.attack and r < 0.35:  # the d20 and its damage on one line
+            self.say(f"{self.rng.randint(1, 20)} {self.rng.randint(1, 4)}", must=True)
+        elif r < 0.42:  # this die and the next ones asked in a row (another side's initiative...)
+            self.say(" ".join(str(self.rng.randint(q.count, q.count * q.sides)) for _ in range(3)), must=True)
         elif r < 0.5:
             self.answer(self.rng.randint(q.count, q.count * q.sides))
         else:
