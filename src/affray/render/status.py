@@ -68,7 +68,11 @@ def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter,
     """What comes next, as the fight stands at a point: who declares, or every step of the coming moment
     (``coming`` and those placed at the same tick); then the next two steps placed after it. Only what can still
     happen (``still_to_come``)."""
-    placed = still_to_come(fight)
+    placed = still_to_come(fight, coming)
+    if coming is not None and coming not in placed:  # about to be refused (its actor asleep, routed...): not shown
+        coming = None
+    elif coming is not None:
+        placed.remove(coming)
     lines: list[Text] = []
     if declaring is not None:
         f, at = declaring

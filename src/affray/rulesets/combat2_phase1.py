@@ -401,7 +401,9 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         if t is None or not t.active:
             b.touch_at = None
             return None
-        return _touch_order(b.touch_at, b.charged[0])
+        cast = b.casting_decl  # the casting's own dice (a ``heal`` rolled at the table) go with its touch
+        dice = cast.source.dice if cast is not None and cast.cast == b.charged[0] else None
+        return _touch_order(b.touch_at, b.charged[0], dice)
 
     @staticmethod
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Order, tick: Tick, at: str, note: str) -> None:
@@ -535,13 +537,12 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                         yield loaded.problem((*where, key), f"{v} is not a d{die} result (1-{die})")
 
 
-def _touch_order(target: str, spell: str) -> Order:
-    """The touch of ``spell`` to ``target`` (C2-10), as a declaration: one per pair, made once."""
-    return _TOUCHES.get((target, spell)) or _TOUCHES.setdefault(
-        (target, spell), order_of(Declaration.model_validate({"melee": target, "touch": spell})))
-
-
-_TOUCHES: dict[tuple[str, str], Order] = {}
+def _touch_order(target: str, spell: str, dice: Any = None) -> Order:
+    """The touch of ``spell`` to ``target`` (C2-10), as a declaration, with the dice given for its casting."""
+    entry: dict[str, Any] = {"melee": target, "touch": spell}
+    if dice is not None:
+        entry["dice"] = dice
+    return order_of(Declaration.model_validate(entry))
 
 
 class Combat2Rules(Rule):
