@@ -87,8 +87,6 @@ class Clock(Protocol[S_co]):
     def periods_per_round(self) -> int: ...
     @property
     def move_limits(self) -> dict[str, int]: ...
-    @property
-    def keeps_attacks(self) -> bool: ...
 
     def new_state(self) -> S_co: ...
     def begin(self, fight: Any, period: int) -> None: ...
@@ -101,6 +99,7 @@ class Clock(Protocol[S_co]):
     def pending(self, fight: Any) -> bool: ...
     def resolve_own(self, fight: Any, step: Step) -> None: ...
     def refusal(self, fight: Any, f: Fighter, decl: Order) -> str | None: ...
+    def keeps(self, decl: Order) -> bool: ...
 
 
 class Asker(Protocol):
@@ -299,7 +298,7 @@ class Fight(Generic[S]):
 
     def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
                 known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None,
-                displaces: str = "") -> Order | None:
+                displaces: str = "", offer: Order | None = None) -> Order | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
         when routed, (``--auto``) the default action, or the asker's answer. Emits ``declare``.
 
@@ -308,7 +307,9 @@ class Fight(Generic[S]):
         into account when it is asked (Combat II's winners hear the losers'). ``fallback``: an action the ruleset
         lets stand if nothing new is declared (a readied weapon, C2-21), carried on as ``resume`` would.
         ``displaces``: what a new word (``said_for``) puts aside here, in words (a held-over attack, a spell being
-        cast): the declaration taken is marked ``change: true`` and its detail says what it replaces."""
+        cast): the declaration taken is marked ``change: N`` and its detail says what it replaces. ``offer``: what
+        the ruleset has it declare once its plan is used up and nothing was said ahead for it (Combat II's touch of a
+        spell cast at someone), made as a declaration of its own (``note`` says why), as ``repeat`` would."""
         if not self.herald(f, tick, at):  # removed (or put down) by the referee at this very point: nothing
             return None
         if f.conditions:
@@ -347,6 +348,8 @@ class Fight(Generic[S]):
             decl = f.plan[f.plan_pos]
             consumed = True
             self.replanned.discard(f.name)
+        elif offer is not None and f.name not in self.ahead and f.name not in self.replanned:
+            decl, consumed = offer, True
         else:
             decl, consumed = self._unplanned(f, tick, at, known)
             if decl is None and fallback is not None:
@@ -365,8 +368,10 @@ class Fight(Generic[S]):
             detail = describe_declaration(decl, f)
             if continuing:
                 detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
-            elif consumed and self.ruleset.keeps_attacks and decl.action in ("melee", "missile") and \
-                    self._again(f, decl):  # the same attack again, kept or planned: it goes on (issue 37)
+            elif consumed and decl is offer:
+                detail += f" ({note})"
+            elif consumed and self.ruleset.keeps(decl) and self._again(f, decl):  # the same again, kept or
+                # planned: it goes on (issue 37)
                 detail = f"continues: {detail} (its standing attack)"
             elif not consumed:
                 detail += " (routed: flees)" if f.routed else " (fleeing: flees)" if flight else " (auto)"
@@ -410,10 +415,10 @@ class Fight(Generic[S]):
             standing = self.standing(f)
             if standing is not None:
                 return standing, True
-        if mode == "ask" and self.ruleset.keeps_attacks and self.asker is not None and not self.auto:
+        if mode == "ask" and self.asker is not None and not self.auto:
             standing = self.standing(f)  # its attack goes on, phase after phase, action after action: asked again only
-            if standing is not None and standing.action in ("melee", "missile"):  # for something new (its target
-                return standing, True  # down...) or when the referee says otherwise (NAME: ENTRY, plan)
+            if standing is not None and self.ruleset.keeps(standing):  # for something new (its target down...) or
+                return standing, True  # when the referee says otherwise (NAME: ENTRY, plan)
         if self.auto or mode == "auto":
             chosen = self.policy(self, f)
             order = chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)

@@ -63,11 +63,7 @@ class Ruleset(Generic[S, Opts]):
     #: The most feet a move of some mode may cover under this ruleset (d12-procedure's 5-foot step and 10-ft fall
     #: back): what a question offers for that mode, and the file's check.
     move_limits: ClassVar[dict[str, int]] = {}
-    #: Whether a combatant a person answers for (``declare: ask``) goes on with its standing attack at each declaration
-    #: point without being asked while it is still possible (Combat II's phases, phase-count's actions: points within
-    #: a round, where a player says what it does once and changes it when it wants): asked again only when it has
-    #: something new to declare. Where declarations are made once a round, each one is asked.
-    keeps_attacks: ClassVar[bool] = False
+
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.opt: Opts = parse_options(self.Options, options, self.id)  # type: ignore[assignment]
@@ -126,6 +122,13 @@ class Ruleset(Generic[S, Opts]):
     def pending(self, fight: Fight[S]) -> bool:
         """Whether the ruleset still has work of its own when no plan is left (an attack owed after closing,
         a spell held into the next round): the fight goes on."""
+        return False
+
+    def keeps(self, decl: Order) -> bool:
+        """Whether a combatant a person answers for (``declare: ask``) goes on with ``decl``, its standing
+        declaration, at its next declaration point without being asked, while it is still possible: where points
+        come within a round (Combat II's phases) or as each action resolves (phase-count), a player's attack goes on
+        until it has something new to declare. By default (a declaration a round) each one is asked."""
         return False
 
     def refusal(self, fight: Fight[S], f: Fighter, decl: Order) -> str | None:

@@ -102,7 +102,6 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     }
     initiative_die = 10
     periods_per_round = 3  # phases 1-3: the engine's declaration point is a phase
-    keeps_attacks = True  # a player states its attack once, not at every phase (P1-08 with the referee's say)
     own_kinds = frozenset({"heal-touch"})  # C2-10: a healing touch, given without an attack roll
     surprise_die = 10
     attack_scheme = "2e"
@@ -352,17 +351,17 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                 return fight.declare(f, tick, at, resume=carry, note=b.carry_note)
             if pending is not None and f.remaining == 0 and not f.routed:
                 return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
-            if touch is not None:
-                return fight.declare(f, tick, at, resume=touch, note="the touch of the spell it cast, in the attack "
-                                     "portion of a later phase (C2-10)")
         else:
-            held = carry or (pending if f.remaining == 0 else None) or touch
+            held = carry or (pending if f.remaining == 0 else None)
             if held is not None:
                 displaces = displaces or describe_declaration(held, f) + (" (held over)" if held is carry else "")
         b.con_checked = False
         # C2-21: "A ready state MAY be maintained from phase to phase until an attack is made": it stands only if
         # nothing new is declared (the plan's next entry, an answer, a policy's choice)
         kept = ready if ready is not None and self._still_ready(fight, f, ready) else None
+        if touch is not None and not said:  # once nothing else is planned: the touch is its declaration (C2-10)
+            return fight.declare(f, tick, at, known=known, offer=touch, note="the touch of the spell it cast, in the "
+                                 "attack portion of a later phase (C2-10)")
         return fight.declare(f, tick, at, known=known, fallback=kept, displaces=displaces,
                              note="the ready state is maintained until an attack is made (C2-21)" if kept else "")
 
@@ -409,6 +408,11 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Order, tick: Tick, at: str, note: str) -> None:
         fight.declare(f, tick, at, resume=decl, note=note)
         return None
+
+    def keeps(self, decl: Order) -> bool:
+        """A player states its attack once, not at every phase (P1-08, with the referee's word to change it); a
+        readied weapon (C2-21: "a ready state MAY be maintained", not must) is asked about at each phase."""
+        return decl.action in ("melee", "missile") and decl.extra.get("set") is not True
 
     # -- what the seed refuses outright ------------------------------------------------------------------
     def refusal(self, fight: Fight[Memo], f: Fighter, decl: Order) -> str | None:

@@ -211,7 +211,6 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
     initiative_by_name = True
     attack_scheme = "2e"
     has_rounds = False
-    keeps_attacks = True  # PC-02: the next action declared as one resolves; a player's attack goes on unless it changes
     own_kinds = frozenset({"expire", "effect", "abort"})
     phases_per_period: ClassVar[int] = 5
 
@@ -325,6 +324,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                                 why="1d6 per side, low first among actions of the same kind in the same phase; each "
                                 "side's die is also its combatants' die for their first action (PC-06)",
                                 ranks=ranks, results=dice, rolls=fight.rolls()))
+
+    def keeps(self, decl: Order) -> bool:
+        """PC-02: the next action is declared as one resolves; a player's attack goes on unless it has something new
+        to declare (its target down) or the referee says otherwise."""
+        return decl.action in ("melee", "missile")
 
     # -- declaring and placing actions -----------------------------------------------------------------
     def _declare(self, fight: Fight[_Battle], f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:
