@@ -202,7 +202,7 @@ def test_an_80_kb_chunked_form_is_refused_413_not_500(tmp_path: Path) -> None:
         zipped = _raw(url, (head + "Content-Encoding: gzip\r\nContent-Length: 4\r\n\r\n").encode() + b"abcd")
         assert zipped.startswith(b"HTTP/1.1 415 "), zipped[:200]
         s = Screens(c, served)
-        assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+        assert s.post(s.ref, op="command", say="run") == "run: the d6 for surprise (party) is asked"
 
 
 # -- idle and slow connections cannot lock the table out -------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_1100_idle_connections_do_not_lock_the_referee_out(tmp_path: Path) -> No
                 assert took < WEDGED, f"the referee's page took {took:.2f} s"
                 r = c.post("/act", data={"token": token, "key": form_key(r.text), "op": "command", "say": "run"},
                            headers={"HX-Request": "true"})
-                assert r.status_code == 200 and "run: 0 events" in r.text
+                assert r.status_code == 200 and "run: the d6 for surprise (party) is asked" in r.text
             poller = select.poll()  # not select(): past descriptor 1023 it refuses (the worker may hold many)
             for s in idle[:600]:
                 poller.register(s, select.POLLIN)
@@ -319,7 +319,7 @@ def test_a_character_named_like_the_enemy_side_rolls_none_of_its_dice(tmp_path: 
             httpx.Client(base_url=url, timeout=10) as c:
         s = Screens(c, served)
         assert list(s.tok) == ["orcs", "Sela", "Ash"]
-        assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+        assert s.post(s.ref, op="command", say="run") == "run: the d6 for surprise (party) is asked"
         assert s.answer(s.tok["Sela"], "1") == ""  # the party's surprise d6: a party player's
         for _ in range(20):  # the party's declarations (side-d6 declares before the initiative dice), each die 3
             q = served.table.pending

@@ -147,7 +147,7 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     out.update({"move": list(moves), "moves": moves, "movement": feet, "misc": True, "wait": True, "none": True,
                 "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons], "spells": spells,
                 "enemies": enemies, "allies": allies, "fallen": fallen(fight),
-                "sides": list(state.sides), "keys": {**fight.ruleset.declaration_keys, **COMMON_KEYS}})
+                "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
     return out
 
 
