@@ -21,7 +21,7 @@ from affray.rulesets import RULESETS
 from random_referee import RandomReferee
 
 FIGHTS = 200
-CHUNK = 50
+CHUNK = 25
 
 
 @pytest.mark.parametrize("first", range(0, FIGHTS, CHUNK))
