@@ -255,6 +255,9 @@ class RandomReferee:
             yield {"melee": t}
         for t in c.get("missile", []):
             yield {"missile": t}
+        for side in c.get("sides", []):  # an attack on a side: one of it at each declaration point
+            if side != q.side and c.get("enemies"):
+                yield {"melee": side}
         needs = {s["name"] for s in c.get("spells", []) if s.get("needs_target")}
         for s in c.get("cast", []):
             if s in needs or self.touch(q.actor, s):

@@ -515,3 +515,21 @@ def test_c2_07_a_routines_table_dice_are_checked_against_each_parts_own_dice() -
     prepare(load_text(text))  # no EncounterError
     with pytest.raises(AffrayError, match=r"dice\[1\]\.damage: 7 cannot be rolled on the damage dice of 1d6"):
         prepare(load_text(text.replace('"damage": 5}', '"damage": 7}')))
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_an_attack_on_a_side_goes_on_one_of_it_at_a_time(ruleset: str) -> None:
+    """A player's "I fight the kobolds" (issue 37, the table's pace): ``melee: foes`` strikes one of the side still
+    standing at each declaration point, and the declaration stays on the side, so that it goes on (``repeat``, or a
+    player's attack kept) while any of it stands. Aldric (THAC0 1: every d20 but a natural 1 hits, G-04) fells the
+    two 1-hp kobolds in turn: his first blows are on Kobold 1, the later ones on Kobold 2, and each ``declare`` keeps
+    ``{"melee": "foes"}`` (G-04: d20 + 0 >= THAC0 1 - AC 6 = -5 whatever the roll but a natural 1)."""
+    kobolds = [foe("Kobold 1", hp=1), foe("Kobold 2", hp=1)]
+    text = fight(ruleset, [fighter("Aldric", thac0=1, declare="repeat")], kobolds,
+                 {"Aldric": [{"melee": "foes"}], "Kobold 1": [{"none": True}] * 30, "Kobold 2": [{"none": True}] * 30})
+    doc = run(text, rounds=6)
+    blows = [e["target"] for e in of(doc["events"], "melee", "Aldric") if e["hit"]]
+    assert blows == ["Kobold 1", "Kobold 2"], blows
+    assert all(e["declaration"] == {"melee": "foes"} for e in of(doc["events"], "declare", "Aldric")
+               if e.get("consumed"))  # (a Combat II blow held over to the next round is the one it was: a kobold)
+    assert doc["winner"] == "party"

@@ -4,17 +4,16 @@ every die rolled by the engine, and the lines the referee types counted a round.
 The fight is the README's (four player characters against eleven kobolds and their chief, catalogue monsters, seed
 11), the kobolds and their chief on ``declare: repeat``, the four PCs declared by the referee. The referee plays a
 round at a time (``round``), answers the kobolds' first question for the side (``kobolds: melee Aldric``), and for
-each PC asked says what its player wants: Aldric strikes the first kobold standing, Brother Tam the last, Mina casts
-magic missile at the last and then strikes the first with her dagger, Theo slings at the first; Enter when the
-prompt already offers it (a line all the same). Each typed line counts for the round (phase-count: the period of
-five phases) it was typed in.
+each PC asked says what its player wants: Mina casts sleep at the kobolds (the README's plan), then magic missile
+at the last kobold standing, then strikes with her dagger; Aldric, Brother Tam and Theo fight the kobolds (``melee
+kobolds``, Theo ``missile kobolds with sling``: one of the side at each point, a player's "I fight the kobolds").
+Each typed line (Enter too) counts for the round (phase-count: the period of five phases) it was typed in.
 
-Measured (lines in rounds 1, 2, 3), before issue 37 and after it:
-
-- combat2-phase1 and combat2-phase2: 11, 7, 5 before (each PC asked at every phase, held-over actions overriding
-  what the referee said); 7, 2, 1 after (a PC's standing attack goes on unasked until its target falls);
-- side-d6 and speed-segments: 6, 5, 5 both; d12-procedure: 6, 5, 4 both; phase-count: 6, 5, 3 before, 6, 3, 2
-  after (asked again only when it has a new action to declare).
+Measured, the lines of rounds 1, 2 and 3 (the fight may end before the third): Combat II 7, 3 (the kobolds, asleep,
+all fall in round 2); side-d6 and speed-segments 6, 5, 5; d12-procedure 6, 5, 5; phase-count 6, 2, 2. Before issue
+37, the same referee naming a kobold each time (an attack on a side was refused) needed 13, 11, 8 under Combat II
+(each PC asked at every phase, held-over actions overriding what the referee said), 6, 5, 2 under phase-count and
+6, 5, 5 under the others; without the sleep, Combat II took 11, 7, 5 and takes 7, 2, 1.
 
 The bar: at most 8 a round under Combat II, 10 a period under phase-count, 7 under the others.
 """
@@ -71,7 +70,7 @@ class Table:
         self.lines: dict[int, int] = {}
         self.round = 1
         self.out: set[str] = set()  # who fell or fled, as the timeline showed it
-        self.missile = False  # Mina's magic missile cast
+        self.cast = 0  # Mina's declarations so far
 
     def saw(self, text: str) -> None:
         for name in re.findall(r"^\s*\d+ (?:down|leave|surrender)\s+(.+?)\s{2,}", text, re.M):
@@ -81,14 +80,12 @@ class Table:
 
     def wants(self, actor: str) -> str:
         foes = [k for k in KOBOLDS if k not in self.out]
-        if actor == "Mina" and not self.missile:
-            self.missile = True
-            return f"cast magic missile at {foes[-1]}"
-        if actor == "Theo":
-            return f"missile {foes[0]} with sling"
-        if actor == "Brother Tam":
-            return f"melee {foes[-1]} with mace"
-        return f"melee {foes[0]} with " + ("long sword" if actor == "Aldric" else "dagger")
+        if actor == "Mina":
+            self.cast += 1
+            return ("cast sleep at kobolds" if self.cast == 1 else f"cast magic missile at {foes[-1]}"
+                    if self.cast == 2 else f"melee {foes[0]} with dagger")
+        return {"Theo": "missile kobolds with sling", "Brother Tam": "melee kobolds with mace"}.get(
+            actor, "melee kobolds with long sword")
 
     def typed(self, period: int) -> None:
         self.round = max(self.round, period)
@@ -132,5 +129,5 @@ def test_the_kobold_fight_in_few_lines_a_round(tmp_path: Path, ruleset: str) -> 
     file = tmp_path / "kobolds.yaml"
     file.write_text(FIGHT, encoding="utf-8")
     lines = play(file, ruleset, tmp_path / "fight.db")
-    assert sorted(lines) == [1, 2, 3], lines
+    assert sorted(lines)[:2] == [1, 2], lines
     assert max(lines.values()) <= BAR.get(ruleset, 7), lines

@@ -362,10 +362,15 @@ class Fight(Generic[S]):
             return None
         if displaces and consumed and decl.extra.get(CHANGE) != self.period:
             decl = decl.changed(**{CHANGE: self.period})  # the point it changed at: a file's plan says it so
+        said = decl
+        if decl.target is not None and decl.action in ("melee", "missile") and decl.target in self.state.sides:
+            member = self._member(f, decl.target)  # an attack on a side: one of it, at each declaration point
+            if member is not None:
+                decl = decl.changed(**{decl.action: member.name})
         remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
         detail = None
         if self.explain:
-            detail = describe_declaration(decl, f)
+            detail = describe_declaration(decl, f) + (f" (of the {said.target})" if said is not decl else "")
             if continuing:
                 detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
             elif consumed and decl is offer:
@@ -377,9 +382,20 @@ class Fight(Generic[S]):
                 detail += " (routed: flees)" if f.routed else " (fleeing: flees)" if flight else " (auto)"
             if displaces and consumed:
                 detail += f" (replaces {displaces})"
-        self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl.source, consumed=consumed,
+        self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=said.source, consumed=consumed,
                             continuing=continuing, remaining=remaining, rolls=self.rolls(), order=decl))
         return decl
+
+    def _member(self, f: Fighter, side: str) -> Fighter | None:
+        """Whom ``f``'s attack on ``side`` strikes at this declaration point (a player's "I fight the kobolds"): one
+        of it still standing that ``f`` is engaged with, else the first (in file order) no ally of ``f`` has taken
+        as its target, else the first standing; None when none of it stands."""
+        standing = [g for g in self.state.sides[side] if g.active]
+        for g in standing:
+            if g.name in f.engaged:
+                return g
+        taken = {g.declared.target for g in self.state.sides[f.side] if g is not f and g.active and g.declared}
+        return next((g for g in standing if g.name not in taken), standing[0] if standing else None)
 
     def _again(self, f: Fighter, decl: Order) -> bool:
         """Whether ``decl`` is ``f``'s last declaration once more (what held for that one alone aside)."""
