@@ -117,7 +117,8 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     targets (foes still in the fight), the spells it can begin now (``cast``), the move modes its ruleset allows now,
     its weapons and every spell it knows (with why one cannot be cast now, and whether one needs ``at``), the
     ruleset's own keys (name -> what it means); ``movement``: its full movement in feet; ``moves``: each mode's
-    default feet (its full movement, or the most its ruleset allows in that mode)."""
+    default feet (its full movement, or the most its ruleset allows in that mode); ``foe_sides``: the enemy sides
+    with someone standing (an attack on a side strikes one of it at each declaration point)."""
     state = fight.state
     enemies = [g.name for g in state.fighters.values() if g.active and g.side != f.side]
     allies = [g.name for g in state.fighters.values() if g.active and g.side == f.side and g is not f]
@@ -147,6 +148,7 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     out.update({"move": list(moves), "moves": moves, "movement": feet, "misc": True, "wait": True, "none": True,
                 "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons], "spells": spells,
                 "enemies": enemies, "allies": allies, "fallen": fallen(fight),
+                "foe_sides": [s for s in state.sides if s != f.side and state.active_left[s] > 0],
                 "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
     return out
 

@@ -71,8 +71,8 @@ class _Reader:
     # -- the names it may use ---------------------------------------------------------------------------
     def _names(self, kind: str) -> list[str]:
         c = self.c
-        if kind == "foe":  # a combatant, or a side (an attack on the kobolds: one of them at each point)
-            return list(c.get("enemies", [])) + list(c.get("allies", [])) + list(c.get("sides", []))
+        if kind == "foe":  # a combatant, or an enemy side (an attack on the kobolds: one of them at each point)
+            return list(c.get("enemies", [])) + list(c.get("allies", [])) + list(c.get("foe_sides", []))
         if kind == "weapon":
             return [w["name"] for w in c.get("weapons", [])]
         if kind == "spell":
