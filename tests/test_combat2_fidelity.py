@@ -73,14 +73,15 @@ def test_c2x_03_a_critical_10s_free_attack_comes_without_a_regular_attack_next_p
     addition to regular attacks)". Phase 1 Brom rolls a natural 20, critical d10 10: double maximum total damage,
     2 x 8 = 16 (40 -> 24), the orc stunned (+4 AC) through the next 2 phases; the additional attack at once rolls
     5: 5 < 20 - (6 + 4) = 10, a miss. Phase 2 he declares nothing (his one attack of the round is spent), so the free
-    attack, its dice given in the file, comes as that phase ends: d20 15 >= 10 hits, 1d8 2: 24 -> 22."""
+    attack, its dice given in the file, comes as that phase ends, at its last moment (issue 37: within phase 2, not at
+    the start of phase 3): d20 15 >= 10 hits, 1d8 2: 24 -> 22."""
     dice = {"attack": 20, "crit": 10, "extra_attack": 5, "free_attack": 15, "free_damage": 2}
     plan = {"Brom": [{"melee": "Orc", "dice": dice}, NONE, NONE], "Orc": [NONE]}
     doc = run(encounter([brom()], [orc()], plan, options={"crits": "c2-tables"}))
     blows = kinds(doc, "melee", "Brom")
     assert [(e["hit"], e["damage"]) for e in blows] == [(True, 16), (False, 0), (True, 2)]
     free = blows[2]
-    assert free["tick"] == [1, 3] and "as the phase ends (C2X-03)" in free["why"]
+    assert free["tick"] == [1, 2, 8, 0] and "as the phase ends (C2X-03)" in free["why"]
     assert [(d["purpose"], d["value"], d["source"]) for d in free["dice"]] == [("attack", 15, "file"),
                                                                                ("damage", 2, "file")]
     assert doc["combatants"]["Orc"]["hp"] == 22
@@ -103,8 +104,9 @@ def test_c2_21_a_ready_state_may_be_maintained_not_must() -> None:
 
 
 def test_c2_21_at_the_table_a_readied_combatant_is_asked_again() -> None:
-    """The same driven: after phase 1's ready state Brom is asked in phase 2 (not held to it); answering an attack
-    is accepted and happens."""
+    """The same driven: after phase 1's ready state Brom is asked in phase 2 (not held to it: "MAY be maintained");
+    answering an attack is accepted and happens; in phase 3 that attack goes on without a question (a player's
+    standing attack, issue 37), held over as his one attack of the round is spent (P1-07)."""
     plan = {"Brom": [{"melee": "Orc", "set": True}], "Orc": [NONE, NONE, NONE]}
     drive = prepare(load_text(encounter([brom()], [orc()], plan))).drive(max_rounds=1)
     asked = []
@@ -115,7 +117,7 @@ def test_c2_21_at_the_table_a_readied_combatant_is_asked_again() -> None:
             asked.append(item.tick[1])
             answer = {"melee": "Orc", "outcome": {"hit": True, "damage": 3}} if item.tick[1] == 2 else NONE
             assert drive.answer(answer) is None
-    assert asked == [2, 3]
+    assert asked == [2]
     assert [e.tick[1] for e in item.result.events if e.kind == "melee"] == [2]
 
 

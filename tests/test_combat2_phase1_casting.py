@@ -413,14 +413,15 @@ def test_c2_14_holding_adds_active_half_segments(track: str, ct: int, hold: int,
     assert (when(done), done["at"]) == ((1, h), _at(1, h, track))
 
 
-@pytest.mark.parametrize(("round_2", "tick", "track"), [((3, 7), [2, 1, 3, 0], "winner"),
-                                                        ((7, 3), [2, 1, 4, 0], "loser")])
+@pytest.mark.parametrize(("round_2", "tick", "track"), [((3, 7), [2, 1, 1, 0], "winner"),
+                                                        ((7, 3), [2, 1, 2, 0], "loser")])
 def test_c2_14_held_past_half_segment_18_it_goes_off_next_round_as_its_casting(
         round_2: tuple[int, int], tick: list[int], track: str) -> None:
     """Seed A: "may increase the effective casting time to over 10, which puts the balance into the next round. If
-    the spell is held into the next round, it counts as that round's casting". Winner CT 9 + hold 2: odd
-    half-segments 1..17 give 9; round 2's phase 1 gives the 10th and 11th on that round's track (P1-06): winner
-    1, 3; loser 2, 4. A sleep in round 2 phase 2 is then refused."""
+    the spell is held into the next round, it counts as that round's casting". Winner CT 9 + hold 2 = 11 units: odd
+    half-segments 1..17 give 9, the endphase the round's 10th (P1-03, P1-05: ten units a round); the balance past
+    10, 1 unit, is round 2's first on that round's track (P1-06): winner half-segment 1, loser 2 (issue 37: it used
+    to skip the endphase's unit and land at 3 or 4). A sleep in round 2 phase 2 is then refused."""
     doc = play({"party": [mage("Mina", spell("cone", 9), SLEEP)], "orcs": [orc("Orc", hp=30)]},
                {"Mina": [cast("cone", "orcs", hold=2), cast("sleep", "orcs")]},
                initiative=init((3, 7), round_2, (3, 7)))
@@ -441,10 +442,10 @@ def test_c2_14_a_hit_while_holding_ruins_the_spell() -> None:
 
 def test_p1_06_a_held_spell_finishes_on_the_new_rounds_track() -> None:
     """Seed G: "beginning a spell on the winner track does not guarantee casting it as a winner": Mina begins a CT 9
-    spell held 2 as a winner (odd 1..17: 9 units), loses round 2 (7 > 3): the 10th and 11th units fall on loser
-    half-segments 2 and 4 of round 2."""
+    spell held 3 as a winner (odd 1..17: 9 units, the endphase the round's 10th), loses round 2 (7 > 3): the 11th
+    and 12th units fall on loser half-segments 2 and 4 of round 2."""
     doc = play({"party": [mage("Mina", spell("cone", 9))], "orcs": [orc("Orc", hp=30)]},
-               {"Mina": [cast("cone", "orcs", hold=2)]}, initiative=init((3, 7), (7, 3)))
+               {"Mina": [cast("cone", "orcs", hold=3)]}, initiative=init((3, 7), (7, 3)))
     done = one(doc, "cast", "Mina")
     assert (done["tick"], done["at"]) == ([2, 1, 4, 0], "round 2, phase 1, half-segment 4 (loser)")
 

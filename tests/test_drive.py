@@ -1,7 +1,8 @@
 """The fight a caller drives (``Prepared.drive``): questions in each seed's order, answers, undo, and the promise of
 CONTRACT.md: answering every question gives the same timeline as ``affray run`` of a file whose plan holds the same
-answers. The orders checked here are the seeds' own procedures, cited by rule ID; each fight's dice come from its
-seed or are pinned, so a referee can follow every expectation by hand.
+declarations (the answers, and the attacks kept without asking where the ruleset keeps them, issue 37). The orders
+checked here are the seeds' own procedures, cited by rule ID; each fight's dice come from its seed or are pinned, so a
+referee can follow every expectation by hand.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ruamel.yaml import YAML
 
 from affray import load_encounter, load_text, prepare, timeline_dict
 from affray.drive import ROLL, Coming, DeclareQuestion, DieQuestion, Drive, End, Item
+from affray.drive.questions import plain
 from affray.engine.events import Declare, Event, Initiative, Morale
 from affray.model.encounter import Outcome
 from affray.rulesets import RULESETS
@@ -67,9 +69,25 @@ def test_answering_every_question_gives_the_run_of_a_file_with_the_same_answers(
     items, answers = drive_to_end(prepared.drive(max_rounds=3))
     assert answers, "the plan runs out within three rounds, so the caller is asked"
     driven = timeline_dict(items[-1].result)  # type: ignore[union-attr]
-    ran = timeline_dict(prepare(load_text(with_plan(SKIRMISH, answers)), ruleset=ruleset, seed=5)
+    ran = timeline_dict(prepare(load_text(with_plan(SKIRMISH, made(items))), ruleset=ruleset, seed=5)
                         .fight(max_rounds=3).run())
     assert driven == ran
+
+
+def made(items: list[Item]) -> dict[str, list[dict[str, Any]]]:
+    """The declarations made once each combatant's file plan was used up, in order: its answers, and (Combat II,
+    phase-count) the attacks it kept without being asked, as ``repeat`` keeps one (CONTRACT "Who declares": the
+    same timeline whether a declaration came one by one, by repeat or from the plan; issue 37)."""
+    planned = {name: len(entries) for name, entries in (YAML(typ="safe").load(SKIRMISH.read_text())["plan"] or
+                                                       {}).items()}
+    out: dict[str, list[dict[str, Any]]] = {}
+    seen: dict[str, int] = {}
+    for e in items:
+        if isinstance(e, Declare) and e.consumed and e.actor is not None and e.decl is not None:
+            seen[e.actor] = k = seen.get(e.actor, 0) + 1
+            if k > planned.get(e.actor, 0):
+                out.setdefault(e.actor, []).append(plain(e.decl))
+    return out
 
 
 @pytest.mark.parametrize("ruleset", IDS)

@@ -92,6 +92,22 @@ def play_out(bot: Bot) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]
     return stop["end"], answers
 
 
+def made(events: list[dict[str, Any]], answers: dict[str, list[dict[str, Any]]]) -> dict[str, list[Any]]:
+    """The declarations made once each plan was used up: the bot's answers where it was asked, and where it was not (a
+    player's attack going on under Combat II and phase-count, issue 37, counted as made) the fight's own, in order."""
+    planned = {n: len(e) for n, e in (YAML(typ="safe").load(SKIRMISH.read_text())["plan"] or {}).items()}
+    left = {who: list(entries) for who, entries in answers.items()}
+    out: dict[str, list[Any]] = {}
+    seen: dict[str, int] = {}
+    for e in events:
+        if e["kind"] == "declare" and e.get("consumed"):
+            seen[e["actor"]] = k = seen.get(e["actor"], 0) + 1
+            if k > planned.get(e["actor"], 0):
+                kept = e.get("detail", "").startswith("continues:")
+                out.setdefault(e["actor"], []).append(e["declaration"] if kept else left[e["actor"]].pop(0))
+    return out
+
+
 def run_file(tmp_path: Path, data: dict[str, Any], *args: str) -> dict[str, Any]:
     path = tmp_path / "answers.json"
     path.write_text(json.dumps(data))
@@ -114,7 +130,8 @@ def test_a_bot_drives_a_fight_and_gets_the_run_of_its_answers(tmp_path: Path, ru
     bot = Bot(SKIRMISH, "--ruleset", ruleset, "--seed", "5", "--max-rounds", "3")
     end, answers = play_out(bot)
     assert bot.finish() == 0
-    ran = run_file(tmp_path, with_answers(answers), "--ruleset", ruleset, "--seed", "5", "--max-rounds", "3")
+    ran = run_file(tmp_path, with_answers(made(bot.events(), answers)), "--ruleset", ruleset, "--seed", "5",
+                   "--max-rounds", "3")
     assert bot.events() == ran["events"]
     assert end == {"winner": ran["winner"], "combatants": ran["combatants"]}
 
@@ -212,3 +229,29 @@ def test_dice_asked_are_answered_with_a_value_a_roll_or_an_outcome() -> None:
     assert [(d["value"], d["source"]) for d in surprise["dice"]] == [(6, "referee"), (2, "referee")]
     bot.send({"do": "quit"})
     assert bot.finish() == 0
+
+
+def test_a_resumed_fight_takes_the_dice_given_on_its_command_line(tmp_path: Path) -> None:
+    """CONTRACT "Driving a fight": `--dice ask` asks every die nobody gave. A fight begun with every die rolled, left
+    at its first declaration and resumed with `affray drive --db PATH --dice ask`, asks its next die (issue 37: the
+    journal's choice used to stand whatever was given); resumed without `--dice`, the journal's choice stands."""
+    db = tmp_path / "fight.db"
+    unplanned = tmp_path / "unplanned.yaml"  # no plan: the first declaration is asked
+    unplanned.write_text(SKIRMISH.read_text().split("\nplan:")[0], encoding="utf-8")
+    bot = Bot(unplanned, "--max-rounds", "2", "--db", db)
+    ask = bot.until("ask")["ask"]
+    assert ask["what"] == "declare"
+    bot.send({"do": "quit"})
+    assert bot.finish() == 0
+    again = Bot("--db", db, "--dice", "ask")
+    pending = again.until("ask")["ask"]
+    again.send({"id": pending["id"], "declare": first_enemy(pending)})
+    while (stop := again.next_stop()).get("ask", {}).get("what") == "declare":
+        again.send({"id": stop["ask"]["id"], "declare": first_enemy(stop["ask"])})
+    assert stop.get("ask", {}).get("what") == "die", stop
+    again.send({"do": "quit"})
+    assert again.finish() == 0
+    third = Bot("--db", db)  # no --dice: the journal's choice (now ask) stands
+    assert third.next_stop()["ask"]["what"] == "die"
+    third.send({"do": "quit"})
+    assert third.finish() == 0

@@ -3,7 +3,8 @@ fight": "answering every question gives the same timeline as ``affray run`` on a
 same answers". A property over the golden corpus (``benchmarks/goldens.py``'s files, under every ruleset): a fight
 driven with every die asked and answered by hypothesis (a d20 sometimes with the referee's outcome), every
 declaration left to the caller answered by the default policy, equals the run of the file into which each answer
-was written at the place the file has for it, with no die left to the seed.
+was written at the place the file has for it, with no die left to the seed (and each declaration the fight made
+without asking, a Combat II or phase-count player's attack going on, as the plan's entry it is, issue 37).
 
 Where each die goes in the file is the file format's (CONTRACT.md, docs/file-format.md): ``rolls`` for a side's
 surprise, initiative and morale (d12-procedure's individual initiative, and phase-count's d6 of an action, by the
@@ -304,8 +305,12 @@ def drive_and_write(path: Path, ruleset: str, seed: int, rnd: random.Random, opt
     doc = plain_data(parse_yaml(text, str(path)), str(path))
     plan = doc.setdefault("plan", {}) or {}
     doc["plan"] = plan
-    for actor, entries in answers.items():
-        plan[actor] = list(plan.get(actor) or []) + entries
+    # the declarations made once the file's plan was used up, in order: the answers, and the attacks kept without a
+    # question (Combat II, phase-count: a player's attack goes on, issue 37), as ``repeat`` keeps them
+    for f in drive.fight.state.fighters.values():
+        made = f.plan[len(plan.get(f.name) or []):]
+        if made:
+            plan[f.name] = list(plan.get(f.name) or []) + [plain(o.source) for o in made]
     for where, value in placer.placed.items():
         _put(doc, where, value)
     for hp in prepared.loaded.hp_rolls:  # hit points rolled from the seed when the fight starts: the file's place

@@ -271,7 +271,8 @@ def console(tmp_path: Path, commands: str, text: str = "ruleset: side-d6\nseed: 
 @pytest.mark.parametrize(("command", "message"), [
     ("damage A " + "1" + "0" * 23, "damage: say `damage NAME N` with N a whole number of hit points from 1 to 10000 "
                                    "(limit)"),
-    ("heal A 10000", "heal: A would have 10005 hp: at most 10000 (limit)"),
+    ("heal A 10000 temp", "heal: A would have 10005 hp: at most 10000 (limit)"),  # temporary hp (issue 37)
+    ("heal A 10000", "heal: A is at its full 5 hp (or above)"),  # healing stops at the hp it started with
     ("damage A ²", "damage: say `damage NAME N`"),
     ("step ²", "step ²: give a whole number of steps (1 to 1000000)"),
     ("undo 99999999999999999999", "undo 99999999999999999999: give a whole number of events"),

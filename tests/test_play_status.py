@@ -12,6 +12,7 @@ from affray import load_encounter
 from affray.api import prepare
 from affray.drive import Coming, End
 from affray.drive.driven import Declaring
+from affray.engine.conditions import unable
 from affray.engine.events import Melee
 from affray.io.load import load_text
 from affray.play import RefereeConsole as Session
@@ -123,9 +124,9 @@ STEP_KINDS = ("melee", "missile", "move", "cast", "impossible")
 def test_next_names_every_step_of_the_coming_moment(ruleset: str) -> None:
     """Whenever a step is about to resolve, `next:` lists the steps of its moment; the combatants whose steps
     then resolve at that moment (an attack, a move, a spell, or a step found impossible; not a free attack on
-    one who moves away, which a step brings; not the refusal of a step of one already out of the fight, which
-    the status no longer lists, issue 25) are among those listed, none left out (issue 14: `next` once named one
-    step of several at the same moment)."""
+    one who moves away, which a step brings; not the refusal of a step of one already out of the fight, issue 25,
+    or unable to act then, routed or asleep, issue 37, which the status no longer lists) are among those listed,
+    none left out (issue 14: `next` once named one step of several at the same moment)."""
 
     drive = prepare(load_encounter(SKIRMISH), ruleset=ruleset).drive(auto=True, announce=True)
     checked = 0
@@ -135,7 +136,8 @@ def test_next_names_every_step_of_the_coming_moment(ruleset: str) -> None:
             tick = item.step.tick
             listed = {line.plain.removeprefix("next: ").split(":")[0]
                       for line in next_lines(drive.fight, item.step, None) if line.plain.startswith("next: ")}
-            out = {f.name for f in drive.fight.state.fighters.values() if not f.active}
+            out = {f.name for f in drive.fight.state.fighters.values()  # out of the fight, or unable then: asleep,
+                   if unable(f, tick) is not None}  # routed... (issue 37: the status lists only what can happen)
             resolved: set[str] = set()
             item = drive.pull()
             while not isinstance(item, (End, Declaring)) and ((isinstance(item, Coming) and item.step.tick == tick)

@@ -222,7 +222,7 @@ def test_outcomes_and_the_d20_entered_at_an_attack(tmp_path: Path) -> None:
     child = spawn(SKIRMISH, "--db", db)
     answers = iter(["hit 6", "miss", "17"])
     while True:
-        which = child.expect([r"\): d20, 'hit N' or 'miss' " + DIE, DIE, PAUSE])
+        which = child.expect([r"\): d20 \[and damage\], 'hit N' or 'miss' " + DIE, DIE, PAUSE])
         if which == 0:
             answer = next(answers, None)
             if answer is None:

@@ -21,7 +21,8 @@ SKIRMISH = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" /
 
 #: What a combatant may declare, shaped as a declaration question's ``choices`` (drive/questions.py).
 CHOICES: dict[str, Any] = {
-    "enemies": ["Orc 1", "Orc Captain"], "allies": ["Mina"], "sides": ["party", "orcs"], "movement": 90,
+    "enemies": ["Orc 1", "Orc Captain"], "allies": ["Mina"], "sides": ["party", "orcs"], "foe_sides": ["orcs"],
+    "movement": 90,
     "weapons": [{"name": "long sword", "kind": "melee"}, {"name": "short bow", "kind": "missile"}],
     "spells": [{"name": "magic missile", "level": 1, "ct": 1}, {"name": "sleep", "level": 1, "ct": 1}],
     "keys": {"set": "set against a charge", "past": "the foes run past"},
@@ -62,8 +63,8 @@ def test_short_forms(said: str, meant: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(("said", "why"), [
     ("", "say what it does, e.g. `melee NAME`"),
-    ("melee Orc 9", "melee: no combatant named 'Orc 9' (Orc 1, Orc Captain, Mina)"),
-    ("melee", "melee: name one (Orc 1, Orc Captain, Mina)"),
+    ("melee Orc 9", "melee: no combatant named 'Orc 9' (Orc 1, Orc Captain, Mina, orcs)"),  # or side (issue 37)
+    ("melee", "melee: name one (Orc 1, Orc Captain, Mina, orcs)"),
     ("cast fireball", "cast: no spell it knows named 'fireball' (magic missile, sleep)"),
     ("melee Orc 1 with axe", "with: no weapon it carries named 'axe' (long sword, short bow)"),
     ("move far", "'far': not understood here; after the action come with, at, roll, distance"),
@@ -86,7 +87,7 @@ def test_set_is_refused_where_the_ruleset_has_no_set() -> None:
 @pytest.mark.parametrize(("typed", "partial", "offered"), [
     ("me", "me", ["melee"]),
     ("c", "c", ["charge", "cast"]),
-    ("melee O", "O", ["Orc 1", "Orc Captain"]),
+    ("melee O", "O", ["Orc 1", "Orc Captain", "orcs"]),
     ("melee orc c", "orc c", ["Orc Captain"]),
     ("cast ", "", ["magic missile", "sleep"]),
     ("cast sleep at ", "", ["Orc 1", "Orc Captain", "Mina", "party", "orcs"]),

@@ -142,7 +142,9 @@ def test_a_command_works_at_a_declaration_and_a_fallen_foe_is_named_as_such() ->
     assert q.actor == "Brom"
     reply = s.say("damage Orc 1 30")  # a command at a declaration prompt: 30 - 30 = 0 hp, down (G-05)
     assert reply.ok and [e.event.kind for e in reply.events] == ["damage", "down"]
-    assert s.pending is q
+    # the same question, offering what is possible now (issue 37): the fallen foe is no longer among its choices
+    assert s.pending is not None and s.pending.id == q.id and "Orc 1" in q.choices["melee"]
+    assert "Orc 1" not in s.pending.choices["melee"] and s.pending.choices["fallen"] == {"Orc 1": "dead"}
     reply = s.say("melee Orc 1")
     assert not reply.ok and "Orc 1 is out of the fight (dead)" in reply.text
 
@@ -181,7 +183,7 @@ def test_journal_in_one_place(tmp_path: Path) -> None:
     to_question(s)
     commands = [i for i in journal.inputs if i.kind == "command"]
     assert [json.loads(c.value.removeprefix("ahead ")) for c in commands] == [
-        {"who": ["Orc 2", "Orc 3"], "declare": {"melee": "Brom"}}]
+        {"who": ["Orc 2", "Orc 3"], "declare": {"melee": "Brom"}, "point": 1}]  # this declaration point's (issue 37)
     assert journal.events == [e for e in journal.events if isinstance(e, dict)] and len(journal.events) == len(
         s.fight.events)
     store.close()

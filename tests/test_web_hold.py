@@ -202,7 +202,7 @@ def test_an_80_kb_chunked_form_is_refused_413_not_500(tmp_path: Path) -> None:
         zipped = _raw(url, (head + "Content-Encoding: gzip\r\nContent-Length: 4\r\n\r\n").encode() + b"abcd")
         assert zipped.startswith(b"HTTP/1.1 415 "), zipped[:200]
         s = Screens(c, served)
-        assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+        assert s.post(s.ref, op="command", say="run") == "run: the d6 for surprise (party) is asked"
 
 
 # -- idle and slow connections cannot lock the table out -------------------------------------------------------------
@@ -258,7 +258,7 @@ def test_1100_idle_connections_do_not_lock_the_referee_out(tmp_path: Path) -> No
                 assert took < WEDGED, f"the referee's page took {took:.2f} s"
                 r = c.post("/act", data={"token": token, "key": form_key(r.text), "op": "command", "say": "run"},
                            headers={"HX-Request": "true"})
-                assert r.status_code == 200 and "run: 0 events" in r.text
+                assert r.status_code == 200 and "run: the d6 for surprise (party) is asked" in r.text
             poller = select.poll()  # not select(): past descriptor 1023 it refuses (the worker may hold many)
             for s in idle[:600]:
                 poller.register(s, select.POLLIN)
@@ -322,14 +322,23 @@ def test_a_character_named_like_the_enemy_side_rolls_none_of_its_dice(tmp_path: 
             httpx.Client(base_url=url, timeout=10) as c:
         s = Screens(c, served)
         assert list(s.tok) == ["orcs", "Sela", "Ash"]
-        assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+        assert s.post(s.ref, op="command", say="run") == "run: the d6 for surprise (party) is asked"
         assert s.answer(s.tok["Sela"], "1") == ""  # the party's surprise d6: a party player's
         asked = []
         while not any(e["kind"] == "initiative" and e.get("round") == 2 for e in served.table.journal.events):
             q = served.table.pending  # the party's declarations and dice, up to round 2's initiative
             assert q is not None and len(asked) < 40, "the fight asked nothing of the party"
             asked.append((q.actor, q.side, getattr(q, "purpose", "declare")))
-            assert s.answer(s.ref, "3" if isinstance(q, DieQuestion) else "melee Orc 1") == ""
+            if isinstance(q, DieQuestion):
+                assert s.answer(s.ref, "3") == ""
+                continue
+            # at the first orc standing: a melee at a fallen one is refused, in words that name who still stands
+            said = []
+            for n in (1, 2, 3):
+                said.append(s.answer(s.ref, f"melee Orc {n}"))
+                if said[-1] == "":
+                    break
+            assert said[-1] == "" and all("is out of the fight" in x for x in said[:-1]), said
         assert ("orcs", "party", "initiative") not in asked and ("orcs", None, "initiative") not in asked, asked
         rolled = [e for e in served.table.journal.events if e["kind"] == "initiative"]
         assert rolled, "no initiative in two rounds"

@@ -259,7 +259,7 @@ def _declaring(pages: dict[str, Page], served: Served, shots: str | None, rulese
     rev = _rev(referee)
     tools.locator("select[name=name]").first.select_option("Kobold chief")
     tools.locator("input[name=a]").first.fill("8630")
-    tools.locator("button[value=heal]").click()
+    tools.locator("button[value=heal-temp]").click()  # the chief is at full hp: a plain heal is refused
     _after(referee, rev)
     assert referee.locator("details.tools:not(.group)").get_attribute("open") is not None  # still open after it
     assert re.search(r"\b86\d\d/\d+ hp", referee.locator("li.card[data-name='Kobold chief']").inner_text())

@@ -71,7 +71,8 @@ def test_a_declaration_in_three_parts_is_the_plan_entry_typed(tmp_path: Path) ->
     with client(opening(tmp_path, "side-d6")) as (c, served):
         s = Screens(c, served)
         assert s.post(s.ref, op="command", say="dice roll") == "dice for all: roll"
-        assert s.post(s.ref, op="command", say="run") == "run: 1 events"  # the surprise rolled; Brom asked (MJ-03)
+        assert s.post(s.ref, op="command", say="run") == "run: 1 event; Brom&#39;s declaration is asked"  # the surprise
+        # rolled; Brom asked (MJ-03)
         page = s.page(s.tok["Brom"])
         # only what choices() offers: a fighter with a long sword only, no spell, no bow
         actions = re.findall(r'name="action" value="(\w+)"', page)

@@ -61,7 +61,8 @@ def _start(s: Screens, surprise: str) -> list[str]:
     """Run from the start; the party's surprise die, typed by Brom's player. Sela's form keys of that moment
     (her page had a form: the die was hers to answer too)."""
     first, second = list(s.tok.values())[:2]
-    assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+    said = s.post(s.ref, op="command", say="run")  # what the line did (issue 37: never "0 events")
+    assert said.startswith("run: the d") and said.endswith(" for surprise (party) is asked"), said
     assert question(s.page(first)) is not None
     kept = [form_key(s.page(second)) for _ in range(4)]
     assert s.answer(first, surprise) == ""
@@ -238,7 +239,8 @@ def test_markup_in_names_is_inert(tmp_path: Path) -> None:
 def test_forged_and_replayed_requests_are_refused(tmp_path: Path) -> None:
     with client(opening(tmp_path, "side-d6")) as (c, served):
         s = Screens(c, served)
-        assert s.post(s.ref, op="command", say="run") == "run: 0 events"  # the party's surprise die is asked
+        # the party's surprise die is asked
+        assert s.post(s.ref, op="command", say="run") == "run: the d6 for surprise (party) is asked"
         before = s.rows()
 
         def send(data: dict[str, str], **headers: str) -> tuple[int, str]:
@@ -276,7 +278,7 @@ def test_one_writer_a_console_and_the_page_never_write_one_fight_at_once(tmp_pat
     op = opening(tmp_path, "side-d6")
     with client(op) as (c, served):
         s = Screens(c, served)
-        assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+        assert s.post(s.ref, op="command", say="run") == "run: the d6 for surprise (party) is asked"
         played = runner.invoke(app, ["play", "--db", op.db], input="step\nquit\n")
         assert played.exit_code == 2
         assert "fight 1 is being played in another console" in played.output

@@ -26,12 +26,13 @@ def test_the_referee_steps_answers_for_anyone_gives_an_outcome_and_undoes(tmp_pa
     with client(opening(tmp_path, "side-d6")) as (c, served):
         s = Screens(c, served)
         assert "waiting for the referee to go on" in s.page(s.tok["Sela"])
-        assert s.post(s.ref, op="command", say="step") == "step: 0 events"  # the surprise die comes first
+        # the surprise die comes first: what the line did, never "0 events" (issue 37)
+        assert s.post(s.ref, op="command", say="step") == "step: the d6 for surprise (party) is asked"
         assert _title(s.page(s.ref)) == "d6 for surprise (party)"
         assert s.answer(s.ref, "1") == ""  # 1 never surprises (MJ-08: 5-6)
         assert re.fullmatch(r"0 surprise     all sides   party d6=1, orcs d6=\d: .*", _lines(s.page(s.ref))[0])
         assert question(s.page(s.ref)) is None  # a step at a time: the surprise was the step
-        assert s.post(s.ref, op="command", say="step") == "step: 1 events"
+        assert s.post(s.ref, op="command", say="step") == "step: Brom&#39;s declaration is asked"
         assert _title(s.page(s.ref)) == "Brom (party) declares, round 1, step 2 (declarations)"
         q = question(s.page(s.ref))
         assert s.answer(s.ref, "fly away").startswith("fly away: &#39;fly&#39; is not a declaration: begin with one "
@@ -57,7 +58,7 @@ def test_the_referee_steps_answers_for_anyone_gives_an_outcome_and_undoes(tmp_pa
         assert s.post(s.ref, op="command", say="undo") == "undone: back to 8 events"
         page = s.page(s.ref)
         assert _lines(page)[0].startswith("7 initiative") and question(page) is None
-        assert s.post(s.ref, op="command", say="step") == "step: 8 events"
+        assert s.post(s.ref, op="command", say="step") == "step: the d20 for attack (Brom) is asked"
         assert question(s.page(s.ref)) == q  # the same d20 asked again
         assert s.answer(s.tok["Brom"], "2") == ""  # now by Brom's player: a miss (d20 2 against AC 6)
         assert "8 melee        Brom -&gt; Orc 1: miss" in s.page(s.ref)
@@ -73,8 +74,13 @@ def test_commands_from_the_referee_forms(tmp_path: Path) -> None:
         assert card(ash, "Orc 2") == "Orc 2 standing hp ? held"  # seen held, not for how long
         assert "round 3" not in ash  # nor in the timeline, nor on the board
         assert s.post(s.ref, op="compose", verb="end", name="Orc 2", a="held") == "done: end Orc 2 held"
-        assert s.post(s.ref, op="compose", verb="heal", name="Brom", a="5") == "done: heal Brom 5"
-        assert "55/50 hp" in card(s.page(s.ref), "Brom") and "55/50 hp" in card(s.page(s.tok["Sela"]), "Brom")
+        assert s.post(s.ref, op="command", say="damage Brom 8") == "done: damage Brom 8"  # 50 - 8 = 42
+        assert s.post(s.ref, op="compose", verb="heal", name="Brom", a="5") == "done: heal Brom 5"  # 42 + 5 = 47
+        assert "47/50 hp" in card(s.page(s.ref), "Brom") and "47/50 hp" in card(s.page(s.tok["Sela"]), "Brom")
+        # "Heal above full" is the console's `heal NAME N temp`: 47 + 5 = 52 of Brom's 50
+        assert s.post(s.ref, op="compose", verb="heal-temp", name="Brom", a="5") == "done: heal Brom 5 temp"
+        assert "52/50 hp" in card(s.page(s.ref), "Brom")
+        assert s.post(s.ref, op="compose", verb="heal", name="Brom", a="1").startswith("heal: Brom is at its full 50")
         assert s.post(s.ref, op="command", say="damage Nobody 3") == "damage: no combatant named &#39;Nobody&#39; " \
             "(combatants: Brom, Sela, Ash, Orc 1, Orc 2, Orc 3)"
         assert s.post(s.ref, op="command", say="frobnicate").startswith(
@@ -96,7 +102,7 @@ def test_a_served_fight_resumes_where_it_was_left(tmp_path: Path) -> None:
     op = opening(tmp_path, "side-d6")
     with client(op) as (c, served):
         s = Screens(c, served)
-        assert s.post(s.ref, op="command", say="run") == "run: 0 events"
+        assert s.post(s.ref, op="command", say="run") == "run: the d6 for surprise (party) is asked"
         assert s.answer(s.tok["Sela"], "1") == ""
         assert s.answer(s.tok["Brom"], "melee Orc 1") == ""
         q = question(s.page(s.tok["Sela"]))

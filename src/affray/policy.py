@@ -196,7 +196,7 @@ class Auto:
         policy = POLICIES.get(name)
         if policy is not None:
             return policy.choose(self, fight, f)
-        return self._custom(name, fight, f)
+        return self._custom(name, fight, f)  # the fight checks it when it would act (``Fight.declare``)
 
     def preview(self, fight: Fight[Any], f: Fighter) -> Declaration | Order | None:
         """What ``f``'s policy would declare now, leaving what the fight's policies share as it was (a console's
@@ -426,8 +426,8 @@ def _shoot(auto: Auto, fight: Fight[Any], f: Fighter, weapon: Arms, focus: bool 
     best: Fighter | None = None
     first: Fighter | None = None
     for g in fight.state.order:
-        if g.side == f.side or not g.active:
-            continue
+        if g.side == f.side or not g.active or fight.why_not(f, _attack(weapon.name, g.name, True)) is not None:
+            continue  # the one validator: a henchman never shoots into a melee (MJ-16), a foe out of range...
         if first is None:
             first = g
         if focus:
@@ -498,6 +498,8 @@ def _spell_value(auto: Auto, fight: Fight[Any], f: Fighter, spell: Spell) -> tup
                 takes[g.side] = takes.get(g.side, 0) + 1
         if value > best:
             best, best_at = value, g.name
+    if spell.area == 1:  # one target (``area: 1``, command, hold person's one): never a whole side
+        return best, best_at
     for side, total in by_side.items():  # the whole side, when the effect would take two or more of it
         if takes[side] >= 2 and total > best:
             best, best_at = total, side
@@ -514,7 +516,7 @@ def _cast(auto: Auto, fight: Fight[Any], f: Fighter, eager: bool) -> Order | Non
         if cast_refusal(fight, f, spell) is not None:  # the one validator: paid for, and allowed now
             continue
         value, at = _spell_value(auto, fight, f, spell)
-        if at is not None and value > best:
+        if at is not None and value > best and fight.why_not(f, _decl(cast=spell.name, at=at)) is None:
             best, choice = value, (spell.name, at)
     if choice is None:
         return None
@@ -563,7 +565,7 @@ def _play(auto: Auto, fight: Fight[Any], f: Fighter, back: float = BADLY_WOUNDED
         if decl is not None:
             return decl
     target = auto.melee_target(fight, f, focus)
-    if target is None:
+    if target is None or fight.why_not(f, _attack(kit.melee.name, target.name, False)) is not None:
         auto.unclaim(f, fight)
         return None
     auto.claim(f, target, fight)
@@ -609,7 +611,8 @@ def _plain(auto: Auto, fight: Fight[Any], f: Fighter) -> Order | None:
         if target is None:
             return None
     weapon = f.weapons[0]
-    missile = weapon.kind == "missile" and target.name not in f.engaged
+    missile = (weapon.kind == "missile" and target.name not in f.engaged
+               and fight.why_not(f, _attack(weapon.name, target.name, True)) is None)
     if not missile:
         weapon = auto.kit(f).melee
     return _attack(weapon.name, target.name, missile)

@@ -313,7 +313,9 @@ def drive(
     set_: _Sets = None,
     auto: _Auto = False,
     max_rounds: _MaxRounds = "50",
-    dice: Annotated[str, typer.Option(help="roll: every die nobody gave is rolled from the seed; ask: asked")] = "roll",
+    dice: Annotated[str | None, typer.Option(help="roll (the default): every die nobody gave is rolled from the "
+                                            "seed; ask: asked. A resumed fight keeps its own unless given",
+                                            show_default=False)] = None,
     db: Annotated[Path | None, typer.Option(help="journal the fight to this SQLite database (resumable)")] = None,
     game: Annotated[str | None, typer.Option(help="with --db and no FILE: the fight to resume (default: the latest)",
                                              metavar="ID")] = None,
@@ -330,7 +332,7 @@ def drive(
         from affray.drive import DicePrefs
         from affray.table import DivergedError, Session, open_fight
 
-        if dice not in ("roll", "ask"):
+        if dice not in (None, "roll", "ask"):
             raise OptionError(f"--dice {dice!r}: roll or ask")
         seed_n, rounds = _numbers(seed, max_rounds)
         game_n = _game(game)
@@ -352,6 +354,8 @@ def drive(
                     write(out, divergence("branched", opened.branched))
                 session = Session(opened.drive, opened.record)
                 session.party = keeper
+                if dice is not None and opened.drive.dice.by != {"all": dice}:  # given: it applies from here (an
+                    session.dice(["all", dice])  # input, journalled); not given, the journal's choice stands
                 converse(session, inp, out)
             return
         if game_n is not None:

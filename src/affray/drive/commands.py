@@ -1,6 +1,7 @@
 """The referee's commands that change a fight: each is checked first, then emits events the state folds.
 
-``damage`` and ``heal`` (hp by hand; damage disrupts a caster as a blow would), ``add`` (a combatant joins),
+``damage`` and ``heal`` (hp by hand; damage disrupts a caster as a blow would; healing stops at the hit points the
+combatant started with, ``heal NAME N temp`` gives temporary ones above them), ``add`` (a combatant joins),
 ``remove`` (one leaves), ``plan`` (the declarations still to come), ``condition`` and ``end`` (a condition set
 or ended by hand, G-09). A driven fight records them with the moment they were entered and
 applies them again at that moment when it replays (undo, resume).
@@ -27,14 +28,14 @@ from affray.io.load import format_path, load_value, validation_problems
 from affray.limits import MAX_COMBATANTS, MAX_HP
 from affray.model.encounter import DECLARE_MODES, Combatant, Outcome
 from affray.model.order import Order, order_of
-from affray.reckon.morale import MoraleOptions, losses, morale_score
+from affray.reckon.morale import MoraleOptions, losses, morale_due, morale_score
 
 __all__ = ["AHEAD", "COMMANDS", "CommandError", "FightCommand", "ahead_text", "parse_fight_command", "suggest",
            "typed_outcome", "whole"]
 
 #: The commands that change a fight, with how each is typed.
 COMMANDS = {
-    "damage": "damage NAME N", "heal": "heal NAME N", "add": "add SIDE {...}", "remove": "remove NAME",
+    "damage": "damage NAME N", "heal": "heal NAME N [temp]", "add": "add SIDE {...}", "remove": "remove NAME",
     "plan": "plan NAME [{...}]", "condition": "condition NAME C [N rounds]", "end": "end NAME [C]",
     "declare": "declare SIDE|NAME ask|auto|repeat", "morale": "morale SIDE [TOTAL]", "note": "note TEXT",
 }
@@ -128,16 +129,25 @@ def whole(text: str, most: int, least: int = 1) -> int | None:
 
 
 def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
+    temp = verb == "heal" and rest.lower().endswith(" temp")
+    if temp:
+        rest = rest[:-5].rstrip()
     name, _, amount = rest.rpartition(" ")
     n = whole(amount, MAX_HP)
     if n is None:
         raise CommandError(f"{verb}: say `{verb} NAME N` with N a whole number of hit points from 1 to {MAX_HP} "
-                           f"(limit), e.g. {verb} Orc 1 3")
+                           f"(limit), e.g. {verb} Orc 1 3" + (" (heal NAME N temp: above its starting hit points)"
+                                                              if verb == "heal" else ""))
     name = _fighter(name.strip(), fight, verb)
-    if fight.state.fighters[name].down:
+    f = fight.state.fighters[name]
+    if f.down:
         raise CommandError(f"{verb}: {name} is down; affray does not raise the fallen")
-    if verb == "heal" and fight.state.fighters[name].hp + n > MAX_HP:
-        raise CommandError(f"heal: {name} would have {fight.state.fighters[name].hp + n} hp: at most {MAX_HP} (limit)")
+    if temp and f.hp + n > MAX_HP:
+        raise CommandError(f"heal: {name} would have {f.hp + n} hp: at most {MAX_HP} (limit)")
+    full = f.spec.hp  # healing gives back what was lost, never above the hit points it started the fight with
+    if verb == "heal" and not temp and f.hp >= full:
+        raise CommandError(f"heal: {name} is at its full {full} hp (or above); `heal {name} {n} temp` gives "
+                           "temporary hit points above them")
 
     def damage(fight: Fight[Any]) -> None:
         f = fight.state.fighters[name]
@@ -151,7 +161,14 @@ def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
             _emit(fight, Down, name, f"{name} at {f.hp} hp: dead", unconscious=False)
 
     def heal(fight: Fight[Any]) -> None:
-        _emit(fight, Heal, None, f"the referee heals {name} of {n} hp", target=name, amount=n)
+        g = fight.state.fighters[name]
+        if temp:
+            _emit(fight, Heal, None, f"the referee gives {name} {n} temporary hp ({g.hp} -> {g.hp + n})",
+                  target=name, amount=n, temp=True)
+            return
+        amount = min(n, g.spec.hp - g.hp)
+        cap = f", {amount} back to its full {g.spec.hp}" if amount < n else ""
+        _emit(fight, Heal, None, f"the referee heals {name} of {n} hp{cap}", target=name, amount=amount)
 
     return damage if verb == "damage" else heal
 
@@ -219,6 +236,8 @@ def _plan(rest: str, fight: Fight[Any]) -> FightCommand:
     def replan(fight: Fight[Any]) -> None:
         text = "; ".join(describe_declaration(d, fight.state.fighters[name]) for d in plan) or "nothing"
         _emit(fight, Replan, name, f"{name}'s declarations to come: {text}", plan=plan)
+        if plan:  # a new word: it wins over an action held over or going on where the seed lets it change
+            fight.replanned.add(name)
         fight.ruleset.ready(fight, fight.state.fighters[name])
 
     return replan
@@ -328,9 +347,11 @@ def _morale(rest: str, fight: Fight[Any]) -> FightCommand:
     if total and given is None:
         raise CommandError(f"morale: {total} cannot be rolled on {dice.text} ({dice.dice_min}-{dice.dice_max})")
 
+    due = morale_due(fight, side)[1]  # the checks due now are this one: no other is owed for them (G-07)
+
     def check(fight: Fight[Any]) -> None:
         tick, at = _moment(fight)
-        fight.morale_check(side, members, score, tick, at, ("the referee",),
+        fight.morale_check(side, members, score, tick, at, (*due, "the referee"),
                            f"the referee calls for a morale check of {the(side)} ({losses(fight, side)}) (G-07)", dice,
                            given)
 
@@ -358,8 +379,11 @@ def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:
         data = None
     who = data.get("who") if isinstance(data, dict) else None
     entry = data.get("declare") if isinstance(data, dict) else None
+    point = data.get("point") if isinstance(data, dict) else None
     if not isinstance(who, list) or not who or not all(isinstance(n, str) for n in who):
         raise CommandError("ahead: give {\"who\": [NAME, ...], \"declare\": ENTRY or \"same\"}")
+    if point is not None and (isinstance(point, bool) or not isinstance(point, int)):
+        raise CommandError("ahead: point is the declaration point (a whole number) a group's answer serves")
     said: dict[str, Order | str] = {}
     for name in who:
         if name not in fight.state.fighters:
@@ -375,13 +399,22 @@ def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:
 
     def ahead(fight: Fight[Any]) -> None:
         fight.ahead.update(said)
+        for name in said:
+            if point is None:
+                fight.ahead_for.pop(name, None)
+            else:
+                fight.ahead_for[name] = point
 
     return ahead
 
 
-def ahead_text(names: list[str], entry: dict[str, Any] | str) -> str:
-    """The ``ahead`` command that says ``entry`` (a plan entry, or "same") ahead for ``names``."""
-    return f"{AHEAD} " + json.dumps({"who": names, "declare": entry}, ensure_ascii=False, sort_keys=True)
+def ahead_text(names: list[str], entry: dict[str, Any] | str, point: int | None = None) -> str:
+    """The ``ahead`` command that says ``entry`` (a plan entry, or "same") ahead for ``names``: for each one's next
+    declaration point, or (``point``, a group's answer to a question) for that declaration point only."""
+    data: dict[str, Any] = {"who": names, "declare": entry}
+    if point is not None:
+        data["point"] = point
+    return f"{AHEAD} " + json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
 def suggest(text: str, fight: Fight[Any], verbs: tuple[str, ...] = ()) -> tuple[str, list[str]]:

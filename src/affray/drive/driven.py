@@ -146,10 +146,17 @@ def suggestion(fight: Fight[Any], f: Fighter) -> Declaration | None:
     would declare (``Auto.preview``: asking changes nothing the policies keep; a policy rolls no dice)."""
     standing = fight.standing(f)
     if standing is not None:
-        return standing.source
-    policy = fight.policy
-    chosen = policy.preview(fight, f) if isinstance(policy, Auto) else None
-    return chosen.source if isinstance(chosen, Order) else chosen
+        decl: Declaration | None = standing.source
+    else:
+        policy = fight.policy
+        chosen = policy.preview(fight, f) if isinstance(policy, Auto) else None
+        decl = chosen.source if isinstance(chosen, Order) else chosen
+    if decl is None:
+        return None
+    try:  # what Enter offers is what the answer's check accepts: the one validator's word, never a refusal
+        return check_declaration(fight, f, decl)
+    except AnswerError:
+        return None
 
 
 _KINDS = {"declare": "declaration", "die": "die"}
@@ -197,6 +204,7 @@ class Drive:
         self.coming: Step | None = None
         self.declaring: tuple[Fighter, str] | None = None
         self._preset: Outcome | int | None = None
+        self._damage: tuple[str, int] | None = None  # an attack's damage typed with its d20 (``damage_ahead``)
         self._start(events)
 
     # -- the caller's side ------------------------------------------------------------------------------
@@ -239,6 +247,15 @@ class Drive:
         if step is None or step.kind not in ("melee", "missile") or self._pending is not None:
             return "no attack is about to be rolled"
         self._preset = outcome
+        return None
+
+    def damage_ahead(self, value: int) -> str | None:
+        """The damage of the attack whose d20 is asked now, typed on the same line (``14 6``): given to that attack's
+        damage dice if it hits (recorded as their answer), dropped if it misses. None once set; else why not."""
+        q = self._pending
+        if not isinstance(q, DieQuestion) or not q.attack or q.actor is None:
+            return "no attack's d20 is asked"
+        self._damage = (q.actor, value)
         return None
 
     def take_events(self) -> list[Event]:
@@ -284,7 +301,17 @@ class Drive:
         finally:
             self._busy = False
         self._record(Input("command", at, k, value=text.strip(), upto=len(self.fight.events)))
+        self._refresh()
         return None
+
+    def _refresh(self) -> None:
+        """A declaration waiting while a command changed the fight (a foe put down, a caster hurt) offers what is
+        possible now: its choices and suggestion asked of the one validator again, the same question."""
+        q = self._pending
+        if isinstance(q, DeclareQuestion):
+            f = self.fight.state.fighters[q.actor]
+            self._pending = DeclareQuestion(q.id, q.actor, q.side, q.at, q.tick, choices(self.fight, f), q.known,
+                                            suggestion(self.fight, f))
 
     def set_dice(self, who: str, mode: str) -> None:
         """From now on ask (``mode`` "ask") or roll the dice of ``who``: a side, a die's purpose, or all."""
@@ -416,6 +443,7 @@ class Drive:
 
     def _on_step(self, step: Step) -> None:
         self.coming, self.declaring, self._preset = step, None, None  # an outcome typed for a step that rolled none
+        self._damage = None  # a damage typed with a d20 whose attack missed
         if self._point(wants=self.announce):
             if self.announce:
                 self._queue.append(Coming(step))
@@ -518,6 +546,11 @@ class Drive:
         side = self._side(actor, purpose)
         asks = self._prefs.asks(purpose, side) and not self._busy
         of = (sides, count, purpose, actor)
+        typed, self._damage = self._damage, None
+        if (typed is not None and purpose == "damage" and typed[0] == actor and count <= typed[1] <= count * sides
+                and key not in self._given and not self._replaying_now()):  # typed with its d20 (``damage_ahead``)
+            self._record(Input("answer", len(self.fight.events), self._k, key, typed[1], of=of))
+            return typed[1]
         if asks:
             self._point(wants=True)
         if key in self._given:

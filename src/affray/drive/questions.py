@@ -17,7 +17,7 @@ from typing import Any, cast
 from pydantic import ValidationError
 
 from affray.engine.events import Tick
-from affray.engine.fight import Fight
+from affray.engine.fight import COMMON_KEYS, Fight
 from affray.engine.state import Fighter
 from affray.engine.validity import cast_refusal, needs_target, out_how, references, why_not
 from affray.errors import AffrayError
@@ -116,13 +116,16 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     """What ``f`` may declare now, as the one validator says (``engine.validity``): the action keys with their
     targets (foes still in the fight), the spells it can begin now (``cast``), the move modes its ruleset allows now,
     its weapons and every spell it knows (with why one cannot be cast now, and whether one needs ``at``), the
-    ruleset's own keys (name -> what it means); ``movement``: its full movement in feet (a move's default)."""
+    ruleset's own keys (name -> what it means); ``movement``: its full movement in feet; ``moves``: each mode's
+    default feet (its full movement, or the most its ruleset allows in that mode); ``foe_sides``: the enemy sides
+    with someone standing (an attack on a side strikes one of it at each declaration point)."""
     state = fight.state
     enemies = [g.name for g in state.fighters.values() if g.active and g.side != f.side]
     allies = [g.name for g in state.fighters.values() if g.active and g.side == f.side and g is not f]
-    out: dict[str, Any] = {"melee": enemies}
-    if any(w.kind != "melee" for w in f.weapons):
-        out["missile"] = enemies
+    out: dict[str, Any] = {"melee": [n for n in enemies if why_not(fight, f, _attack("melee", n)) is None]}
+    if any(w.kind != "melee" for w in f.weapons):  # only what the one validator accepts now (a henchman never
+        out["missile"] = [n for n in enemies if why_not(fight, f, _attack("missile", n)) is None]  # shoots into a
+        # melee, MJ-16)
     spells = []
     castable = []
     for spell in f.spells.values():
@@ -138,10 +141,14 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
     if castable:
         out["cast"] = castable
     feet = f.spec.mv * 10
-    modes = [m for m in MOVE_MODES if fight.ruleset.refusal(fight, f, _move(m, feet)) is None]
-    out.update({"move": modes, "movement": feet, "misc": True, "wait": True, "none": True,
+    limits = fight.ruleset.move_limits
+    moves = {m: min(feet, limits.get(m, feet)) for m in MOVE_MODES}  # each mode's default: its full movement, or
+    moves = {m: n for m, n in moves.items() if fight.ruleset.refusal(fight, f, _move(m, n)) is None}  # the most the
+    # ruleset allows in that mode (a 5-foot step, a 10-ft fall back, D12-16/17)
+    out.update({"move": list(moves), "moves": moves, "movement": feet, "misc": True, "wait": True, "none": True,
                 "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons], "spells": spells,
                 "enemies": enemies, "allies": allies, "fallen": fallen(fight),
+                "foe_sides": [s for s in state.sides if s != f.side and state.active_left[s] > 0],
                 "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
     return out
 
@@ -149,6 +156,12 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
 def fallen(fight: Fight[Any]) -> dict[str, str]:
     """Who is out of the fight, and how (dead, unconscious, fled, gone): a name a referee may still type."""
     return {g.name: out_how(g) for g in fight.state.fighters.values() if not g.active}
+
+
+@lru_cache(maxsize=256)
+def _attack(kind: str, target: str) -> Order:
+    """A plain attack at ``target``, as the validator is asked whether it takes one now (one per kind and name)."""
+    return order_of(Declaration.model_validate({kind: target}))
 
 
 @lru_cache(maxsize=256)
@@ -181,7 +194,7 @@ def check_declaration(fight: Fight[Any], f: Fighter, data: object, *, now: bool 
     if decl.roll is not None and (die is None or not 1 <= decl.roll <= die):
         raise AnswerError(f"roll: ruleset {fight.ruleset.id} rolls no die per action" if die is None else
                           f"roll: {decl.roll} is not a d{die} result (1-{die})")
-    keys = fight.ruleset.declaration_keys
+    keys = {**fight.ruleset.declaration_keys, **COMMON_KEYS}
     for key in decl.extra:
         if key not in keys:
             raise AnswerError(f"unknown key {key!r} for this ruleset (its own keys: {', '.join(keys) or 'none'})")

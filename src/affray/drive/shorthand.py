@@ -66,12 +66,13 @@ class _Reader:
         self.i = 0
         self.c = choices
         self.keys: dict[str, str] = dict(choices.get("keys", {}))
+        self.default_feet = False  # a move whose feet were not typed: its mode's default
 
     # -- the names it may use ---------------------------------------------------------------------------
     def _names(self, kind: str) -> list[str]:
         c = self.c
-        if kind == "foe":
-            return list(c.get("enemies", [])) + list(c.get("allies", []))
+        if kind == "foe":  # a combatant, or an enemy side (an attack on the kobolds: one of them at each point)
+            return list(c.get("enemies", [])) + list(c.get("allies", [])) + list(c.get("foe_sides", []))
         if kind == "weapon":
             return [w["name"] for w in c.get("weapons", [])]
         if kind == "spell":
@@ -130,7 +131,11 @@ class _Reader:
         elif verb == "cast":
             out["cast"] = self._name("spell", verb)
         elif verb == "move" or verb in _MOVES:
-            out["move"] = self._int(verb) if (self._peek() or "").isdigit() else int(self.c.get("movement", 0))
+            if (self._peek() or "").isdigit():
+                out["move"] = self._int(verb)
+            else:  # its mode's default (below, once the mode is read): its full movement, or the most that mode allows
+                self.default_feet = True
+                out["move"] = int(self.c.get("movement", 0))
             if verb in _MOVES:
                 out["mode"] = verb
         elif verb == "wait":
@@ -149,6 +154,8 @@ class _Reader:
                               "{melee: Orc 1}; ? lists the choices)")
         while (word := self._peek()) is not None:
             self._modifier(word, out)
+        if self.default_feet and isinstance(out.get("mode"), str):
+            out["move"] = int(self.c.get("moves", {}).get(out["mode"], out["move"]))
         return out
 
     def _modifier(self, word: str, out: dict[str, Any]) -> None:
@@ -173,6 +180,7 @@ class _Reader:
             out["outcome"] = {"hit": False}
         elif word.isdigit() and "move" in out:
             out["move"] = int(word)
+            self.default_feet = False
         elif word in self.keys:
             out[word] = self._value()
         else:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from affray.engine.events import Tick
 from affray.engine.state import Fighter
 
-__all__ = ["CONDITIONS", "Effect", "active", "effect_of", "hit_dice", "incapacitated", "save_bonus"]
+__all__ = ["CONDITIONS", "Effect", "active", "effect_of", "hit_dice", "incapacitated", "save_bonus", "unable"]
 
 
 @dataclass(frozen=True)
@@ -115,3 +115,25 @@ def incapacitated(f: Fighter, tick: Tick) -> str | None:
     if not f.conditions:
         return None
     return next((name for name, _ in active(f, tick) if not effect_of(name).acts), None)
+
+
+def unable(f: Fighter, tick: Tick, *, attack: bool = False, flight: bool = False) -> str | None:
+    """Why ``f`` can do nothing at ``tick`` (``attack``: cannot attack), in words citing the rule, or None: out of the
+    fight (G-05), routed (G-07: it flees and does nothing else; ``flight``: the step is its flight), or holding a
+    condition that stops it acting or attacking (G-09). What the engine asks of everyone about to act, a free
+    attack's maker included."""
+    if not f.active:
+        return f"{f.name} is {'down' if f.down else 'out of the fight'} (G-05)"
+    if f.routed and not flight:
+        return f"{f.name} is routed: it flees and does nothing else (G-07)"
+    if not f.conditions:
+        return None
+    for name, _ in active(f, tick):
+        if name.startswith("dropped:"):
+            continue
+        effect = CONDITIONS[name]
+        if not effect.acts or (attack and not effect.attacks):
+            held = f.conditions[name]
+            until = f" until {held.words}" if held.words else ""
+            return f"{f.name} is {name}{until}: {effect.words} ({held.rule})"
+    return None

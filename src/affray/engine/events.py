@@ -504,17 +504,20 @@ class Damage(Event):
 
 
 class Heal(Event):
-    """Hit points given back by the referee's hand."""
+    """Hit points given back by the referee's hand (never above those it started with), or ``temp``orary ones given
+    above them."""
 
-    __slots__ = ("amount", "target")
+    __slots__ = ("amount", "target", "temp")
     kind: ClassVar[str] = "heal"
-    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "amount")
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "amount", "temp")
 
     def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
-                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, amount: int = 0) -> None:
+                 detail: str | None = None, rolls: Rolls = (), target: str | None = None, amount: int = 0,
+                 temp: bool = False) -> None:
         super().__init__(tick, at, round, actor, why, detail, rolls)
         self.target: Final = target
         self.amount: Final = amount
+        self.temp: Final = temp
 
 
 class Join(Event):

@@ -20,13 +20,14 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from affray.dice.expr import DiceExpr
 from affray.dice.roller import DieProvider, Roller
-from affray.engine.conditions import effect_of, incapacitated
+from affray.engine.conditions import effect_of, incapacitated, unable
 from affray.engine.events import (
     Condition,
     Declare,
     Delay,
     Down,
     Event,
+    Impossible,
     Melee,
     Morale,
     Rolls,
@@ -35,19 +36,28 @@ from affray.engine.events import (
     Tick,
 )
 from affray.engine.options import BaseOptions
-from affray.engine.rules import LOST, Chain
+from affray.engine.rules import LOST, Chain, FreeAttack
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
-from affray.engine.validity import why_not
+from affray.engine.validity import out_how, why_not
 from affray.model.encounter import Declaration, Encounter, Outcome, parse_duration
 from affray.model.order import Order, order_of
 
-__all__ = ["FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result", "describe_declaration", "told"]
+__all__ = ["CHANGE", "COMMON_KEYS", "FOREVER", "SAME", "Asker", "Clock", "Fight", "Policy", "Result",
+           "describe_declaration", "told"]
 
 #: The end of a condition that lasts the whole fight (a weapon dropped, C2X-03).
 FOREVER: Tick = (1 << 30,)
 #: Said ahead for a combatant (``Fight.ahead``): its standing declaration, whatever it is then ("all: same").
 SAME = "same"
+#: The declaration key, known to every ruleset, by which a new declaration puts aside what would go on: an action held
+#: over, an approach, a spell being cast where the seed lets it be cancelled (``Fight.said_for``).
+CHANGE = "change"
+#: The keys every ruleset reads, besides its own ``declaration_keys``.
+COMMON_KEYS: dict[str, str] = {
+    CHANGE: "true, or the declaration point N (the round; Combat II: its phase counted from the fight's start, 3 x "
+            "(round - 1) + phase): drop what would go on (an action held over, an approach under way, a spell being "
+            "cast where the seed lets it be cancelled) and take this one there"}
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
@@ -75,6 +85,8 @@ class Clock(Protocol[S_co]):
     def action_die(self) -> int | None: ...
     @property
     def periods_per_round(self) -> int: ...
+    @property
+    def move_limits(self) -> dict[str, int]: ...
 
     def new_state(self) -> S_co: ...
     def begin(self, fight: Any, period: int) -> None: ...
@@ -87,6 +99,7 @@ class Clock(Protocol[S_co]):
     def pending(self, fight: Any) -> bool: ...
     def resolve_own(self, fight: Any, step: Step) -> None: ...
     def refusal(self, fight: Any, f: Fighter, decl: Order) -> str | None: ...
+    def keeps(self, decl: Order) -> bool: ...
 
 
 class Asker(Protocol):
@@ -157,6 +170,14 @@ class Fight(Generic[S]):
         #: plan is used up, while still possible (a group's answer, a change typed before its turn; ``SAME``: its
         #: standing declaration). An input like an answer: a driven fight records and gives them again.
         self.ahead: dict[str, Order | str] = {}
+        #: Of those, the ones a group's answer to a question gave (``also``, ``SIDE: ENTRY``): each for the declaration
+        #: point it was given at (its period) only, as CONTRACT says ("this declaration point's questions").
+        self.ahead_for: dict[str, int] = {}
+        #: Combatants whose declarations still to come the referee replaced (the console's ``plan``) since they last
+        #: declared: a new word, like one said ahead for them.
+        self.replanned: set[str] = set()
+        #: The last combatant heard coming to declare (``herald``), at what moment and after how many events.
+        self._heralded: tuple[str, Tick, int] | None = None
         #: How many of the free attacks the file gives by round and attacker have been made (``rolls.free``, G-06).
         self._free: dict[tuple[int, str], int] = {}
         self.state = FightState(encounter, ruleset.attack_scheme, pools)
@@ -248,19 +269,49 @@ class Fight(Generic[S]):
     def over(self) -> bool:
         return self.state.standing <= 1
 
+    def herald(self, f: Fighter, tick: Tick, at: str) -> bool:
+        """``f`` comes to declare: the caller hears it (``on_declare``: a console may pause there and the referee say
+        what changes) before anything of its declaration is decided, once a point; whether it is still in the fight
+        then. A ruleset that decides what goes on before it asks ``declare`` (Combat II's held-over actions) calls it
+        first."""
+        if self.on_declare is None or self.over:
+            return True
+        key = (f.name, tick, len(self.events))
+        if key != self._heralded:
+            self._heralded = key
+            self.on_declare(f, tick, at)
+        return f.active
+
+    def said_for(self, f: Fighter) -> bool:
+        """Whether ``f`` has a new word since it last declared: a declaration said ahead for it alone (``NAME: ENTRY``,
+        typed at another prompt; not ``same``), its declarations to come replaced (``plan``), or its plan's next entry
+        marked ``change: true`` or ``change: N`` with N this declaration point (how a file says the same). It wins over
+        an action held over or going on, wherever the seed lets it change (its ruleset says where); the declaration
+        taken then carries ``change: N``, so that the timeline is the same from a file whose plan holds it."""
+        name = f.name
+        if (name in self.ahead and name not in self.ahead_for and self.ahead[name] != SAME) or name in self.replanned:
+            return True
+        if f.plan_pos >= len(f.plan):
+            return False
+        change = f.plan[f.plan_pos].extra.get(CHANGE)
+        return change is True or (type(change) is int and change == self.period)
+
     def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
-                known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None) -> Order | None:
+                known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None,
+                displaces: str = "", offer: Order | None = None) -> Order | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
         when routed, (``--auto``) the default action, or the asker's answer. Emits ``declare``.
 
         ``resume`` carries on an action the ruleset keeps going (a spell spanning phases, a delayed start),
         without consuming the plan; ``note`` says why. ``known``: the declarations of others ``f`` may take
         into account when it is asked (Combat II's winners hear the losers'). ``fallback``: an action the ruleset
-        lets stand if nothing new is declared (a readied weapon, C2-21), carried on as ``resume`` would."""
-        if self.on_declare is not None and not self.over:
-            self.on_declare(f, tick, at)
-            if not f.active:  # removed (or put down) by the referee at this very point: it declares nothing
-                return None
+        lets stand if nothing new is declared (a readied weapon, C2-21), carried on as ``resume`` would.
+        ``displaces``: what a new word (``said_for``) puts aside here, in words (a held-over attack, a spell being
+        cast): the declaration taken is marked ``change: N`` and its detail says what it replaces. ``offer``: what
+        the ruleset has it declare once its plan is used up and nothing was said ahead for it (Combat II's touch of a
+        spell cast at someone), made as a declaration of its own (``note`` says why), as ``repeat`` would."""
+        if not self.herald(f, tick, at):  # removed (or put down) by the referee at this very point: nothing
+            return None
         if f.conditions:
             held = incapacitated(f, tick)
             if held is not None:  # "its declarations wait, and it is asked nothing" (G-09)
@@ -269,41 +320,90 @@ class Fight(Generic[S]):
                            f"({f.conditions[held].rule})", f"{held}: no declaration")
                 return None
         continuing = f.current is not None and f.remaining > 0
-        consumed = False
+        if continuing and resume is None:
+            current = f.current
+            assert current is not None
+            goal = self.state.fighters.get(current.target or "")
+            if goal is not None and not goal.active:  # its approach has nowhere to go (G-05): told; it declares anew
+                self.emit(Impossible, tick, at, f.name, why=f"{goal.name} is out of the fight ({out_how(goal)}): the "
+                          f"approach to it ends (G-05)" if self.explain else None, detail="approach ends" if
+                          self.explain else None, target=goal.name, ends=True)
+                continuing = False
+            elif self.said_for(f):  # the referee's new word wins over the approach going on
+                continuing = False
+                displaces = displaces or f"the approach to {current.target}"
+        consumed = flight = False
         decl: Order | None
-        if resume is not None:
+        if f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
+                                             for c, h in f.conditions.items())):
+            decl = order_of(_flight(f.mv * 10))  # G-07: whatever it was doing or had held over, it flees
+            continuing = False
+            flight = True
+        elif resume is not None:
             decl = resume
             continuing = True
-        elif f.routed or (f.conditions and any(effect_of(c).flees and h.since <= tick < h.until
-                                               for c, h in f.conditions.items())):
-            decl = order_of(_flight(f.mv * 10))
-            continuing = False
         elif continuing:
             decl = f.current
         elif f.plan_pos < len(f.plan):
             decl = f.plan[f.plan_pos]
             consumed = True
+            self.replanned.discard(f.name)
+        elif offer is not None and f.name not in self.ahead and f.name not in self.replanned:
+            decl, consumed = offer, True
         else:
             decl, consumed = self._unplanned(f, tick, at, known)
             if decl is None and fallback is not None:
                 decl = fallback
                 continuing = True
         if decl is None:
-            if f.declared is not None:
+            if f.declared is not None and f.active:
                 self.record(Declare(tick, at, self.round_at(tick), f.name, detail="nothing left to do"
                                     if self.explain else None, rolls=self.rolls()))
             return None
+        if displaces and consumed and decl.extra.get(CHANGE) != self.period:
+            decl = decl.changed(**{CHANGE: self.period})  # the point it changed at: a file's plan says it so
+        said = decl
+        if decl.target is not None and decl.action in ("melee", "missile") and decl.target in self.state.sides:
+            member = self._member(f, decl.target)  # an attack on a side: one of it, at each declaration point
+            if member is not None:
+                decl = decl.changed(**{decl.action: member.name})
         remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
         detail = None
         if self.explain:
-            detail = describe_declaration(decl, f)
+            detail = describe_declaration(decl, f) + (f" (of the {said.target})" if said is not decl else "")
             if continuing:
                 detail = f"continues: {detail} ({note or f'{f.remaining} ft still to close'})"
+            elif consumed and decl is offer:
+                detail += f" ({note})"
+            elif consumed and self.ruleset.keeps(decl) and self._again(f, decl):  # the same again, kept or
+                # planned: it goes on (issue 37)
+                detail = f"continues: {detail} (its standing attack)"
             elif not consumed:
-                detail += " (routed: flees)" if f.routed else " (auto)"
-        self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=decl.source, consumed=consumed,
+                detail += " (routed: flees)" if f.routed else " (fleeing: flees)" if flight else " (auto)"
+            if displaces and consumed:
+                detail += f" (replaces {displaces})"
+        self.record(Declare(tick, at, self.round_at(tick), f.name, detail=detail, decl=said.source, consumed=consumed,
                             continuing=continuing, remaining=remaining, rolls=self.rolls(), order=decl))
         return decl
+
+    def _member(self, f: Fighter, side: str) -> Fighter | None:
+        """Whom ``f``'s attack on ``side`` strikes at this declaration point (a player's "I fight the kobolds"): one
+        of it still standing that ``f`` is engaged with, else the first (in file order) no ally of ``f`` has taken
+        as its target, else the first standing; None when none of it stands."""
+        standing = [g for g in self.state.sides[side] if g.active]
+        for g in standing:
+            if g.name in f.engaged:
+                return g
+        taken = {g.declared.target for g in self.state.sides[f.side] if g is not f and g.active and g.declared}
+        return next((g for g in standing if g.name not in taken), standing[0] if standing else None)
+
+    def _again(self, f: Fighter, decl: Order) -> bool:
+        """Whether ``decl`` is ``f``'s last declaration once more (what held for that one alone aside)."""
+        if f.plan_pos == 0:
+            return False
+        last = f.plan[f.plan_pos - 1].source
+        now = decl.source
+        return last is now or _bare(last) == _bare(now)
 
     def _unplanned(self, f: Fighter, tick: Tick, at: str,
                    known: tuple[tuple[str, Declaration], ...]) -> tuple[Order | None, bool]:
@@ -313,22 +413,43 @@ class Fight(Generic[S]):
         possible; ``auto`` (or ``--auto``), its policy; ``ask``, the asker (nobody is asked once one side alone
         stands); without an asker, nothing."""
         mode = f.declares
+        self.replanned.discard(f.name)
         if self.ahead:
             said = self.ahead.pop(f.name, None)
-            if said is not None:
+            point = self.ahead_for.pop(f.name, None)
+            if said is not None and (point is None or point == self.period):  # a group's: its point's only
                 decl = self.standing(f) if said == SAME else said if isinstance(said, Order) else None
-                if decl is not None and self.why_not(f, decl) is None:
-                    return decl, True
+                if decl is not None:
+                    why = self.why_not(f, decl)
+                    if why is None:
+                        return decl, True
+                    # said ahead, no longer possible: told in the seed's words, then asked (or its mode answers)
+                    self.emit(Impossible, tick, at, f.name, why=f"said ahead: {describe_declaration(decl, f)}: {why}"
+                              if self.explain else None, detail="the declaration said ahead is refused" if
+                              self.explain else None, target=decl.target)
         if mode == "repeat":
             standing = self.standing(f)
             if standing is not None:
                 return standing, True
+        if mode == "ask" and self.asker is not None and not self.auto:
+            standing = self.standing(f)  # its attack goes on, phase after phase, action after action: asked again only
+            if standing is not None and self.ruleset.keeps(standing):  # for something new (its target down...) or
+                return standing, True  # when the referee says otherwise (NAME: ENTRY, plan)
         if self.auto or mode == "auto":
             chosen = self.policy(self, f)
-            return (chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)), False
+            order = chosen if chosen is None or isinstance(chosen, Order) else order_of(chosen)
+            why = self.why_not(f, order) if order is not None else None
+            if why is not None and order is not None:  # checked when it would act, as an answer is: told, never
+                # swapped for another
+                self.emit(Impossible, tick, at, f.name, why=f"its policy declared {describe_declaration(order, f)}: "
+                          f"{why}" if self.explain else None, detail="the policy's declaration is refused: nothing "
+                          "declared" if self.explain else None)
+                return None, False
+            return order, False
         if self.asker is not None and not self.over:
             heard = tuple((name, told(d)) for name, d in known)
-            return order_of(self.asker.declaration(self, f, tick, at, heard)), True
+            answer = order_of(self.asker.declaration(self, f, tick, at, heard))
+            return (answer, True) if f.active else (None, False)  # put down or removed while it was asked
         return None, False
 
     def standing(self, f: Fighter) -> Order | None:
@@ -349,6 +470,12 @@ class Fight(Generic[S]):
         """Why ``decl`` cannot be ``f``'s at this moment (its target is out of the fight, its spell cannot be paid
         for, its ruleset forbids it now), or None: the one validator's answer (``engine.validity``)."""
         return why_not(self, f, decl)
+
+    def free_attackers(self, step: Step) -> list[FreeAttack]:
+        """Who gets a free attack on ``step`` (the chain's ``free_attacks``: attacks of opportunity, on a flight...),
+        less whoever cannot strike at that moment: out of the fight, routed, asleep, held, stunned... (``unable``:
+        G-05, G-07, G-09). What the engine makes and what a screen warns of."""
+        return [fa for fa in self.rules.free_attacks(self, step) if unable(fa[0], step.tick, attack=True) is None]
 
     def free_dice(self, step: Step, target: str) -> Order | None:
         """G-06: the referee's outcome or dice of ``step``'s free attack (an attack of opportunity, a free attack on a
@@ -394,7 +521,8 @@ class Fight(Generic[S]):
     def morale_check(self, side: str, members: list[Fighter], score: int, tick: Tick, at: str,
                      triggers: tuple[str, ...], why: str, dice: DiceExpr, given: int | None = None) -> bool:
         """Roll ``dice`` against ``score`` (``given``: their total as rolled at the table, else the file's for this
-        round, else rolled): above it fails (G-07)."""
+        round, else rolled): above it fails (G-07), and the routed flee at once as their ruleset places a new action
+        (``Ruleset.ready``): the same whether the ruleset's own check or the referee's word called it."""
         if given is None:
             given = self.encounter.rolls.morale.get(tick[0], {}).get(side)
         roll = self.roller.dice(dice, "morale", side, given=given) + dice.bonus
@@ -407,6 +535,10 @@ class Fight(Generic[S]):
         self.record(Morale(tick, at, self.round_at(tick), None, why, detail, passed=passed, side=side,
                            members=tuple(m.name for m in members), triggers=triggers, surrender=surrender,
                            rolls=self.rolls()))
+        if not passed:  # routed (G-07): each flees from now, as its ruleset places a flight (whoever called the check)
+            for m in members:
+                if m.active:
+                    self.ruleset.ready(self, m)
         return passed
 
     # -- resolution (the Engine's) ----------------------------------------------------------------------
@@ -552,7 +684,17 @@ def _one_time(d: Declaration) -> dict[str, Any]:
         update["dice"] = None
     if d.roll is not None:
         update["roll"] = None
+    if d.extra.get(CHANGE) is not None:
+        update[CHANGE] = None
     return update
+
+
+def _bare(d: Declaration) -> dict[str, Any]:
+    """``d`` as written in a plan, without what held for it alone (``_one_time``): the same declaration again?"""
+    data = d.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
+    for key in ("outcome", "dice", "roll", CHANGE):
+        data.pop(key, None)
+    return data
 
 
 def told(d: Declaration) -> Declaration:
@@ -570,6 +712,9 @@ def _flight(feet: int) -> Declaration:
 
 def describe_declaration(decl: Declaration | Order, f: Fighter) -> str:
     action = decl.action
+    touch = decl.extra.get("touch")
+    if action == "melee" and isinstance(touch, str):  # the touch of a spell cast (C2-10)
+        return f"touch {decl.target} with {touch}"
     if action in ("melee", "missile"):
         weapon = f.weapon(decl.weapon, missile=action == "missile")
         text = f"{action} {decl.target} with {weapon.name}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from affray.engine.conditions import effect_of, hit_dice, save_bonus
+from affray.engine.conditions import effect_of, hit_dice, save_bonus, unable
 from affray.engine.events import (
     Cast,
     CastStart,
@@ -43,6 +43,8 @@ _PLAIN = {"misc": Misc, "wait": Wait, "delay": Delay, "surrender": Surrender}
 _AUTOMATIC = Outcome(hit=True, damage=0)  # marks an automatic hit, its damage already thrown
 _RUIN = {"spell-ruined": "the spell is ruined for this casting", "spell-lost": "the spell is ruined and lost "
          "from memory"}
+#: What a routed combatant still does (G-07): it moves away (its flight), or waits.
+_ROUTED_MAY = frozenset({"move", "wait", "delay", "surrender"})
 #: Step kinds the engine places for later itself: an attack owed (C2X-03), a spell's effect landing (SEG-10).
 _LATER = frozenset({"owed", "spell-effect"})
 
@@ -144,8 +146,18 @@ class Engine(Fight[S]):
             why = f"{a.name} {'fell' if a.down else 'left the fight'} before this moment (G-05)"
             self._impossible(step, why if self.explain else None)
             return False
+        if a.routed and step.kind not in _ROUTED_MAY:  # G-07: a routed combatant flees and does nothing else
+            if step.kind == "cast" and a.casting is not None:
+                self.emit(SpellRuined, step.tick, step.at, a.name, spell=a.casting, why=f"{a.name} is routed: it "
+                          "abandons the casting and flees (G-07)" if self.explain else None,
+                          detail=_RUIN["spell-ruined"])
+                step.failed = True
+                return False
+            self._impossible(step, unable(a, step.tick) if self.explain else None, target=step.target)
+            return False
         counter = step.counter
-        if counter is not None and counter.actor.active and self.attack(counter, a).hit:
+        if (counter is not None and unable(counter.actor, step.tick, attack=True) is None
+                and self.attack(counter, a).hit):
             self._impossible(step, f"{counter.actor.name}'s readied strike hit first and stops it ({counter.note})",
                              f"{step.kind} cancelled", target=step.target)
             return False
@@ -299,12 +311,12 @@ class Engine(Fight[S]):
     def _provoked(self, step: Step) -> bool:
         """Free attacks that ``step`` (not a move) provokes; False if they felled the actor."""
         a = step.actor
-        provoked = self.rules.free_attacks(self, step)
+        provoked = self.free_attackers(step)
         if not provoked:
             return True
         before = a.hp
         for attacker, weapon, why in provoked:
-            if attacker.active and a.active:
+            if a.active and unable(attacker, step.tick, attack=True) is None:
                 self.attack(Step(step.tick, attacker, "melee", step.at, why, target=a.name, weapon=weapon), a,
                             opportunity=True)
         if a.hp <= 0 < before and step.kind != "cast-start":
@@ -316,8 +328,8 @@ class Engine(Fight[S]):
     def _move(self, step: Step) -> None:
         mover = step.actor
         stopped = False
-        for attacker, weapon, why in self.rules.free_attacks(self, step):
-            if not attacker.active:
+        for attacker, weapon, why in self.free_attackers(step):
+            if unable(attacker, step.tick, attack=True) is not None:  # one felled by an earlier free attack's answer
                 continue
             aoo = Step(step.tick, attacker, "melee", step.at, why, target=mover.name, weapon=weapon)
             if self.attack(aoo, mover, opportunity=True).damage and self.ruleset.opportunity_stops:
@@ -346,6 +358,15 @@ class Engine(Fight[S]):
             return
         state = self.state
         targets = self._targets(step.target)
+        if step.target is not None and not targets:  # G-05: whom it was cast at left the fight before it took effect
+            step.failed = True
+            gone = state.fighters.get(step.target)
+            self.emit(SpellLost, step.tick, step.at, a.name, spell=spell.name,
+                      why=(f"{step.target} is out of the fight ({'down' if gone.down else 'gone'}) before {spell.name} "
+                           "takes effect (G-05)" if gone is not None else f"no one of {step.target} is left in the "
+                           f"fight when {spell.name} takes effect (G-05)") if self.explain else None,
+                      detail=f"{spell.name} is spent on no one" if self.explain else None)
+            return
         effects: dict[str, int] = {}
         splinter: list[str] = []
         detail = ""
@@ -395,8 +416,8 @@ class Engine(Fight[S]):
             healed, words = self._heal(step, spell, a, targets)
             detail = "; ".join(x for x in (detail, words) if x)
         self.emit(Cast, step.tick, step.at, a.name, spell=spell.name, target=step.target, why=step.why,
-                  detail=(detail or None) if self.explain else None, effects=effects, splinter=tuple(splinter),
-                  healed=healed)
+                  detail=(detail or step.note or None) if self.explain else None, effects=effects,
+                  splinter=tuple(splinter), healed=healed)
         for name, dmg in effects.items():  # G-11: a spell's damage disrupts a caster too, if the rules say so
             struck = state.fighters[name]
             if dmg > 0 and name in casting and struck.casting == casting[name]:

@@ -60,6 +60,10 @@ class Ruleset(Generic[S, Opts]):
     opportunity_stops: ClassVar[bool] = False
     #: Step kinds the ruleset resolves itself (``resolve_own``), even when the actor is no longer active.
     own_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: The most feet a move of some mode may cover under this ruleset (d12-procedure's 5-foot step and 10-ft fall
+    #: back): what a question offers for that mode, and the file's check.
+    move_limits: ClassVar[dict[str, int]] = {}
+
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.opt: Opts = parse_options(self.Options, options, self.id)  # type: ignore[assignment]
@@ -93,8 +97,9 @@ class Ruleset(Generic[S, Opts]):
 
     def phase_end(self, fight: Fight[S], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
         """The end of the phase (``unit`` "round": the round) holding ``tick``, ``later`` on: timed effects of the
-        critical tables (C2X-03/04, option ``crit_phase``) last until then. By default a ruleset's period (its
-        declaration point) is its phase and its round."""
+        critical tables (C2X-03/04, option ``crit_phase``) last until then; ``unit`` "last": the last moment of that
+        phase itself, where what it owes comes (a critical 10's free attack "next phase"), where a ruleset has one
+        before the next begins. By default a ruleset's period (its declaration point) is its phase and its round."""
         end = self.period_end(fight.period + later)
         return Until(end, f"round {end[0]}, start")
 
@@ -119,6 +124,13 @@ class Ruleset(Generic[S, Opts]):
         a spell held into the next round): the fight goes on."""
         return False
 
+    def keeps(self, decl: Order) -> bool:
+        """Whether a combatant a person answers for (``declare: ask``) goes on with ``decl``, its standing
+        declaration, at its next declaration point without being asked, while it is still possible: where points
+        come within a round (Combat II's phases) or as each action resolves (phase-count), a player's attack goes on
+        until it has something new to declare. By default (a declaration a round) each one is asked."""
+        return False
+
     def refusal(self, fight: Fight[S], f: Fighter, decl: Order) -> str | None:
         """Why the seed forbids ``decl`` to ``f`` at this moment of the fight (a casting barred for the rest of the
         round, a charge that cannot arrive), or None: the ruleset's part of the one validator (``engine.validity``),
@@ -136,6 +148,12 @@ class Ruleset(Generic[S, Opts]):
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
         """Checks of a ruleset's own (its seed's restrictions), after those every ruleset makes."""
         return iter(())
+
+    @classmethod
+    def part_dice(cls, spec: Combatant, decl: Declaration, part: int) -> tuple[Dice | None, int]:
+        """The damage dice part ``part`` of an attack declaration throws (a multi-part routine's own weapon: C2-07);
+        by default every part throws the declaration's (``attack_dice``). What the file's dice are checked against."""
+        return cls.attack_dice(spec, decl)
 
     @classmethod
     def attack_dice(cls, spec: Combatant, decl: Declaration) -> tuple[Dice | None, int]:

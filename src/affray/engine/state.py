@@ -405,8 +405,9 @@ class FightState:
             decl = e.order
             f.declared = decl
             if e.consumed:
-                if f.plan_pos >= len(f.plan) and decl is not None:  # answered when asked: the plan grows
-                    f.plan = (*f.plan, decl)
+                if f.plan_pos >= len(f.plan) and decl is not None:  # answered when asked: the plan grows, by the
+                    said = e.decl  # declaration as said (an attack on a side stays on the side: the fight's order is
+                    f.plan = (*f.plan, decl if said is None or said is decl.source else order_of(said))  # a member)
                 f.plan_pos += 1
             if not e.continuing:
                 f.current = decl

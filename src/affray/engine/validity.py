@@ -64,9 +64,12 @@ def references(decl: Declaration, actor: str, weapons: Sequence[Weapon], spells:
     action = decl.action
     if action in ("melee", "missile"):
         target = decl.melee if action == "melee" else decl.missile
-        if target is not None and target not in names:
+        if target is not None and target not in names and target in sides:  # a side: one of it each time (the
+            if target == names.get(actor):  # fight's ``Fight._member``)
+                yield action, f"{target} is {actor}'s own side: name a foe, or a foe's side"
+        elif target is not None and target not in names:
             yield action, f"no combatant named {target!r} to attack (combatants: {_listed(names)})"
-        elif target == actor:
+        elif target == actor and "touch" not in decl.extra:  # a touch spell may be given to oneself (C2-10)
             yield action, f"{target} cannot attack itself: name a foe"
         if decl.weapon is not None:
             weapon = next((w for w in weapons if w.name == decl.weapon), None)
@@ -131,6 +134,10 @@ def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str 
     target = decl.target
     if target is not None and decl.cast is None:
         t = state.fighters.get(target)
+        if t is None and target in state.sides:  # an attack on a side: one of it still standing, each time
+            if state.active_left[target] == 0:
+                return f"no one of {target} is left in the fight"
+            return fight.ruleset.refusal(fight, f, decl) if now else None
         if t is None:
             return f"no combatant named {target!r}"
         if not t.active:
@@ -150,6 +157,9 @@ def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str 
             t = state.fighters.get(at)
             if t is not None and not t.active:
                 return f"{at} is out of the fight ({out_how(t)})"
-            if t is None and at in state.sides and state.active_left[at] == 0:
-                return f"no one of {at} is left in the fight"
+            if t is None and at in state.sides:
+                if spell.area == 1:  # what the file's check says of it too (``references``): a policy asks only here
+                    return f"{spell.name} takes one target (its area is 1): name a combatant of {at}, not the side"
+                if state.active_left[at] == 0:
+                    return f"no one of {at} is left in the fight"
     return fight.ruleset.refusal(fight, f, decl) if now else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from affray.engine.fight import CHANGE, COMMON_KEYS
 from affray.engine.options import check_option, option_info
 from affray.errors import OptionError, Problem
 from affray.model.encounter import Combatant, Declaration, expand
@@ -85,10 +86,14 @@ def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
 
 def _keys(cls: type[Ruleset[Any, Any]], loaded: Loaded, d: Declaration, loc: tuple[Any, ...]) -> Iterator[Problem]:
     for key in d.extra:
-        if key not in cls.declaration_keys:
-            allowed = ", ".join(cls.declaration_keys) or "none"
+        if key not in cls.declaration_keys and key not in COMMON_KEYS:
+            allowed = ", ".join((*cls.declaration_keys, *COMMON_KEYS))
             yield loaded.problem(loc + (key,), f"unknown declaration key {key!r} for ruleset {cls.id} (its own "
                                  f"keys: {allowed})")
+    change = d.extra.get(CHANGE)
+    if change is not None and change is not True and (type(change) is not int or change < 1):
+        yield loaded.problem(loc + (CHANGE,), f"change is true, or the declaration point it comes at (a whole number "
+                             f"from 1), not {change!r}")
     if d.roll is not None:
         die = cls.action_die
         if die is None:
@@ -109,12 +114,13 @@ def _dice(cls: type[Ruleset[Any, Any]], loaded: Loaded, spec: Combatant, d: Decl
                 yield loaded.problem(where + ("save",), f"{save} is not a d20 result (1-20)")
     if d.action not in ("melee", "missile"):
         return
-    expr, times = cls.attack_dice(spec, d)
     weapon = spec.weapon_for(d.weapon, missile=d.action == "missile")
-    if (weapon is not None and expr is weapon.damage and weapon.damage_large is not None and target is not None
-            and target.size in ("large", "huge", "gargantuan")):
-        expr = weapon.damage_large
     for k, given in enumerate(d.dice_given):
+        expr, times = cls.part_dice(spec, d, k)  # each part its own weapon's dice (a routine's, C2-07)
+        part = next((w for w in spec.weapons if w.damage is expr), weapon)
+        if (part is not None and expr is part.damage and part.damage_large is not None and target is not None
+                and target.size in ("large", "huge", "gargantuan")):
+            expr = part.damage_large
         where = loc + ("dice", k) if isinstance(d.dice, list) else loc + ("dice",)
         yield from check_dice(loaded, where, given, expr, times)
         if given.attack is not None and not 1 <= given.attack <= 20:

@@ -38,6 +38,7 @@ HELP = """commands (Tab completes them, and names, conditions, sides); any of th
   dice [WHO] ask|roll ask for dice or let the engine roll them; WHO: a side, a die's purpose
                       (initiative, attack, damage, save, morale, healing...) or all (default)
   hit N | miss | D20  the referee's outcome (or d20) for the attack about to be rolled
+  D20 N, N N ...      at a die: an attack's d20 and its damage on one line; dice asked in a row on one line
   declare WHO MODE    who answers WHO's declarations (a side or a combatant): ask, auto (its policy) or
                       repeat (its last declaration stands while still possible)
   NAME: DECLARATION   a declaration for NAME (or NAME, NAME; a side; all), taken at its turn: at this
@@ -153,7 +154,8 @@ class RefereeConsole:
             prompt = f"{q.actor} ({q.side}) declares, {q.at} [{hint}? for choices]: "
             complete = self._complete_declaration(q)
         elif isinstance(q, DieQuestion):
-            prompt = (f"{q.actor} -> {q.target} ({q.kind}): d20, 'hit N' or 'miss' [Enter rolls]: " if q.attack
+            prompt = (f"{q.actor} -> {q.target} ({q.kind}): d20 [and damage], 'hit N' or 'miss' [Enter rolls]: "
+                      if q.attack
                       else f"{q.die} {q.purpose}{f' for {q.actor}' if q.actor else ''} [Enter rolls]: ")
             complete = self._complete_command
         elif s.over:

@@ -17,7 +17,8 @@ from affray.reckon.agility import agility
 __all__ = ["Conditions", "blocked", "condition_mods", "strike_penalty"]
 
 _DAZED_AC = 1  # dazed adds to the others' AC penalty (+1 AC, C2X-03)
-_ACTIONS = frozenset({"melee", "missile", "move", "cast-start", "cast", "misc", "wait", "stunt", "retreat"})
+_ACTIONS = frozenset({"melee", "missile", "move", "cast-start", "cast", "misc", "wait", "stunt", "retreat",
+                      "heal-touch"})
 
 
 def blocked(fight: Any, step: Step) -> str | None:

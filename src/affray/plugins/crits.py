@@ -59,11 +59,12 @@ class Critical:
 
 
 # -- the clock ------------------------------------------------------------------------------------------
-def phase_end(fight: Fight, tick: Tick, later: int = 0) -> Until:
+def phase_end(fight: Fight, tick: Tick, later: int = 0, *, last: bool = False) -> Until:
     """The end of the "phase" holding ``tick``, ``later`` phases on, as option ``crit_phase`` reads it: the
-    ruleset's phase, or whole rounds."""
+    ruleset's phase, or whole rounds; ``last``: that phase's own last moment (``Ruleset.phase_end``)."""
     ruleset = fight.ruleset
-    return ruleset.phase_end(fight, tick, later, "phase" if ruleset.opt.crit_phase == "phase" else "round")
+    unit = ("last" if last else "phase") if ruleset.opt.crit_phase == "phase" else "round"
+    return ruleset.phase_end(fight, tick, later, unit)
 
 
 # -- the attack roll --------------------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def _critical_hit(fight: Fight, step: Step, target: Fighter, roll: int, end: Unt
         _extra_attack(fight, step, target, "critical hit 9-10: one more attack at once (C2X-03)",
                       _decl_for(step, target, given(step, "extra_attack"), given(step, "extra_damage")))
     if roll == 10:
-        _free_attack(fight, step, target, end, nxt)
+        _free_attack(fight, step, target, end, phase_end(fight, step.tick, 1, last=True))
 
 
 def _decl_for(step: Step, target: Fighter, attack: int | None, damage: int | None) -> Order | None:
@@ -232,8 +233,9 @@ def _extra_attack(fight: Fight, step: Step, target: Fighter, why: str, decl: Ord
 
 def _free_attack(fight: Fight, step: Step, target: Fighter, end: Until, nxt: Until) -> None:
     """C2X-03, critical 10: "one free attack next phase (in addition to regular attacks)": it follows the first
-    regular attack of that phase (``follow_up``); with none, it comes as the phase ends (an ``owed`` step, placed
-    before the condition's own end at that moment)."""
+    regular attack of that phase (``follow_up``); with none, it comes as that phase ends, at its last moment (``nxt``:
+    after its movement and combat, before its durations run out; an ``owed`` step, placed before the condition's own
+    end at that moment)."""
     attack, damage = given(step, "free_attack"), given(step, "free_damage")
     fight.push(Step(nxt.tick, step.actor, "owed", nxt.at, "the free attack of a critical 10 the phase before, made "
                     "with no regular attack in that phase to follow: as the phase ends (C2X-03)" if fight.explain

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from affray.drive.questions import DeclareQuestion
+from affray.engine.conditions import unable
 from affray.engine.events import Event, SpellLost, SpellRuined
 from affray.engine.fight import Fight
 from affray.engine.state import Fighter
@@ -46,15 +47,32 @@ def still_to_come(fight: Fight[Any], coming: Step | None = None) -> list[Step]:
     steps = ([coming] if coming is not None else []) + fight.upcoming(None)
     starting = {s.actor.name for s in steps if s.kind == "cast-start"}
     own = fight.ruleset.own_kinds
-    return [s for s in steps if s.kind in own or (s.actor.active and (
+    return [s for s in steps if s.kind in own or s.kind in _LANDS or (_may(s) and (
         s.kind != "cast" or s.spell is None or s.actor.casting == s.spell.name or s.actor.name in starting))]
+
+
+#: What lands or ends whoever's it is (damage on its way, a spell's effect, a condition running out).
+_LANDS = frozenset({"wound", "spell-effect", "owed"})
+
+
+def _may(s: Step) -> bool:
+    """Whether ``s``'s actor may still take it when it comes: neither out of the fight nor, then, asleep, held,
+    stunned... (an attack: nor unable to attack), nor routed unless it is its flight (``unable``: G-05, G-07, G-09);
+    the end of a condition is shown while its holder is in the fight."""
+    if s.kind == "end-condition":
+        return s.actor.active or s.actor.unconscious
+    return unable(s.actor, s.tick, attack=s.kind in ("melee", "missile"), flight=s.kind == "move") is None
 
 
 def next_lines(fight: Fight[Any], coming: Step | None, declaring: tuple[Fighter, str] | None) -> list[Text]:
     """What comes next, as the fight stands at a point: who declares, or every step of the coming moment
     (``coming`` and those placed at the same tick); then the next two steps placed after it. Only what can still
     happen (``still_to_come``)."""
-    placed = still_to_come(fight)
+    placed = still_to_come(fight, coming)
+    if coming is not None and coming not in placed:  # about to be refused (its actor asleep, routed...): not shown
+        coming = None
+    elif coming is not None:
+        placed.remove(coming)
     lines: list[Text] = []
     if declaring is not None:
         f, at = declaring
@@ -119,7 +137,7 @@ def provokers(fight: Fight[Any], step: Step) -> list[tuple[Fighter, str]]:
     with why."""
     if step.kind not in _MOVES or not step.actor.active or step.cancelled:
         return []
-    return [(attacker, why) for attacker, _weapon, why in fight.rules.free_attacks(fight, step) if attacker.active]
+    return [(attacker, why) for attacker, _weapon, why in fight.free_attackers(step)]
 
 
 def warn_opportunity(fight: Fight[Any], step: Step, out: Console) -> bool:

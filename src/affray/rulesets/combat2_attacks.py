@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from affray.engine.conditions import active, effect_of
-from affray.engine.events import Check, Tick
+from affray.engine.events import Check, Heal, Impossible, Tick
 from affray.engine.fight import Fight
+from affray.engine.resolve import Engine
 from affray.engine.state import Fighter
-from affray.engine.step import Step
+from affray.engine.step import Step, given
+from affray.engine.validity import out_how
 from affray.model.arms import Arms, arms_of
 from affray.model.derive import attacks_in_round, attacks_per_round, dex_reaction_adjustment
 from affray.model.encounter import Declaration, Weapon
@@ -119,8 +121,13 @@ class Combat2Attacks(Combat2Part):
         for w, _t in parts:
             b.weapon_attacks[w.name] = b.weapon_attacks.get(w.name, 0) + 1
             b.forms.add(w.name)
+        healing = f.spells.get(str(d.extra.get("touch"))) if touch else None
+        if healing is not None and healing.heal is None:
+            healing = None
         if touch:
-            b.charged = None
+            b.touch_at = None
+            if healing is None:  # a healing touch stays charged until it is given (``heal_touch``)
+                b.charged = None
         ex = fight.explain
         why = ""
         if ex:
@@ -138,6 +145,9 @@ class Combat2Attacks(Combat2Part):
             why = "closed on a surprised foe: attacks at the end of its movement (C2-27)" if ex else ""
         else:
             tick, at = (rnd, phase, slot, 0), self.words.at_hs(rnd, phase, slot, b.track) if ex else ""
+        if healing is not None:  # C2-10: the touch of a healing spell, given to a willing one: no attack roll (2e PH)
+            fight.push(Step(tick, f, "heal-touch", at, why, decl=d, target=speeds[0][1], spell=healing, tags=tags))
+            return
         for i, (w, t, _s) in enumerate(speeds):
             fight.push(Step(tick, f, kind, at, why, decl=d, target=t, weapon=w, index=i, tags=tags))
         if second:  # C2-25: the second blow of a phase falls SF half-segments after the first
@@ -147,6 +157,31 @@ class Combat2Attacks(Combat2Part):
                             f"double attack: {second}, so the second falls on half-segment {slot} + SF {s.sf} = "
                             f"{slot + s.sf}" + (" (held to the phase's last)" if slot + s.sf > 6 else "") + " (C2-25)"
                             if ex else "", decl=d, target=t, weapon=w, index=len(speeds)))
+
+    def heal_touch(self, fight: Fight[Memo], step: Step) -> None:
+        """C2-10: the touch of a healing spell (cure light wounds) reaches the one touched, an ally or the caster, in
+        the attack portion of the phase: it regains the spell's dice (its ``heal`` entered in the declaration's
+        ``dice``, else rolled), never above the hit points it started the fight with. A willing one is touched without
+        an attack roll (2e PH: only an unwilling target is rolled against)."""
+        assert isinstance(fight, Engine)  # Fight declares no may_act: only the Engine makes the checks
+        if not fight.may_act(step):
+            return
+        f, spell = step.actor, step.spell
+        assert spell is not None and spell.heal is not None
+        t = fight.state.fighters[step.target or ""]
+        if not t.active:
+            fight.emit(Impossible, step.tick, step.at, f.name, why=f"{t.name} is out of the fight ({out_how(t)}): the "
+                       f"touch of {spell.name} waits for another (C2-10)", detail="the touch is not given",
+                       target=t.name, spell=spell.name)
+            return
+        heal = spell.heal
+        rolled = max(0, fight.roller.dice(heal, "healing", f.name, given=given(step, "heal")) + heal.bonus)
+        amount = max(0, min(rolled, t.spec.hp - t.hp))
+        book(fight, f).charged = None
+        cap = f"; at most {amount} back to its full {t.spec.hp}" if amount < rolled else ""
+        fight.emit(Heal, step.tick, step.at, f.name, why=step.why or None, target=t.name, amount=amount,
+                   detail=f"the touch of {spell.name}: {t.name} regains {amount} hp ({heal.text}: {rolled}{cap})"
+                   if fight.explain else None)
 
     def answer(self, fight: Fight[Memo], f: Fighter, charger: Fighter, rnd: int, phase: int, period: int) -> str | None:
         """C2-20: "A defender may not respond if it has already attacked within the phase or met its maximum number of
@@ -212,6 +247,11 @@ class Combat2Attacks(Combat2Part):
     def _refund(self, b: Book) -> None:
         """C2-04: the target fell first and nothing was swung: the attack is kept for a later phase."""
         b.attacks -= 1
+
+    def unmade(self, b: Book) -> None:
+        """Its maker could not strike when the blow came (asleep, held...): it is not the round's attack (P1-07)."""
+        b.attacks = max(0, b.attacks - 1)
+        b.attacked_phase = 0
 
     def _spend(self, f: Fighter, b: Book, d: Order, target: Fighter | None, rnd: int, period: int,
                blows: int) -> None:

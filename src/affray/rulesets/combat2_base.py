@@ -54,8 +54,8 @@ class Book:
                  "casting_decl", "casting_note", "casting_terms", "casting_until", "charged", "completes",
                  "completes_in", "con_checked", "forms", "held", "hit_last_phase", "hp_mark", "lost_phase",
                  "next_cast", "next_forms", "pace", "pattern", "pending", "prone_until", "ready", "sched_attacks",
-                 "sched_pos", "sequence_resumes", "spell_chain", "spell_done", "top_pace", "track", "units_left",
-                 "used_m", "weapon_attacks")
+                 "sched_pos", "sequence_resumes", "spell_chain", "spell_done", "top_pace", "touch_at", "track",
+                 "units_left", "used_m", "weapon_attacks")
 
     def __init__(self, hp_mark: int = 0) -> None:
         self.track: str = "loser"
@@ -95,6 +95,7 @@ class Book:
         self.hit_last_phase: bool = False
         self.used_m: bool = False  # cast a spell with M since it last readied components (C2-11)
         self.charged: tuple[str, int] | None = None  # a touch spell cast (name, copies before), undelivered (C2-10)
+        self.touch_at: str | None = None  # whom it was cast at: the touch goes there next (C2-10)
         #: A spell completing in a later round, on that round's track (C2-14, P1-06): the spell, its declaration,
         #: the CT units left in that round (0: in its endphase) and the round.
         self.held: tuple[Spell, Order, int, int] | None = None

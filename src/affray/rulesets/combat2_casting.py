@@ -59,8 +59,10 @@ class Combat2Casting(Combat2Part):
             # endphase (half-segment 19 for a winner, 20 for a loser, P1-05), where a held spell reaching exactly
             # 10 completes as a 1-round spell does (option held_round)
             last_hs = 20 if self.opt.held_round == "endphase" else 18
-            if absolute > last_hs:  # held into the next round, counted on that round's track
-                room = 3 * (4 - phase)
+            if absolute > last_hs:  # held into the next round, counted on that round's track: the balance past
+                # the round's units, the endphase its tenth (an effective CT 11 begun in phase 1 leaves 1, half-segment
+                # 1 or 2 of the next round); with held_round next_round, 10 goes over too: the round holds 9
+                room = 3 * (4 - phase) + (1 if self.opt.held_round == "endphase" else 0)
                 b.held = (spell, d, units - room, rnd + 1)
                 tick, at = (rnd + 1, 1, 0, 2), self.words.at(rnd + 1, 1, "stating intentions")
                 why = ""
@@ -153,6 +155,7 @@ class Combat2Casting(Combat2Part):
             b.used_m = True
         if spell.touch:
             b.charged = (spell.name, f.casts.get(spell.name, 0))
+            b.touch_at = d.at if d.at in fight.state.fighters else None  # delivered there next (C2-10)
         fight.push(Step((rnd, phase, 0, 1), f, "cast-start", self.words.at(rnd, phase, "stating intentions"),
                         f"begins {spell.name} at the start of {self.words.phase_name(3 * (rnd - 1) + phase)} (P1-07)",
                         decl=d, spell=spell, target=d.at))

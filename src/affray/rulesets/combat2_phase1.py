@@ -48,8 +48,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from affray.engine.events import Check, Initiative, Surprise, Tick
-from affray.engine.fight import Fight
+from affray.engine.conditions import unable
+from affray.engine.events import Check, Impossible, Initiative, SpellRuined, Surprise, Tick
+from affray.engine.fight import Fight, describe_declaration
 from affray.engine.rules import KEPT, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
@@ -59,7 +60,7 @@ from affray.errors import Problem
 from affray.io.checks import planned
 from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Combatant, Declaration, Dice
-from affray.model.order import Order
+from affray.model.order import Order, order_of
 from affray.reckon import agility, casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
@@ -71,6 +72,9 @@ if TYPE_CHECKING:
     from affray.io.load import Loaded
 
 __all__ = ["Combat2Phase1", "Combat2Phase1Options", "Combat2Rules"]
+
+#: Blows that are no attack of the round's count or schedule: free ones, answers to a charge, a touch.
+_NOT_SCHEDULED = frozenset({"free", "counter", "touch"})
 
 
 class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
@@ -99,6 +103,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
     }
     initiative_die = 10
     periods_per_round = 3  # phases 1-3: the engine's declaration point is a phase
+    own_kinds = frozenset({"heal-touch"})  # C2-10: a healing touch, given without an attack roll
     surprise_die = 10
     attack_scheme = "2e"
 
@@ -124,7 +129,12 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         return (rnd, phase + 1) if phase < 3 else (rnd + 1,)
 
     def phase_end(self, fight: Fight[Memo], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
-        """C2X-03: the end of the phase holding ``tick``, ``later`` phases on (``unit`` round: of its round)."""
+        """C2X-03: the end of the phase holding ``tick``, ``later`` phases on (``unit`` round: of its round; "last":
+        that phase's last moment, after its movement and combat and before its durations run out)."""
+        if unit == "last":
+            period = fight.period + later
+            rnd, phase = round_of(period), (period - 1) % 3 + 1
+            return Until((rnd, phase, 8, 0), self.words.at(rnd, phase, "end of the phase"))
         if unit == "round":
             rnd = round_of(fight.period) + later + 1
             return Until((rnd,), self.words.at(rnd, 0, "start"))
@@ -202,10 +212,11 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         self.casting.phase_started(fight, rnd, phase, period)
 
     def pending(self, fight: Fight[Memo]) -> bool:
-        """An attack owed after closing, a delayed declaration, a spell held into the next round."""
+        """An attack owed after closing, a delayed declaration, a spell held into the next round, a touch to give."""
         books = fight.memo.books
         return any(fight.state.fighters[name].active and (b.pending is not None or b.carry is not None
-                                                          or b.held is not None or b.completes_in > 0)
+                                                          or b.held is not None or b.completes_in > 0
+                                                          or b.touch_at is not None)
                    for name, b in books.items())
 
     def _round_end(self, rnd: int) -> Tick:
@@ -310,21 +321,49 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                  known: tuple[tuple[str, Declaration], ...] = ()) -> Order | None:
         """``f``'s intentions: a spell it goes on casting, a declaration held over or owed, else the next one (asked
         for with ``known``, the declarations it may take into account)."""
-        if b.casting_until >= period and f.casting is not None and b.casting_decl is not None:
-            return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
+        # What the referee said for it (NAME: ENTRY, or ``plan``) wins over what it would go on with: a spell being
+        # cast ("the action may be cancelled": C2-05, a voluntarily interrupted spell still counting as the round's
+        # casting), a declaration held over by a forced delay, a blow owed after closing. The seed lets a combatant
+        # state new intentions at the start of each phase (P1-08); only within the half-segment of the blow may the
+        # target no longer be changed (C2-05), and that moment is past any declaration.
+        casting = b.casting_until >= period and f.casting is not None and b.casting_decl is not None
+        if (casting or b.carry is not None or b.pending is not None or b.touch_at is not None) and not fight.herald(
+                f, tick, at):  # heard first: what the referee says there decides whether it goes on
+            return None
+        said = fight.said_for(f) and not f.routed
+        displaces = ""
+        if casting and b.casting_decl is not None:
+            if not said:
+                return self._continuing(fight, f, b.casting_decl, tick, at, b.casting_note)
+            displaces = f"the casting of {f.casting}"
+            fight.emit(SpellRuined, tick, at, f.name, spell=f.casting, why=f"{f.name} gives up casting {f.casting} "
+                       "for a new declaration: the action may be cancelled, and a voluntarily interrupted spell still "
+                       "counts as the round's casting (C2-05, C2-09)" if fight.explain else None,
+                       detail="the spell is ruined for this casting")
         b.casting_until = 0
         ready, b.ready = b.ready, None
         carry, pending = b.carry, b.pending
         b.carry = b.pending = None
-        if carry is not None:
-            return fight.declare(f, tick, at, resume=carry, note=b.carry_note)
-        if pending is not None and f.remaining == 0 and not f.routed:
-            return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
+        touch = self._touch(fight, f, b)
+        carry = self._still(fight, f, carry, tick, at, "held over")  # no longer possible: told, and it declares anew
+        pending = self._still(fight, f, pending, tick, at, "owed after closing")
+        if not said:
+            if carry is not None:
+                return fight.declare(f, tick, at, resume=carry, note=b.carry_note)
+            if pending is not None and f.remaining == 0 and not f.routed:
+                return fight.declare(f, tick, at, resume=pending, note="closed in last phase: strikes now (P1-07)")
+        else:
+            held = carry or (pending if f.remaining == 0 else None)
+            if held is not None:
+                displaces = displaces or describe_declaration(held, f) + (" (held over)" if held is carry else "")
         b.con_checked = False
         # C2-21: "A ready state MAY be maintained from phase to phase until an attack is made": it stands only if
         # nothing new is declared (the plan's next entry, an answer, a policy's choice)
         kept = ready if ready is not None and self._still_ready(fight, f, ready) else None
-        return fight.declare(f, tick, at, known=known, fallback=kept,
+        if touch is not None and not said:  # once nothing else is planned: the touch is its declaration (C2-10)
+            return fight.declare(f, tick, at, known=known, offer=touch, note="the touch of the spell it cast, in the "
+                                 "attack portion of a later phase (C2-10)")
+        return fight.declare(f, tick, at, known=known, fallback=kept, displaces=displaces,
                              note="the ready state is maintained until an attack is made (C2-21)" if kept else "")
 
     def _still_ready(self, fight: Fight[Memo], f: Fighter, d: Order) -> bool:
@@ -338,9 +377,43 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         return not arrived
 
     @staticmethod
+    def _still(fight: Fight[Memo], f: Fighter, d: Order | None, tick: Tick, at: str, how: str) -> Order | None:
+        """``d``, held over for ``f``, if the one validator still takes it now; else None, the referee told why in the
+        seed's words (its target fell: G-05) before ``f`` declares anew."""
+        if d is None:
+            return None
+        why = fight.why_not(f, d)
+        if why is None:
+            return d
+        fight.emit(Impossible, tick, at, f.name, why=f"{how}: {describe_declaration(d, f)}: {why}" if fight.explain
+                   else None, detail=f"the {how} declaration lapses" if fight.explain else None, target=d.target,
+                   ends=True)
+        return None
+
+    @staticmethod
+    def _touch(fight: Fight[Memo], f: Fighter, b: Book) -> Order | None:
+        """C2-10: the touch of a spell cast at someone, owed once the casting completed: "the actual touch may be
+        attempted during the attack portion of the next phase or later", so it is the caster's action then (while
+        the one touched is in the fight, and unless the referee says otherwise)."""
+        if b.touch_at is None or b.charged is None or not charged(f, b, b.charged[0]):
+            return None
+        t = fight.state.fighters.get(b.touch_at)
+        if t is None or not t.active:
+            b.touch_at = None
+            return None
+        cast = b.casting_decl  # the casting's own dice (a ``heal`` rolled at the table) go with its touch
+        dice = cast.source.dice if cast is not None and cast.cast == b.charged[0] else None
+        return _touch_order(b.touch_at, b.charged[0], dice)
+
+    @staticmethod
     def _continuing(fight: Fight[Memo], f: Fighter, decl: Order, tick: Tick, at: str, note: str) -> None:
         fight.declare(f, tick, at, resume=decl, note=note)
         return None
+
+    def keeps(self, decl: Order) -> bool:
+        """A player states its attack once, not at every phase (P1-08, with the referee's word to change it); a
+        readied weapon (C2-21: "a ready state MAY be maintained", not must) is asked about at each phase."""
+        return decl.action in ("melee", "missile") and decl.extra.get("set") is not True
 
     # -- what the seed refuses outright ------------------------------------------------------------------
     def refusal(self, fight: Fight[Memo], f: Fighter, decl: Order) -> str | None:
@@ -362,7 +435,16 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         touch = decl.extra.get("touch")
         if action == "melee" and touch is not None and (b is None or not charged(f, b, str(touch))):
             return f"{f.name} has no charged {touch} to deliver: cast it first, then touch (C2-10)"
+        if action == "melee" and touch is not None:
+            spell, t = f.spells.get(str(touch)), fight.state.fighters.get(decl.melee or "")
+            if spell is not None and spell.heal is not None and t is not None and t.side != f.side:
+                return (f"{spell.name} heals: its touch goes to an ally or to {f.name} itself, not to {t.name} of "
+                        f"{t.side} (C2-10)")
         return None
+
+    def resolve_own(self, fight: Fight[Memo], step: Step) -> None:
+        """C2-10: the touch of a healing spell (``Combat2Attacks.heal_touch``)."""
+        self.attacks.heal_touch(fight, step)
 
     # -- scheduling ----------------------------------------------------------------------------------------
     def _schedule(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int) -> None:
@@ -390,6 +472,16 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                             "(P1-10, C2-24)", decl=d, note=str(what or "")))
 
     # -- load-time checks ----------------------------------------------------------------------------------
+    @classmethod
+    def part_dice(cls, spec: Combatant, decl: Declaration, part: int) -> tuple[Dice | None, int]:
+        """C2-07: each part of a routine throws its own weapon's dice (a troll's bite its bite's, not its talon's)."""
+        routine = decl.extra.get("routine")
+        if isinstance(routine, list) and part < len(routine):
+            weapon = next((w for w in spec.weapons if w.name == routine[part]), None)
+            if weapon is not None:
+                return weapon.damage, 1
+        return cls.attack_dice(spec, decl)
+
     @classmethod
     def attack_dice(cls, spec: Combatant, decl: Declaration) -> tuple[Dice | None, int]:
         """C2-10: a touch throws its spell's damage."""
@@ -448,6 +540,14 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                     v = given.other(key)
                     if v is not None and not 1 <= v <= die:
                         yield loaded.problem((*where, key), f"{v} is not a d{die} result (1-{die})")
+
+
+def _touch_order(target: str, spell: str, dice: Any = None) -> Order:
+    """The touch of ``spell`` to ``target`` (C2-10), as a declaration, with the dice given for its casting."""
+    entry: dict[str, Any] = {"melee": target, "touch": spell}
+    if dice is not None:
+        entry["dice"] = dice
+    return order_of(Declaration.model_validate(entry))
 
 
 class Combat2Rules(Rule):
@@ -521,6 +621,15 @@ class Combat2Rules(Rule):
                 continue  # the winner outruns a foe that already struck this phase
             out.append((foe, foe.weapon(None), f"free attack: {mover.name} flees from melee (C2-18)"))
         return out
+
+    def resolved(self, fight: Fight[Memo], step: Step) -> None:
+        """A blow that never came because its maker could not strike when its half-segment came (asleep, held,
+        stunned, routed: G-07, G-09) was not made: it is not the round's attack (P1-07, P1-13), and under Phase
+        System II "in the event of an unexpected or even voluntary phase delay, the sequence starts over with the
+        next attack" (P2-07)."""
+        if (step.failed and step.kind in ("melee", "missile") and step.index == 0 and step.actor.active
+                and not step.tags & _NOT_SCHEDULED and unable(step.actor, step.tick, attack=True) is not None):
+            self.ruleset.attacks.unmade(book(fight, step.actor))
 
     def interrupt(self, fight: Fight[Memo], caster: Fighter, step: Step) -> str | None:
         """C2-13 a caster damaged while casting loses the spell; but a blow on the very half-segment it completes

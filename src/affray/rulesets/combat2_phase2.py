@@ -118,7 +118,6 @@ class Combat2Phase2(Combat2Phase1):
     rule_ids = "C2, P2"
     Options = Combat2Phase2Options
     has_rounds = False
-    own_kinds = frozenset({"expire"})
 
     def rules(self) -> list[Rule]:
         return [Combat2Phase2Rules(self)]
@@ -152,8 +151,13 @@ class Combat2Phase2(Combat2Phase1):
                 b.next_forms = set()
         return super()._declare(fight, f, b, tick, at, period, known)
 
+    own_kinds = frozenset({"expire", "heal-touch"})
+
     def resolve_own(self, fight: Fight[Memo], step: Step) -> None:
-        """An effect's end comes even if its caster has fallen."""
+        """An effect's end comes even if its caster has fallen; a healing touch as Phase System I's."""
+        if step.kind != "expire":
+            super().resolve_own(fight, step)
+            return
         fight.emit(Expire, step.tick, step.at, step.actor.name, spell=step.spell.name if step.spell else None,
                    target=step.target, why=step.why, detail=f"{step.spell.name if step.spell else 'the effect'} ends")
 
@@ -185,8 +189,9 @@ class Phase2Attacks(Combat2Attacks):
         return schedule(n)
 
     def _barred(self, fight: Fight[Memo], b: Book, d: Order, period: int, rnd: int) -> tuple[str, str] | None:
-        """P2-06 a caster's wait after a spell; C2X-03 a sequence lost to a critical miss."""
-        if b.spell_done and period <= b.spell_done + 2:
+        """P2-06 a caster's wait after a spell (not for the touch that delivers it: C2-09 "unless the spell requires a
+        melee attack", C2-10); C2X-03 a sequence lost to a critical miss."""
+        if b.spell_done and period <= b.spell_done + 2 and not d.extra.get("touch"):
             return (f"a caster waits two phases after completing a spell before attacking physically: spell done in "
                     f"{self.words.phase_name(b.spell_done)} (P2-06)", "a phase")
         if period < b.sequence_resumes:
@@ -225,6 +230,13 @@ class Phase2Attacks(Combat2Attacks):
         if b.pattern:
             b.sched_pos = (b.sched_pos - 1) % len(b.pattern)
             b.sched_attacks = max(0, b.sched_attacks - 1)
+        b.attacked_phase = 0
+
+    def unmade(self, b: Book) -> None:
+        """P2-07: "In the event of an unexpected or even voluntary phase delay, the sequence starts over with the next
+        attack": a blow its maker could not strike (asleep, held...) is such a delay, and not an attack made."""
+        b.sched_pos = b.sched_attacks = 0
+        b.next_forms = set()
         b.attacked_phase = 0
 
     def _routine_parts(self, f: Fighter, b: Book, parts: list[tuple[Arms, str]],

@@ -180,6 +180,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
     initiative_die = 12
     initiative_by_name = True
     surprise_die = 12
+    move_limits: ClassVar[dict[str, int]] = {"step": 5, "withdraw": 10}  # D12-16, D12-17
     own_kinds = frozenset({"count"})  # a count comes up: its declarations, its acts placed (``resolve_own``)
     attack_scheme = "1e"  # D12-14
 
@@ -239,9 +240,9 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
                                          "(D12-16): drop distance, after, fall_back or the move")
                 if "parry" in x and not (d.action == "move" and d.mode == "withdraw"):
                     yield loaded.problem(loc + ("parry",), "parry goes with move, mode withdraw (D12-17)")
-                if d.action == "move" and d.mode == "withdraw" and (d.move or 0) > 10:
+                if d.action == "move" and d.mode == "withdraw" and (d.move or 0) > cls.move_limits["withdraw"]:
                     yield loaded.problem(loc + ("move",), f"a fall back is at most 10 ft (D12-17); got {d.move}")
-                if d.action == "move" and d.mode == "step" and (d.move or 0) > 5:
+                if d.action == "move" and d.mode == "step" and (d.move or 0) > cls.move_limits["step"]:
                     yield loaded.problem(loc + ("move",), f"a 5-foot step is 5 ft (D12-16); got {d.move}")
 
     # -- what the seed refuses outright ----------------------------------------------------------------

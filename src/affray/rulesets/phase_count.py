@@ -240,7 +240,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
 
     def phase_end(self, fight: Fight[_Battle], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
         """C2X-03/04: phase-count's phases are its ticks' first element (``unit`` round: its count of 5 phases)."""
-        end = (tick[0] + later + 1,) if unit == "phase" else self.period_end(fight.period + later)
+        end = (tick[0] + later + 1,) if unit in ("phase", "last") else self.period_end(fight.period + later)
         return Until(end, f"phase {end[0]}")
 
     def expiry(self, fight: Fight[_Battle], tick: Tick, count: int, unit: str) -> Until:
@@ -267,11 +267,19 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
 
     def ready(self, fight: Fight[_Battle], f: Fighter) -> None:
         """PC-02: a combatant idle mid-battle (one who joined, or was given new declarations) declares now;
-        PC-09: a busy one whose new declaration carries ``abort: N`` drops its action at phase N."""
+        PC-09: a busy one whose new declaration carries ``abort: N`` drops its action at phase N; G-07, PC-11: one
+        routed (by the ruleset's check or the referee's) drops its action at once and flees from this phase."""
         own = _own(f)
-        if fight.period < 1 or not f.active or own.abort is not None or not fight.now:
+        if fight.period < 1 or not f.active or not fight.now:
             return  # before the opening everyone declares anyway
         tick = fight.now
+        if f.routed and (own.decl is None or own.decl.mode != "flee"):  # G-07, PC-09, PC-11: it drops what it is
+            self._drop(fight, f, tick, "routed")  # doing and flees from this very phase
+            own.abort = None
+            self._declare(fight, f, tick[0], tick)
+            return
+        if own.abort is not None:
+            return
         if own.decl is not None:
             self._abort_ahead(fight, f, tick[0])  # busy: declares when its action ends, or aborts it (PC-09)
         else:
@@ -317,6 +325,11 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                                 why="1d6 per side, low first among actions of the same kind in the same phase; each "
                                 "side's die is also its combatants' die for their first action (PC-06)",
                                 ranks=ranks, results=dice, rolls=fight.rolls()))
+
+    def keeps(self, decl: Order) -> bool:
+        """PC-02: the next action is declared as one resolves; a player's attack goes on unless it has something new
+        to declare (its target down) or the referee says otherwise."""
+        return decl.action in ("melee", "missile")
 
     # -- declaring and placing actions -----------------------------------------------------------------
     def _declare(self, fight: Fight[_Battle], f: Fighter, phase: int, tick: Tick, *, free: bool = False) -> None:
@@ -603,12 +616,9 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 continue
             why = (f"{subject(side, 'checks')} morale at once after {their(side)} {' and '.join(triggers)} "
                    f"({losses(fight, side)}), not at a round's end; PCs never check (PC-11, G-07)")
-            score = morale_score(fight, self.opt, side, members)
-            if not fight.morale_check(side, members, score, tick, f"phase {tick[0]}", triggers, why,
-                                      parse_dice(self.opt.morale_dice)):
-                for f in members:  # routed: drop the action in hand and flee from this phase (PC-09)
-                    self._drop(fight, f, tick, "routed")
-                    self._declare(fight, f, tick[0], tick)
+            score = morale_score(fight, self.opt, side, members)  # routed, each drops the action in hand and flees
+            fight.morale_check(side, members, score, tick, f"phase {tick[0]}", triggers, why,  # from this phase
+                               parse_dice(self.opt.morale_dice))  # (``ready``, PC-09)
 
     def _drop(self, fight: Fight[_Battle], f: Fighter, tick: Tick, reason: str) -> None:
         """Cancel ``f``'s pending action; a spell being cast is ruined (PC-09)."""

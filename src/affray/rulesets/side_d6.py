@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from affray.engine.conditions import effect_of
-from affray.engine.events import Initiative, Surprise
+from affray.engine.conditions import active, effect_of
+from affray.engine.events import Initiative, Surprise, Tick
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.rules import KEPT, LOST, RUINED, FreeAttack, Rule
@@ -99,6 +99,16 @@ class SideD6(Ruleset[None, SideD6Options]):
         return [SideD6Rules(self.opt)]
 
     # -- load-time checks of the seed's restrictions ---------------------------------------------------
+    def refusal(self, fight: Fight[None], f: Fighter, decl: Order) -> str | None:
+        """MJ-16: "Henchmen and retainers never fire into melee": a henchman's missile at a foe engaged in melee is
+        refused when declared (and cancelled when it comes, should the foe have closed meanwhile)."""
+        if decl.action == "missile" and f.spec.henchman and decl.missile is not None:
+            target = fight.state.fighters.get(decl.missile)
+            if target is not None and target.engaged:
+                return (f"{target.name} is in melee with {', '.join(sorted(target.engaged))}: henchmen and retainers "
+                        "never fire into a melee (MJ-16)")
+        return None
+
     @classmethod
     def attack_dice(cls, spec: Combatant, decl: Declaration) -> tuple[Dice | None, int]:
         """MJ-12 and MJ-13: a charge or a set spear throws twice the damage dice."""
@@ -513,7 +523,8 @@ class SideD6Rules(Rule):
         return LOST if rank > 1 or tied else RUINED
 
     def redirect(self, fight: Fight[None], step: Step, target: Fighter) -> tuple[Fighter | None, str] | None:
-        """MJ-15 cover, MJ-16 firing into melee: only for missiles."""
+        """MJ-15 cover, MJ-16 firing into melee: only for missiles. Decision: a shot at a helpless target (asleep,
+        held...) hits it automatically (G-09), and that hit is on it: no die picks another of its melee."""
         if step.kind != "missile" or step.decl is None:
             return None
         a = step.actor
@@ -521,7 +532,7 @@ class SideD6Rules(Rule):
             d = fight.roller.die(6, "cover", a.name, given(step, "cover"))
             if d <= 3:
                 return None, f"cover d6={d}: the cover takes the hit (MJ-15)"
-        if target.engaged:
+        if target.engaged and not _helpless(target, step.tick):  # an automatic hit (G-09) strikes its target alone
             group = _melee_of(fight, target)
             if len(group) > 1:
                 entered = given(step, "into_melee")
@@ -557,6 +568,11 @@ class SideD6Rules(Rule):
     def fall(self, fight: Fight[None], f: Fighter) -> tuple[bool, str] | None:
         """MJ-20: subdual damage knocks out rather than kills."""
         return (True, "unconscious (subdual damage, MJ-20)") if f.subdual > 0 else None
+
+
+def _helpless(f: Fighter, tick: Tick) -> bool:
+    """Whether ``f`` holds a condition under which attacks on it hit automatically (G-09) at ``tick``."""
+    return bool(f.conditions) and any(effect_of(name).helpless for name, _ in active(f, tick))
 
 
 def _encircle(f: Fighter) -> int:

@@ -38,7 +38,7 @@ from affray.engine.events import Event
 from affray.engine.fight import SAME
 from affray.engine.step import Step
 from affray.io.lines import lone_surrogate
-from affray.limits import MAX_COMMAND_CHARS
+from affray.limits import MAX_COMMAND_CHARS, MAX_HP
 from affray.model.encounter import ACTION_KEYS, Declaration
 from affray.render.status import provokers
 from affray.table.journal import Recorder
@@ -136,6 +136,9 @@ class Session:
         self._warned: Step | None = None
         self._ended = False
         self._rest: deque[Shown] = deque()  # a step's events, journalled together, still to be given by ``next``
+        #: Dice typed on one line for the questions that come next in a row: their purpose, whether attacks' d20s
+        #: (each followed by its damage), and the values left (``_dice_in_a_row``).
+        self._row: tuple[str, bool, list[int]] = ("", False, [])
         if record is not None:
             drive.on_input = record.input
         #: The party file a fight played with ``--party`` writes at its end and on ``save-party``, and what its last
@@ -217,6 +220,8 @@ class Session:
                 self._note(item)
                 return item
             if isinstance(item, DieQuestion):
+                if self._typed_ahead(item):
+                    continue
                 return item
             if isinstance(item, End):
                 if self.record is not None:
@@ -350,6 +355,24 @@ class Session:
         return Reply(f"unknown command {verb!r} (step, run, round, undo, back, dice, hit N, miss, save-party, "
                      + ", ".join(COMMANDS) + ", or NAME: DECLARATION)", ok=False)
 
+    def _typed_ahead(self, q: DieQuestion) -> bool:
+        """Whether ``q`` was answered from dice typed earlier on one line for the questions in a row
+        (``_dice_in_a_row``); a value that does not fit ends the row, and ``q`` is asked."""
+        purpose, attack, rest = self._row
+        if not rest:
+            return False
+        if q.purpose != purpose or q.attack != attack or not q.count <= rest[0] <= q.count * q.sides:
+            self._row = ("", False, [])
+            return False
+        if attack and len(rest) > 1:
+            self.drive.damage_ahead(rest[1])
+        if self.drive.answer(rest[0]) is not None:
+            self._row = ("", False, [])
+            return False
+        rest = rest[2:] if attack else rest[1:]
+        self._row = (purpose, attack, rest)
+        return True
+
     def _answer_line(self, q: Question, line: str, *, player: bool) -> Reply:
         """``line`` as the answer to ``q``."""
         value: object
@@ -374,11 +397,34 @@ class Session:
                 value = outcome
             elif len(words) == 1 and (n := whole(words[0], q.count * q.sides)) is not None:
                 value = n
+            elif len(words) > 1 and all(whole(w, MAX_HP) is not None for w in words) and (
+                    not player or (q.attack and len(words) == 2)):  # a player: its own attack's d20 and damage
+                return self._dice_in_a_row(q, [int(w) for w in words], line)
             else:
                 hint = ", 'hit N' (N damage) or 'miss'" if q.attack and not player else ""
+                more = " (an attack's d20 and damage on one line: 14 6; dice asked in a row: 3 5)"
                 return Reply(f"{line}: enter a {q.die} result ({q.count}-{q.count * q.sides}){hint}, or nothing to "
-                             "roll it", ok=False)
+                             f"roll it{more}", ok=False)
         return self._answered(self.drive.answer(value), line)
+
+    def _dice_in_a_row(self, q: DieQuestion, values: list[int], line: str) -> Reply:
+        """Several dice on one line: an attack's d20 and its damage (``14 6``: the damage goes to that attack if it
+        hits), then the dice of the questions that come next of the same kind, in order (the sides' initiative dice,
+        the next attacks' d20 and damage): each checked when its question comes, the rest dropped at the first that
+        does not fit."""
+        first, rest = values[0], values[1:]
+        if not q.count <= first <= q.count * q.sides:
+            return Reply(f"{line}: {first} cannot be rolled on {q.die} ({q.count}-{q.count * q.sides})", ok=False)
+        if q.attack and rest:
+            self.drive.damage_ahead(rest[0])  # the d20's attack: its damage, if it hits
+        error = self.drive.answer(first)
+        if error is not None:
+            return Reply(f"{line}: {error}", ok=False)
+        if q.attack and rest:
+            rest = rest[1:]
+        self._row = (q.purpose, q.attack, rest)
+        self._paused = None
+        return Reply(go=True)
 
     @_saved
     def answer(self, value: object, also: Iterable[str] = ()) -> Reply:
@@ -508,7 +554,7 @@ class Session:
             said = value
         else:
             return Reply("a declaration is one plan entry: a mapping such as {melee: Orc 1}", ok=False)
-        error = self.drive.command(ahead_text(names, said))
+        error = self.drive.command(ahead_text(names, said, self.fight.period if asked is not None else None))
         self.drive.take_events()  # said ahead: no event until each one's turn comes
         return Reply(error, ok=False) if error is not None else None
 
@@ -590,9 +636,13 @@ class Session:
 
     def _back_to(self, to: int, *, pause: bool = True) -> None:
         self._rest.clear()
+        self._row = ("", False, [])
         self.heard = {pc: {s for s in seqs if s < to} for pc, seqs in self.heard.items()}
         self._events = to
-        self.mode, self.left = "step", 1
+        if pause:  # undone: the referee says how to go on from there
+            self.mode, self.left = "step", 1
+        # taken back to a question: asked again, and the fight goes on as it was going (run, a step, a round) once
+        # answered: no pause the caller did not ask for (a caller running to the next question waits for none)
         self._paused = Pause("start") if pause else None
         self._ended = False
         q = self.drive.peek()

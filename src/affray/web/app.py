@@ -51,7 +51,7 @@ __all__ = ["Served", "Stopped", "make_app", "seat_tokens"]
 
 T = TypeVar("T")
 _KEY = "__FORM_KEY__"  # where a rendering's one-time form key goes (a rendering is compared without it)
-_COMPOSED = frozenset({"damage", "heal", "condition", "end", "remove", "add", "plan", "dice"})
+_COMPOSED = frozenset({"damage", "heal", "heal-temp", "condition", "end", "remove", "add", "plan", "dice"})
 _MAX_FIELD = 2000
 
 
@@ -508,6 +508,8 @@ def _act(table: Table, v: Viewer, data: dict[str, str]) -> str | None:
         if verb not in _COMPOSED:
             return f"{verb}: not a command"
         parts = [verb] + [data.get(k, "").strip() for k in ("name", "a", "b")]
+        if verb == "heal-temp":  # the console's `heal NAME N temp`: hit points above the starting ones
+            parts = ["heal", *parts[1:3], "temp"]
         return table.command(" ".join(x for x in parts if x))
     return f"{op}: not an operation of the page"
 

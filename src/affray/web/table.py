@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.drive import DicePrefs, Drive, Question
+from affray.drive import DeclareQuestion, DicePrefs, Drive, Question
 from affray.errors import PolicyError
 from affray.limits import POLICY_SECONDS
 from affray.policy import Auto
@@ -37,7 +37,7 @@ from affray.table import (
     open_fight,
     open_game,
 )
-from affray.table.session import MOVING, PartyKeeper
+from affray.table.session import MOVING, PartyKeeper, asked
 
 __all__ = ["Table"]
 
@@ -173,6 +173,17 @@ class Table:
             return self.stopped
         self.told = f"{exc}: {exc.actor} is asked from now on (declare {exc.actor} ask, saved with the fight)"
         return self.told
+    def _moved(self, made: int) -> str:
+        """What a line that moved the fight on did, in words: the events it made and where it stopped (a question,
+        the next round's declarations, the end), never a bare count of nothing."""
+        q = self.pending
+        if isinstance(q, DeclareQuestion):
+            where = f"{q.actor}'s declaration is asked"
+        elif q is not None:
+            where = f"the {asked(q)} is asked"
+        else:
+            where = "the fight is over" if self.session.over else f"now {self.session.fight.now_at}"
+        return f"{made} event{'' if made == 1 else 's'}; {where}" if made else where
 
     def answer(self, pc: str | None, qid: int, text: str) -> str | None:
         """Answer question ``qid`` for ``pc``'s player (None: the referee): None once accepted (the fight moves
@@ -211,12 +222,13 @@ class Table:
         if not words:
             return "type a command (step, run, round, undo, back, damage NAME N, heal NAME N, NAME: DECLARATION, ...)"
         waiting = self.pending
+        before = len(self.journal.events)
         reply = self.session.say(line)
         verb = words[0].lower()
         if reply.ok and reply.go:
             self._advance()
             if verb in MOVING:
-                return f"{MOVING[verb]}: {len(self.journal.events)} events"
+                return f"{MOVING[verb]}: {self._moved(len(self.journal.events) - before)}"
         if not reply.ok or reply.text:
             return reply.text
         if waiting is not None and self.pending is not waiting:
