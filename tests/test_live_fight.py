@@ -533,3 +533,44 @@ def test_an_attack_on_a_side_goes_on_one_of_it_at_a_time(ruleset: str) -> None:
     assert all(e["declaration"] == {"melee": "foes"} for e in of(doc["events"], "declare", "Aldric")
                if e.get("consumed"))  # (a Combat II blow held over to the next round is the one it was: a kobold)
     assert doc["winner"] == "party"
+
+
+def test_pc_02_a_newcomer_asked_mid_battle_declares_at_once_and_the_question_before_waits() -> None:
+    """PC-02: a combatant idle mid-battle (one who joins) declares now. Mina, added by the referee while Brom's
+    declaration is asked, on ``declare: ask``: her declaration is asked at once (before this, the command waited for
+    an answer nobody could give, and the whole table hung); then Brom's question, the one asked before the command,
+    is asked again, and the same inputs rebuild the same fight (a resumed one); ``back`` takes the whole command
+    back, her answer with it."""
+    from affray.drive import Drive
+    from random_referee import plain_event
+
+    s = session(fight("phase-count", [fighter("Brom")], [foe("Orc 1"), foe("Orc 2")]), rounds=1)
+    s.say("run")
+    play(s, until=lambda item: isinstance(item, DeclareQuestion))
+    asked = s.pending
+    assert isinstance(asked, DeclareQuestion) and asked.actor == "Brom"
+    reply = s.command('add party {name: Mina, class: fighter, level: 1, hp: 8, ac: 7, weapons: [{name: dagger, '
+                      "sf: 2, damage: 1d4}], declare: ask}")
+    assert reply.ok and [e.event.kind for e in reply.events] == ["join"]
+    q = s.pending
+    assert isinstance(q, DeclareQuestion) and q.actor == "Mina" and q.id != asked.id
+    assert s.say("melee Orc 2").ok
+    play(s, until=lambda item: isinstance(item, DeclareQuestion))
+    again = s.pending
+    assert isinstance(again, DeclareQuestion) and again.actor == "Brom"  # the question before the command, again
+    assert s.say("melee Orc 1").ok
+    play(s, until=lambda item: isinstance(item, DeclareQuestion))  # on to the orcs' own declarations
+    declared = {e.actor: e.decl.melee for e in s.fight.events if e.kind == "declare" and e.decl is not None}
+    assert declared == {"Brom": "Orc 1", "Mina": "Orc 2"}
+    drive = s.drive
+    rebuilt = Drive(drive._make, inputs=drive.inputs, events=len(drive.fight.events), dice=drive._dice0)
+    assert [plain_event(e, k) for k, e in enumerate(rebuilt.fight.events)] == \
+        [plain_event(e, k) for k, e in enumerate(drive.fight.events)]
+    assert [i.kind for i in drive.inputs if i.kind != "roll"][-3:] == ["answer", "command", "answer"]
+    assert s.back().ok  # the last input given: Brom's answer
+    play(s, until=lambda item: isinstance(item, DeclareQuestion))
+    assert isinstance(s.pending, DeclareQuestion) and s.pending.actor == "Brom"
+    assert s.back().ok  # then the command, Mina's answer with it: Brom is asked, and Mina was never there
+    play(s, until=lambda item: isinstance(item, DeclareQuestion))
+    assert isinstance(s.pending, DeclareQuestion) and s.pending.actor == "Brom"
+    assert "Mina" not in s.fight.state.fighters

@@ -264,8 +264,7 @@ def _declaring(pages: dict[str, Page], served: Served, shots: str | None, rulese
     assert referee.locator("details.tools:not(.group)").get_attribute("open") is not None  # still open after it
     assert re.search(r"\b86\d\d/\d+ hp", referee.locator("li.card[data-name='Kobold chief']").inner_text())
     for n in (1, 2):  # two: one of them in a card's right-hand column, whatever the count before; by their policy
-        # (an asked newcomer under phase-count, declaring at once, hangs the fight's thread: ruleset.ready asks in a
-        # command, outside the fight)
+        # (an asked newcomer is asked at once under phase-count: tests/test_live_fight.py)
         _command(referee, f"add kobolds {{name: Kobold giant {n}, monster: kobold, hp: 8641, declare: auto}}")
         assert "8641/8641 hp" in referee.locator(f"li.card[data-name='Kobold giant {n}']").inner_text()
     for size, viewport in SIZES.items():  # they made it 406 px wide on a phone, 1302 on a desktop

@@ -94,6 +94,16 @@ class End:
 
 Item = Event | DeclareQuestion | DieQuestion | Coming | Declaring | End
 #: What ``pull`` gives that is not an event.
+@dataclass(frozen=True)
+class _Order:
+    """A referee's command, parsed, and the point it was given at (``Drive.command``)."""
+
+    cmd: Callable[[Fight[Any]], None]
+    text: str
+    at: int
+    k: int
+
+
 _NOT_EVENTS = (Coming, Declaring, End, DeclareQuestion, DieQuestion)
 
 
@@ -294,15 +304,26 @@ class Drive:
             cmd = parse_fight_command(text, self.fight)
         except CommandError as exc:
             return str(exc)
-        at, k = len(self.fight.events), self._k
-        self._busy = True  # a die a command rolls (a morale check's) is never asked: it runs outside the fight's turn
-        try:
-            cmd(self.fight)
-        finally:
-            self._busy = False
-        self._record(Input("command", at, k, value=text.strip(), upto=len(self.fight.events)))
-        self._refresh()
+        order = _Order(cmd, text.strip(), len(self.fight.events), self._k)
+        if self._g and not self._g.dead:  # on the fight's own greenlet, where it stands: a declaration the command
+            self._g.switch(order)  # calls for (phase-count's newcomer, PC-02) is asked there, as any other
+        else:  # before the fight's first step, or after its end: nothing of it can be asked
+            self._carry_out(order)
         return None
+
+    def _carry_out(self, order: _Order) -> None:
+        """A referee's command, carried out at the point the fight stands at; recorded once done. The question
+        waiting before it (if any) waits again after it, offering what is possible then."""
+        me = greenlet.getcurrent()
+        waiting = self._pending, self._pending_key, self._pending_of, self._answer
+        self._busy = True  # a die a command rolls (a morale check's) is never asked: it runs outside the fight's turn
+        order.cmd(self.fight)  # a declaration it calls for may switch to the caller, and come back answered
+        if self._g is not me and me is not self._g.parent:
+            return  # a fight rebuilt (undo, back) while its declaration waited: this one is gone
+        self._busy = False
+        self._pending, self._pending_key, self._pending_of, self._answer = waiting
+        self._record(Input("command", order.at, order.k, value=order.text, upto=len(self.fight.events)))
+        self._refresh()
 
     def _refresh(self) -> None:
         """A declaration waiting while a command changed the fight (a foe put down, a caster hurt) offers what is
@@ -374,6 +395,7 @@ class Drive:
         self._prefs = DicePrefs(dict(self._dice0.by))
         self._queue = deque()
         self._pending = None
+        self._pending_key, self._pending_of = ("", -1), ()
         self._answer: object = None
         self._end: End | None = None
         self._k = 0
@@ -411,10 +433,13 @@ class Drive:
             self._end = out
 
     def _switch(self) -> object:
-        """Back to the caller until it pulls again (or answers); what it answered, for a question."""
+        """Back to the caller until it pulls again (or answers); what it answered, for a question. A command the
+        caller gives meanwhile is carried out here, on the fight's greenlet, and the caller has the fight again."""
         parent = self._g.parent
         assert parent is not None
-        return parent.switch(None)
+        while isinstance(out := parent.switch(None), _Order):
+            self._carry_out(out)
+        return out
 
     def _replaying_now(self) -> bool:
         """Rebuilding the fight (undo, resume): the recorded inputs answer, nothing is sent to the caller."""
@@ -451,7 +476,7 @@ class Drive:
 
     def _on_declare(self, f: Fighter, tick: Tick, at: str) -> None:
         self.coming, self.declaring, self._preset = None, (f, at), None
-        if self._point(wants=self.announce):
+        if self._point(wants=self.announce and not self._busy):  # a command's own declaration is asked, unannounced
             if self.announce:
                 self._queue.append(Declaring(f, at))
             self._switch()
