@@ -93,7 +93,8 @@ def test_rulesets_json_still_lists_every_ruleset_with_every_option() -> None:
     assert [r["id"] for r in doc["rulesets"]] == IDS
     for r, cls in zip(doc["rulesets"], RULESETS, strict=True):
         assert [o["name"] for o in r["options"]] == [i.name for i in option_info(cls.Options)]
-        assert set(r) == {"id", "title", "seed", "options", "declaration_keys"}
+        assert set(r) == {"id", "title", "seed", "options", "declaration_keys", "package", "version"}
+        assert (r["package"], r["version"]) == ("affray", affray.__version__)  # CONTRACT.md "Extensions"
 
 
 @pytest.mark.parametrize("rid", IDS)

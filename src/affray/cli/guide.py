@@ -14,7 +14,7 @@ import sys
 import textwrap
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.engine.options import BaseOptions, OptionInfo, option_info
 from affray.engine.ruleset import Ruleset
@@ -22,6 +22,9 @@ from affray.errors import AffrayError
 from affray.examples import STARTER, Example, example, examples
 from affray.io.output import write_output
 from affray.rulesets import RULESETS, find_ruleset
+
+if TYPE_CHECKING:
+    from affray.extensions.base import Extension
 
 __all__ = ["PROCEDURES", "FileError", "show_examples", "show_rulesets", "write_starter"]
 
@@ -146,7 +149,27 @@ def _wrap(text: str, indent: str, later: str | None = None) -> str:
                          break_on_hyphens=False, break_long_words=False)
 
 
+def procedure(cls: type[Ruleset[Any, Any]]) -> tuple[str, tuple[str, ...], str]:
+    """What a referee does under ``cls``, in order, and its clock: affray's own from ``PROCEDURES``, another
+    package's from its ``procedure`` ClassVar (or its docstring's first line)."""
+    own = PROCEDURES.get(cls.id)
+    if own is not None:
+        return own
+    given = getattr(cls, "procedure", None)
+    if given is not None:
+        head, steps, clock = given
+        return str(head), tuple(steps), str(clock)
+    doc = (cls.__doc__ or cls.title).strip().splitlines()[0]
+    return "Its procedure", (doc,), "as its package's documentation says"
+
+
 def page(ruleset_id: str) -> str:
+    """Where a ruleset's full account is: affray's own page, or its package's documentation."""
+    from affray.extensions import entry
+
+    e = entry("ruleset", ruleset_id)
+    if e is not None and not e.own:
+        return f"the documentation of package {e.package}"
     return f"docs/rulesets/{ruleset_id}.md"
 
 
@@ -156,14 +179,42 @@ def rulesets_text() -> str:
                    "option is set by `options:` in the file or by --set NAME=VALUE):", "")]
     for r in RULESETS:
         lines.append("")
-        lines.append(_wrap(f"{r.id}  (seed {r.seed})  {r.title}", "", "    "))
+        lines.append(_wrap(f"{r.id}  (seed {r.seed})  {r.title}  [{_package('ruleset', r.id)}]", "", "    "))
         own = " ".join(f"{i.name}={_value(i.default)}" for i in _own(r))
         lines.append(_wrap(f"options: {own}", "    ", "        "))
         if r.declaration_keys:
             lines.append(_wrap("declaration keys: " + " ".join(r.declaration_keys), "    ", "        "))
+    lines += _extension_lines()
     shared = " ".join(f"{i.name}={_value(i.default)}" for i in _shared())
     lines += ["", _wrap(f"Every ruleset also has: {shared}", "", "    ")]
     return "\n".join(lines)
+
+
+def _package(kind: str, name: str) -> str:
+    """The package that registers a ruleset or extension, with its version."""
+    from affray.extensions import entry
+
+    e = entry(kind, name)
+    return f"{e.package} {e.version}" if e is not None else "?"
+
+
+def _extension_lines() -> list[str]:
+    """The installed extensions (options written NS.option) and what cannot be loaded, with its package and error."""
+    from affray.engine.options import option_info as infos
+    from affray.extensions import broken, extensions
+
+    lines: list[str] = []
+    for x in extensions():
+        if x.bare_options:
+            continue  # its options are every ruleset's: the footer gives them
+        lines += ["", _wrap(f"extension {x.name}  {x.title}  [{_package('extension', x.name)}]", "", "    ")]
+        opts = " ".join(f"{x.name}.{i.name}={_value(i.default)}" for i in infos(x.Options))
+        lines.append(_wrap(f"options: {opts or 'none'}", "    ", "        "))
+        if x.conditions:
+            lines.append(_wrap("conditions: " + " ".join(x.conditions), "    ", "        "))
+    for e in broken():
+        lines += ["", _wrap(f"cannot be used: {e.where()}: {e.error}", "", "    ")]
+    return lines
 
 
 def _option_lines(info: OptionInfo) -> list[str]:
@@ -174,7 +225,7 @@ def _option_lines(info: OptionInfo) -> list[str]:
 
 def ruleset_text(cls: type[Ruleset[Any, Any]]) -> str:
     """One ruleset in full: its procedure, clock, every option with default, choices and rule, its own keys."""
-    head, steps, clock = PROCEDURES[cls.id]
+    head, steps, clock = procedure(cls)
     rules = ", ".join(f"{p.strip()}-*" for p in cls.rule_ids.split(","))
     lines = [f"{cls.id}: {cls.title}",
              f"seed {cls.seed}; rules {rules}; the full account: {page(cls.id)}", "", f"{head}:"]
@@ -201,18 +252,33 @@ def ruleset_doc(cls: type[Ruleset[Any, Any]]) -> dict[str, Any]:
     """``affray rulesets ID --json``: ``describe``'s keys, with the procedure, the clock and the page."""
     from affray.api import describe
 
-    head, steps, clock = PROCEDURES[cls.id]
+    head, steps, clock = procedure(cls)
     return {**describe(cls), "rules": cls.rule_ids, "procedure": {"unit": head, "steps": list(steps)},
             "durations": clock, "docs": page(cls.id)}
+
+
+def _describe_extension(x: type[Extension]) -> dict[str, Any]:
+    from affray.engine.options import describe as describe_options
+    from affray.extensions import entry
+
+    e = entry("extension", x.name)
+    return {"name": x.name, "title": x.title, "package": e.package if e else None, "version": e.version if e else None,
+            "options": [{**o, "name": f"{x.name}.{o['name']}"} for o in describe_options(x.Options)],
+            "conditions": {name: c.words for name, c in x.conditions.items()}}
 
 
 def show_rulesets(ruleset_id: str | None, as_json: bool) -> None:
     """``affray rulesets [ID] [--json]``; an unknown ID is an UnknownRulesetError (exit 2, naming the known)."""
     from affray.api import describe
+    from affray.extensions import broken, extensions
 
     if ruleset_id is None:
         if as_json:
-            sys.stdout.write(json.dumps({"rulesets": [describe(r) for r in RULESETS]}, indent=2) + "\n")
+            sys.stdout.write(json.dumps({"rulesets": [describe(r) for r in RULESETS],
+                                         "extensions": [_describe_extension(x) for x in extensions()],
+                                         "broken": [{"kind": e.kind, "name": e.name, "package": e.package,
+                                                     "version": e.version, "error": e.error} for e in broken()]},
+                                        indent=2) + "\n")
         else:
             sys.stdout.write(rulesets_text() + "\n")
         return

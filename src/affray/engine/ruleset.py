@@ -66,7 +66,11 @@ class Ruleset(Generic[S, Opts]):
 
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        self.opt: Opts = parse_options(self.Options, options, self.id)  # type: ignore[assignment]
+        given = options or {}
+        self.opt: Opts = parse_options(self.Options, {k: v for k, v in given.items() if "." not in k},  # type: ignore[assignment]
+                                       self.id)
+        #: The options of extensions, ``NS.option`` (CONTRACT.md "Extensions"): read by their extension.
+        self.ext_options: dict[str, Any] = {k: v for k, v in given.items() if "." in k}
 
     def new_state(self) -> S:
         """The ruleset's own state for one fight (``Fight.memo``): a ruleset instance serves many fights."""

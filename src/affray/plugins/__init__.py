@@ -23,10 +23,19 @@ __all__ = ["assemble"]
 
 
 def assemble(ruleset: Ruleset[Any, Any]) -> tuple[Chain, PoolFactory]:
-    """The chain of step rules and the spell pools a fight under ``ruleset`` (with its options) is given."""
+    """The chain of step rules and the spell pools a fight under ``ruleset`` (with its options) is given: the
+    installed extensions' rules (each with its options from ``NS.option``), then the ruleset's own."""
+    from affray.extensions import extension_options, extensions
+
     opt = ruleset.opt
     rules: list[Rule] = [Strength(opt), Conditions()]
     if opt.crits != "none":
         rules.append(Crits())
+    pools = pools_for(opt)
+    given = extension_options(ruleset.ext_options)
+    for cls in extensions():
+        ext = cls(cls.parse(given.get(cls.name, {})), ruleset)
+        rules += ext.rules()
+        pools = ext.pools() or pools
     rules += ruleset.rules()
-    return Chain(rules), pools_for(opt)
+    return Chain(rules), pools
