@@ -103,10 +103,17 @@ def _game(game: str | None) -> int | None:
 def rulesets(
     ruleset_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="one ruleset, shown in full")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+    check: Annotated[str | None, typer.Option(
+        "--check", metavar="NAME", help="run the conformance kit on ruleset NAME (exit 1 if it fails)")] = None,
 ) -> None:
-    """List every ruleset with its title, seed and options; with ID, one ruleset in full."""
-    from affray.cli.guide import show_rulesets
+    """List every installed ruleset and extension with its package and version, title, seed and options; with ID,
+    one ruleset in full; with --check NAME, the conformance kit on it."""
+    from affray.cli.guide import check_ruleset, show_rulesets
 
+    if check is not None:
+        if not _guard(lambda: check_ruleset(check, as_json)):
+            raise typer.Exit(1)
+        return
     _guard(lambda: show_rulesets(ruleset_id, as_json))
 
 

@@ -26,7 +26,7 @@ from affray.rulesets import RULESETS, find_ruleset
 if TYPE_CHECKING:
     from affray.extensions.base import Extension
 
-__all__ = ["PROCEDURES", "FileError", "show_examples", "show_rulesets", "write_starter"]
+__all__ = ["PROCEDURES", "FileError", "check_ruleset", "show_examples", "show_rulesets", "write_starter"]
 
 
 #: What a referee does, in order, under each ruleset (its page tells the whole of it), and its clock.
@@ -265,6 +265,35 @@ def _describe_extension(x: type[Extension]) -> dict[str, Any]:
     return {"name": x.name, "title": x.title, "package": e.package if e else None, "version": e.version if e else None,
             "options": [{**o, "name": f"{x.name}.{o['name']}"} for o in describe_options(x.Options)],
             "conditions": {name: c.words for name, c in x.conditions.items()}}
+
+
+def check_ruleset(name: str, as_json: bool) -> bool:
+    """``affray rulesets --check NAME``: the conformance kit's properties on ruleset NAME, each ok or the failure
+    naming it; whether all hold."""
+    from affray.conformance import PROPERTIES, Failure, check_property
+
+    find_ruleset(name)  # an unknown or broken one is said as such (exit 2)
+    results: list[tuple[str, Failure | None]] = []
+    for p in PROPERTIES:
+        try:
+            check_property(p.name, name)
+        except Failure as exc:
+            results.append((p.name, exc))
+        else:
+            results.append((p.name, None))
+        if not as_json:
+            failed = results[-1][1]
+            sys.stdout.write(f"{name}: {p.name}: " + (f"FAILED: {failed.detail}" if failed else f"ok ({p.doc})") + "\n")
+            sys.stdout.flush()
+    bad = [prop for prop, f in results if f is not None]
+    if as_json:
+        sys.stdout.write(json.dumps({"ruleset": name, "properties": {prop: (f.detail if f else "ok")
+                                                                      for prop, f in results}, "failed": bad},
+                                    indent=2) + "\n")
+    else:
+        sys.stdout.write(f"{name}: " + (f"fails {', '.join(bad)}" if bad else
+                                        f"conforms: all {len(results)} properties hold") + "\n")
+    return not bad
 
 
 def show_rulesets(ruleset_id: str | None, as_json: bool) -> None:
