@@ -60,6 +60,7 @@ def test_rulesets_lists_the_packages_ruleset_and_extension_with_package_and_vers
     assert (stagger["package"], stagger["version"]) == ("affray-stagger", "1.4.2")
     assert [o["name"] for o in stagger["options"]] == ["stagger.on"]
     assert stagger["conditions"] == {"staggered": "-2 to attack"}
+    assert {"name": "stagger-first", "package": "affray-stagger", "version": "1.4.2"} in doc["policies"]
     # the extension whose module is missing: named with its package and error, the rest listed
     [shattered] = [b for b in doc["broken"] if b["name"] == "shattered"]
     assert shattered["package"] == "affray-stagger"

@@ -7,6 +7,7 @@ It adds:
 
 - ruleset ``gentle-d6``: side-d6 under another id (its own package, its own version), so that every command can be
   seen to run a ruleset no list of affray's names;
+- policy ``stagger-first`` (group ``affray.policies``);
 - extension ``stagger``, with one option ``stagger.on`` (default false: a fight without it runs as before) and one
   condition ``staggered`` (-2 to attack): with the option on, a melee hit of 5 or more damage staggers its target
   until the end of the phase (rule ST-01 of the package);
@@ -32,6 +33,9 @@ gentle-d6 = "affray_stagger:GentleD6"
 
 [project.entry-points."affray.extensions"]
 stagger = "affray_stagger:Stagger"
+
+[project.entry-points."affray.policies"]
+stagger-first = "affray_stagger:stagger_first"
 """
 
 CODE = '''\
@@ -75,6 +79,11 @@ class StaggerRule(Rule):
             fight.set_condition(step.tick, step.at, target, "staggered", fight.ruleset.phase_end(fight, step.tick),
                                 by=step.actor.name, rule="ST-01",
                                 why=f"{event.damage} damage staggers {target.name} (ST-01)")
+
+
+def stagger_first(fight: Any, me: Any) -> Any:
+    """A policy: the default's choice (a package's policy, listed by ``affray rulesets``)."""
+    return None
 
 
 class Stagger(Extension):

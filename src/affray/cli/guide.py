@@ -212,6 +212,11 @@ def _extension_lines() -> list[str]:
         lines.append(_wrap(f"options: {opts or 'none'}", "    ", "        "))
         if x.conditions:
             lines.append(_wrap("conditions: " + " ".join(x.conditions), "    ", "        "))
+    from affray.extensions import entries
+
+    policies = [f"{e.name} [{e.package} {e.version}]" for e in entries("policy").values()]
+    if policies:
+        lines += ["", _wrap("policies of installed packages: " + ", ".join(policies), "", "    ")]
     for e in broken():
         lines += ["", _wrap(f"cannot be used: {e.where()}: {e.error}", "", "    ")]
     return lines
@@ -299,12 +304,14 @@ def check_ruleset(name: str, as_json: bool) -> bool:
 def show_rulesets(ruleset_id: str | None, as_json: bool) -> None:
     """``affray rulesets [ID] [--json]``; an unknown ID is an UnknownRulesetError (exit 2, naming the known)."""
     from affray.api import describe
-    from affray.extensions import broken, extensions
+    from affray.extensions import broken, entries, extensions
 
     if ruleset_id is None:
         if as_json:
             sys.stdout.write(json.dumps({"rulesets": [describe(r) for r in RULESETS],
                                          "extensions": [_describe_extension(x) for x in extensions()],
+                                         "policies": [{"name": e.name, "package": e.package, "version": e.version}
+                                                      for e in entries("policy").values()],
                                          "broken": [{"kind": e.kind, "name": e.name, "package": e.package,
                                                      "version": e.version, "error": e.error} for e in broken()]},
                                         indent=2) + "\n")
