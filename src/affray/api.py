@@ -15,7 +15,7 @@ from affray.engine.options import describe as describe_options
 from affray.engine.resolve import Engine
 from affray.engine.ruleset import Ruleset
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
-from affray.extensions import check_option, normalise
+from affray.extensions import bind, check_option, normalise
 from affray.io.checks import check
 from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.model.encounter import Encounter
@@ -119,6 +119,7 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
     merged = normalise(merged, cls)
     try:
         instance = cls(merged)
+        bind(instance)
     except OptionError as exc:  # pragma: no cover - check() already parsed the file's options
         raise EncounterError([loaded.problem(("options",), str(exc))]) from None
     if seed is None:

@@ -824,7 +824,7 @@ def mana(
     """A caster's mana pool, highest spell level and recovery time (seed 000 section 5, C2X-06/07)."""
 
     def body() -> None:
-        from affray.mana import pool, recovery_minutes
+        from affray.supplements.c2x.mana import pool, recovery_minutes
 
         p = pool(klass, level, con=con, wis=wis, prime=prime, option=option, table=table, bonus=bonus)
         recovery = recovery_minutes(p.mana - p.bonus_points, p.highest, rest)  # bonus points return daily
@@ -860,7 +860,7 @@ def learn(
     """Research time to add a spell to the list (C2X-09)."""
 
     def body() -> None:
-        from affray.mana import research_days
+        from affray.supplements.c2x.mana import research_days
 
         days = research_days(level, library=library)
         if as_json:

@@ -103,6 +103,22 @@ PROCEDURES: dict[str, tuple[str, tuple[str, ...], str]] = {
         "first (D12-06).",
         "Full-round spells and disengaging retreats come last in the round (D12-05, D12-18).",
     ), "N rounds from round r end as round r + N begins; a turn is turn_rounds (10) rounds in combat (D12-21)"),
+    "bx-group": ("Each round (the OSE SRD's B/X group initiative, a baseline)", (
+        "Surprise, first round: a d6 per side, 1-2 surprised, doing nothing in round 1; all surprised: nobody "
+        "(BX-01).",
+        "Morale for monster sides after their first death and at half out (BX-05, G-07).",
+        "Declarations, then initiative: a d6 per side, highest first, the others from highest to lowest (BX-02).",
+        "Each side in turn: movement, missiles, spells, melee; a caster hit before its spell loses it (BX-04).",
+        "Tied sides act at the same time (BX-03; option ties: reroll).",
+    ), "N rounds from round r end as round r + N begins (G-08)"),
+    "adnd2e-standard": ("Each round (the 2e PH's standard initiative, a baseline)", (
+        "Surprise, first round: a d10 per side, 1-3 surprised, doing nothing in round 1; all surprised: it cancels "
+        "(PH2-01).",
+        "Morale after a side's first casualty and at half down (PH2-05, G-07).",
+        "Declarations, then initiative: a d10 per side, lowest first, the others in ascending order (PH2-02).",
+        "Each side in turn: movement, missiles, spells, melee; a caster struck before its spell loses it (PH2-04).",
+        "Tied sides: everything happens at once (PH2-03; option ties: reroll).",
+    ), "N rounds from round r end as round r + N begins (G-08)"),
 }
 
 
@@ -205,9 +221,10 @@ def _extension_lines() -> list[str]:
 
     lines: list[str] = []
     for x in extensions():
-        if x.bare_options:
-            continue  # its options are every ruleset's: the footer gives them
         lines += ["", _wrap(f"extension {x.name}  {x.title}  [{_package('extension', x.name)}]", "", "    ")]
+        if x.bare_options:
+            lines.append(_wrap(f"(for every ruleset; files may name its options bare, as {x.name}'s older ones do)",
+                               "    ", "        "))
         opts = " ".join(f"{x.name}.{i.name}={_value(i.default)}" for i in infos(x.Options))
         lines.append(_wrap(f"options: {opts or 'none'}", "    ", "        "))
         if x.conditions:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heappop, heappush
 from typing import Any, Generic, Protocol, TypeVar
@@ -89,6 +89,7 @@ class Clock(Protocol[S_co]):
     def move_limits(self) -> dict[str, int]: ...
 
     def new_state(self) -> S_co: ...
+    def all_options(self) -> dict[str, Any]: ...
     def begin(self, fight: Any, period: int) -> None: ...
     def end(self, fight: Any, period: int) -> None: ...
     def after(self, fight: Any, tick: Tick) -> None: ...
@@ -130,11 +131,6 @@ class Result:
     events: list[Event]
     final: FinalState
     rounds: int
-
-
-@lru_cache(maxsize=64)
-def _options(opt: BaseOptions) -> dict[str, Any]:
-    return asdict(opt)
 
 
 class Fight(Generic[S]):
@@ -643,7 +639,7 @@ class Fight(Generic[S]):
         self.resolve_now(self._due.pop(heappop(self._ticks)))
 
     def result(self) -> Result:
-        return Result(self.ruleset.id, self.seed, dict(_options(self.ruleset.opt)), self.events, self.state.final(),
+        return Result(self.ruleset.id, self.seed, self.ruleset.all_options(), self.events, self.state.final(),
                       self.round_of(self.period))
 
     def _has_work(self) -> bool:

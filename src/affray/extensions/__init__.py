@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from affray.engine.ruleset import Ruleset
     from affray.extensions.base import Extension
 
-__all__ = ["Entry", "Extension", "ExtensionError", "NoOptions", "broken", "check_option", "entries", "entry",
+__all__ = ["Entry", "Extension", "ExtensionError", "NoOptions", "bind", "broken", "check_option", "entries", "entry",
            "extension_options", "extensions",
            "find_extension", "find_ruleset", "forget", "normalise", "option_names", "ruleset_ids", "rulesets"]
 
@@ -128,11 +128,25 @@ def _package(ns: str) -> str:
 
 
 def option_names(ruleset: type[Ruleset[Any, Any]]) -> list[str]:
-    """Every option a fight under ``ruleset`` takes: the ruleset's, then each extension's ``NS.option``."""
+    """Every option a fight under ``ruleset`` takes: the ruleset's, then each extension's ``NS.option`` (its bare
+    name for an extension that reads bare names: how its older files and the output name them)."""
     from affray.engine.options import option_info
 
-    return [i.name for i in option_info(ruleset.Options)] + [f"{x.name}.{n}" for x in extensions()
-                                                             for n in x.option_names()]
+    return [i.name for i in option_info(ruleset.Options)] + [
+        f"{x.name}.{n}" if not x.bare_options else n for x in extensions() for n in x.option_names()]
+
+
+def bind(ruleset: Ruleset[Any, Any]) -> None:
+    """Parse each installed extension's options from ``ruleset.ext_options`` (``NS.option``) into ``ruleset.ext``
+    (by extension name), once: what a fight's rules and its output read."""
+    if ruleset.ext:
+        return
+    given = extension_options(ruleset.ext_options)
+    unknown = sorted(set(given) - {x.name for x in extensions()})
+    if unknown:
+        find_extension(unknown[0])  # names it, with its package's error if it is broken
+    ruleset.ext = {x.name: x.parse(given.get(x.name, {})) for x in extensions()}
+    ruleset.ext_prefix = {x.name: "" if x.bare_options else f"{x.name}." for x in extensions()}
 
 
 def extension_options(given: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

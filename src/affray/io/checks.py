@@ -11,7 +11,7 @@ from affray.engine.options import option_info
 from affray.errors import AffrayError, OptionError, Problem
 from affray.extensions import check_option, extension_options, extensions, normalise
 from affray.model.encounter import Combatant, Declaration, expand
-from affray.plugins.crits import check_dice
+from affray.supplements.c2x.crits import check_dice
 
 if TYPE_CHECKING:
     from affray.engine.ruleset import Ruleset

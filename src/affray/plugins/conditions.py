@@ -12,7 +12,7 @@ from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step
 from affray.model.derive import dex_defense_adjustment
-from affray.reckon.agility import agility
+from affray.supplements.c2x.agility import agility
 
 __all__ = ["Conditions", "blocked", "condition_mods", "strike_penalty"]
 
@@ -70,7 +70,7 @@ def condition_mods(fight: Any, step: Step, target: Fighter, mods: AttackMods) ->
     if dazed:
         mods.add("ac", _DAZED_AC, f"{target.name} dazed, C2X-03")
     if bare:
-        score, ability = agility(fight.ruleset.opt, target)
+        score, ability = agility(fight, target)
         adj = dex_defense_adjustment(score)
         if adj < 0:
             mods.add("ac", -adj, f"{target.name} loses its {ability} bonus, C2X-04")

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -257,7 +257,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
                 raise OptionError(f"{file}: options (--set){where}: {exc}") from None
             except EncounterError as exc:
                 raise EncounterError([_at_point(p, label) for p in exc.problems]) from None
-            note = rules_note(r, asdict(prepared.ruleset.opt), loaded.encounter)
+            note = rules_note(r, prepared.ruleset.all_options(), loaded.encounter)
             cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds), note))
             frozen = tuple(sorted(opts.items()))
             jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes), code) for s in seeds)

@@ -10,17 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from affray.abilities import c2_strength, strength
-from affray.engine.options import BaseOptions
 from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step
 from affray.model.arms import Arms
 from affray.model.derive import dex_reaction_adjustment
+from affray.supplements.c2x.options import C2XOptions
 
 __all__ = ["Strength", "strength_mods"]
 
 
-def strength_mods(opt: BaseOptions, f: Fighter, weapon: Arms, mods: AttackMods) -> None:
+def strength_mods(opt: C2XOptions, f: Fighter, weapon: Arms, mods: AttackMods) -> None:
     """Option ``strength`` (C2X-04/05) and a creature's listed damage bonus (option ``creature_bonus``)."""
     spec = f.spec
     rule = opt.strength
@@ -63,7 +63,7 @@ def strength_mods(opt: BaseOptions, f: Fighter, weapon: Arms, mods: AttackMods) 
 class Strength(Rule):
     """The plug-in: STR's to-hit and damage, specialization and a creature's listed bonus on each attack."""
 
-    def __init__(self, opt: BaseOptions) -> None:
+    def __init__(self, opt: C2XOptions) -> None:
         self.opt = opt
 
     def mods(self, fight: Any, step: Step, target: Fighter, mods: AttackMods) -> None:
