@@ -191,11 +191,15 @@ def page(ruleset_id: str) -> str:
 
 def rulesets_text() -> str:
     """Every ruleset in a few lines: id, seed, title, its own options with defaults, its own keys."""
-    lines = [_wrap("The rulesets, with their options' defaults (`affray rulesets ID` shows one in full; an "
-                   "option is set by `options:` in the file or by --set NAME=VALUE):", "")]
+    from affray import __version__
+
+    lines = [_wrap(f"The rulesets, with their options' defaults (affray {__version__}'s own; another package's "
+                   "marked [package version]; `affray rulesets ID` shows one in full; an option is set by `options:` "
+                   "in the file or by --set NAME=VALUE):", "")]
     for r in RULESETS:
         lines.append("")
-        lines.append(_wrap(f"{r.id}  (seed {r.seed})  {r.title}  [{_package('ruleset', r.id)}]", "", "    "))
+        mark = "" if _own_entry("ruleset", r.id) else f"  [{_package('ruleset', r.id)}]"
+        lines.append(_wrap(f"{r.id}  (seed {r.seed})  {r.title}{mark}", "", "    "))
         own = " ".join(f"{i.name}={_value(i.default)}" for i in _own(r))
         lines.append(_wrap(f"options: {own}", "    ", "        "))
         if r.declaration_keys:
@@ -204,6 +208,13 @@ def rulesets_text() -> str:
     shared = " ".join(f"{i.name}={_value(i.default)}" for i in _shared())
     lines += ["", _wrap(f"Every ruleset also has: {shared}", "", "    ")]
     return "\n".join(lines)
+
+
+def _own_entry(kind: str, name: str) -> bool:
+    from affray.extensions import entry
+
+    e = entry(kind, name)
+    return e is not None and e.own
 
 
 def _package(kind: str, name: str) -> str:
@@ -221,7 +232,8 @@ def _extension_lines() -> list[str]:
 
     lines: list[str] = []
     for x in extensions():
-        lines += ["", _wrap(f"extension {x.name}  {x.title}  [{_package('extension', x.name)}]", "", "    ")]
+        mark = "" if _own_entry("extension", x.name) else f"  [{_package('extension', x.name)}]"
+        lines += ["", _wrap(f"extension {x.name}  {x.title}{mark}", "", "    ")]
         if x.bare_options:
             lines.append(_wrap(f"(for every ruleset; files may name its options bare, as {x.name}'s older ones do)",
                                "    ", "        "))

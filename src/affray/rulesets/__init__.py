@@ -27,7 +27,8 @@ __all__ = ["RULESETS", "SHOWN_ORDER",
 
 #: The order affray's own rulesets are listed and compared in (they are registered by entry point, which setuptools
 #: writes sorted by name): the six house systems, then the books' baselines.
-SHOWN_ORDER = ("combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure")
+SHOWN_ORDER = ("combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure",
+               "bx-group", "adnd2e-standard")
 
 
 def ruleset_ids() -> list[str]:
