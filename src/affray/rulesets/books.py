@@ -123,21 +123,24 @@ class _Book(SideD6):
                                             for k in sorted(set(ranks.values())))
         fight.record(Initiative(tick, at, fight.round_at(tick), detail=detail, ranks=ranks, results=rolls,
                                 rolls=fight.rolls()))
+        return self._turn_why(sides, ranks, rolls) if ex else {}
+
+    def _turn_why(self, sides: list[str], ranks: dict[str, int], rolls: dict[str, int]) -> dict[str, str]:
+        """Why each side's turn comes where it does, in words."""
+        die, best = self.initiative_die, "highest" if self.high_first else "lowest"
         turn_why: dict[str, str] = {}
-        if ex:
-            best = "highest" if self.high_first else "lowest"
-            for s in sides:
-                together = [o for o in sides if ranks[o] == ranks[s]]
-                if len(sides) == 1:
-                    turn_why[s] = f"{subject(s, 'acts')} alone"
-                elif len(together) > 1:
-                    turn_why[s] = f"{listed(together)} tied at d{die} {rolls[s]}: they act together ({self.rule_ties})"
-                elif ranks[s] == 1:
-                    turn_why[s] = (f"{the(s)} won initiative with the {best} d{die}, {rolls[s]}: {their(s)} movement, "
-                                   f"missiles, spells and melee come first ({self.rule_initiative})")
-                else:
-                    turn_why[s] = (f"{the(s)} placed {ORDINAL.get(ranks[s], str(ranks[s]) + 'th')} with d{die} "
-                                   f"{rolls[s]}: {their(s)} turn follows ({self.rule_initiative})")
+        for s in sides:
+            together = [o for o in sides if ranks[o] == ranks[s]]
+            if len(sides) == 1:
+                turn_why[s] = f"{subject(s, 'acts')} alone"
+            elif len(together) > 1:
+                turn_why[s] = f"{listed(together)} tied at d{die} {rolls[s]}: they act together ({self.rule_ties})"
+            elif ranks[s] == 1:
+                turn_why[s] = (f"{the(s)} won initiative with the {best} d{die}, {rolls[s]}: {their(s)} movement, "
+                               f"missiles, spells and melee come first ({self.rule_initiative})")
+            else:
+                turn_why[s] = (f"{the(s)} placed {ORDINAL.get(ranks[s], str(ranks[s]) + 'th')} with d{die} "
+                               f"{rolls[s]}: {their(s)} turn follows ({self.rule_initiative})")
         return turn_why
 
 
