@@ -7,7 +7,7 @@ or half to hit and the rest as damage.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.abilities import c2_strength, strength
 from affray.engine.rules import Rule
@@ -16,6 +16,9 @@ from affray.engine.step import AttackMods, Step
 from affray.model.arms import Arms
 from affray.model.derive import dex_reaction_adjustment
 from affray.supplements.c2x.options import C2XOptions
+
+if TYPE_CHECKING:
+    from affray.engine.fight import Fight
 
 __all__ = ["Strength", "strength_mods"]
 
@@ -66,7 +69,7 @@ class Strength(Rule):
     def __init__(self, opt: C2XOptions) -> None:
         self.opt = opt
 
-    def mods(self, fight: Any, step: Step, target: Fighter, mods: AttackMods) -> None:
+    def mods(self, fight: Fight[Any], step: Step, target: Fighter, mods: AttackMods) -> None:
         a = step.actor
         if self.opt.strength != "file" or a.damage_bonus:
             strength_mods(self.opt, a, step.weapon if step.weapon is not None else a.weapons[0], mods)
