@@ -135,3 +135,68 @@ def test_compare_shows_the_books_beside_the_six(skirmish_path: Any) -> None:
     doc = json.loads(done.stdout)
     assert list(doc["rulesets"]) == ["combat2-phase1", "combat2-phase2", "side-d6", "speed-segments",
                                      "phase-count", "d12-procedure", "bx-group", "adnd2e-standard"]
+
+
+# ---------------------------------------------------------------- adnd2e-standard: Table 55's modifiers (PH2-06)
+
+TWO = """\
+ruleset: adnd2e-standard
+seed: 5
+surprise: none
+options: {{modifiers: {modifiers}}}
+rolls: {{initiative: {{1: {{party: {party}, orcs: {orcs}}}}}}}
+sides:
+  party:
+    combatants:
+      - {{name: Brom, class: fighter, level: 3, hp: 30, ac: 4, weapons: [{{name: long sword, damage: 1d8}}]}}
+      - {{name: Sela, class: fighter, level: 3, hp: 30, ac: 4, weapons: [{{name: spear, damage: 1d6}}]}}
+  orcs:
+    combatants:
+      - {{name: Orc, hd: 1, hp: 30, ac: 6, weapons: [{{name: club, damage: 1d6}}]}}
+plan:
+  Brom: [{brom}]
+  Sela: [{sela}]
+  Orc: [{orc}]
+"""
+
+
+def initiative(modifiers: bool, party: int, orcs: int, brom: str, sela: str, orc: str = "{melee: Brom}") -> Any:
+    text = TWO.format(modifiers=str(modifiers).lower(), party=party, orcs=orcs, brom=brom, sela=sela, orc=orc)
+    return first(timeline_dict(prepare(load_text(text)).fight(max_rounds=1).run())["events"], "initiative")
+
+
+def test_2e_higher_ground_shared_by_the_whole_side_takes_one_off_its_d10() -> None:
+    # PH2-06, Table 55: "On higher ground -1", for the side only when all its members are so placed.
+    # party d10 7 - 1 = 6 against the orcs' 6: a tie, everything at once (PH2-03); without the option 7 > 6: the
+    # orcs act first.
+    both = "{melee: Orc, situation: [higher_ground]}"
+    ini = initiative(True, 7, 6, both, both)
+    assert ini["ranks"] == {"party": 1, "orcs": 1}
+    assert "party d10=7 -1 (higher_ground) = 6" in ini["detail"]
+    assert initiative(False, 7, 6, both, both)["ranks"] == {"party": 2, "orcs": 1}
+
+
+def test_2e_a_modifier_only_some_of_the_side_have_does_not_count() -> None:
+    # PH2-06: all or nothing for the group: Brom hasted (-2), Sela not: the party's d10 stays 7, after the orcs' 6
+    ini = initiative(True, 7, 6, "{melee: Orc, situation: [hasted]}", "{melee: Orc}")
+    assert ini["ranks"] == {"party": 2, "orcs": 1} and "hasted" not in ini["detail"]
+    # both hasted: 7 - 2 = 5 < 6, the party first
+    both = "{melee: Orc, situation: [hasted]}"
+    assert initiative(True, 7, 6, both, both)["ranks"] == {"party": 1, "orcs": 2}
+
+
+def test_2e_a_side_waiting_takes_one_more() -> None:
+    # PH2-06, Table 55: "Waiting +1": the orcs' only member waits: 5 + 1 = 6 against the party's 6: a tie
+    ini = initiative(True, 6, 5, "{melee: Orc}", "{melee: Orc}", orc="{wait: true}")
+    assert ini["ranks"] == {"party": 1, "orcs": 1} and "orcs d10=5 +1 (waiting) = 6" in ini["detail"]
+
+
+def test_2e_an_unknown_situation_is_refused_naming_the_table(tmp_path: Any) -> None:
+    text = TWO.format(modifiers="true", party=1, orcs=2, brom="{melee: Orc, situation: [flying]}",
+                      sela="{melee: Orc}", orc="{melee: Brom}")
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "affray", "check", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "plan.Brom[0].situation: situation takes a list of: hasted, slowed" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -118,6 +118,7 @@ PROCEDURES: dict[str, tuple[str, tuple[str, ...], str]] = {
         "Declarations, then initiative: a d10 per side, lowest first, the others in ascending order (PH2-02).",
         "Each side in turn: movement, missiles, spells, melee; a caster struck before its spell loses it (PH2-04).",
         "Tied sides: everything happens at once (PH2-03; option ties: reroll).",
+        "Option modifiers: Table 55's modifiers to a side's d10 when every member acting shares them (PH2-06).",
     ), "N rounds from round r end as round r + N begins (G-08)"),
 }
 

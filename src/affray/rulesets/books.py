@@ -10,16 +10,22 @@ switched off through the options side-d6's code reads, fixed here (not options o
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from affray.engine.events import Initiative, Surprise
+from affray.engine.events import Declare, Initiative, Surprise
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.words import listed, subject, the, their
+from affray.errors import Problem
+from affray.io.checks import planned
 from affray.rulesets.side_d6 import ORDINAL, SideD6
+
+if TYPE_CHECKING:
+    from affray.io.load import Loaded
 
 __all__ = ["ADnD2eStandard", "BXGroup"]
 
@@ -49,8 +55,17 @@ class BookOptions(BaseOptions):
 class PH2Options(BookOptions):
     ties: str = option("simultaneous", "PH2-03", "sides that tie on initiative: everything happens at once (the "
                        "PH's rule), or roll again until they differ", ("simultaneous", "reroll"))
+    modifiers: bool = option(False, "PH2-06", "Table 55's standard modifiers to a side's d10 (hasted -2, slowed +2, "
+                             "higher ground -1, set for a charge -2, slippery footing +2, deep water +4, a foreign "
+                             "environment +6, hindered +3, waiting +1), when every member acting that round shares "
+                             "the circumstance (declaration key situation; a wait is waiting)")
 
     missile_rate = True  # PH2-04: a bow's rate of fire (2/round) is its shots a round
+
+
+#: PH2-06, the 2e PH's Table 55 "Standard Modifiers to Initiative": each circumstance and what it adds to the d10.
+SITUATIONS: dict[str, int] = {"hasted": -2, "slowed": 2, "higher_ground": -1, "set_for_charge": -2, "slippery": 2,
+                              "deep_water": 4, "foreign": 6, "hindered": 3, "waiting": 1}
 
 
 class _Book(SideD6):
@@ -93,10 +108,10 @@ class _Book(SideD6):
                               surprised=tuple(s for s in sides if s in surprised), rolls=fight.rolls()))
 
     def _initiative(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, str]:
-        """A die a side; the best roll (highest or lowest) acts first, the others in the order of their rolls; tied
-        sides act at once (or roll again, option ``ties``). Returns each side's turn text."""
+        """A die a side, with the side's modifiers (``_modifiers``); the best total (highest or lowest) acts first,
+        the others in the order of theirs; tied sides act at once (or roll again, option ``ties``). Returns each
+        side's turn text."""
         tick, at = (rnd, 0, 3, 0), f"round {rnd}, step 3 (initiative)"
-        given = fight.encounter.rolls.initiative.get(rnd, {})
         die, ex = self.initiative_die, fight.explain
         detail = None
         rolls: dict[str, int] = {}
@@ -105,17 +120,14 @@ class _Book(SideD6):
             if ex:
                 detail = f"only {subject(sides[0], 'acts')} this round: no roll"
         else:
-            rolls = {s: fight.roller.die(die, "initiative", s, given.get(s)) for s in sides}
-            again = 0
-            reroll = getattr(self.opt, "ties", "simultaneous") == "reroll"
-            while reroll and len(set(rolls.values())) < len(rolls) and again < 20:
-                again += 1  # BX-03/PH2-03 option: the tied sides roll again (bounded: the file's die is given once)
-                tied = [s for s in sides if list(rolls.values()).count(rolls[s]) > 1]
-                rolls.update({s: fight.roller.die(die, "initiative", s) for s in tied})
-            values = sorted(set(rolls.values()), reverse=self.high_first)
-            ranks = {s: values.index(rolls[s]) + 1 for s in sides}
+            mods = self._modifiers(fight, rnd, sides)
+            rolls = self._rolled(fight, rnd, sides, mods)
+            totals = {s: rolls[s] + mods[s][0] for s in sides}
+            values = sorted(set(totals.values()), reverse=self.high_first)
+            ranks = {s: values.index(totals[s]) + 1 for s in sides}
             if ex:
-                detail = ", ".join(f"{s} d{die}={rolls[s]}" for s in sides) + ": "
+                detail = ", ".join(f"{s} d{die}={rolls[s]}" + (f" {mods[s][0]:+d} ({mods[s][1]}) = {totals[s]}"
+                                                               if mods[s][0] else "") for s in sides) + ": "
                 if len(set(ranks.values())) == 1:
                     detail += f"tie, everybody acts at the same time ({self.rule_ties})"
                 else:
@@ -124,6 +136,27 @@ class _Book(SideD6):
         fight.record(Initiative(tick, at, fight.round_at(tick), detail=detail, ranks=ranks, results=rolls,
                                 rolls=fight.rolls()))
         return self._turn_why(sides, ranks, rolls) if ex else {}
+
+    def _modifiers(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, tuple[int, str]]:
+        """What is added to each side's die this round, and why (none by default)."""
+        return {s: (0, "") for s in sides}
+
+    def _rolled(self, fight: Fight[None], rnd: int, sides: list[str], mods: dict[str, tuple[int, str]]) -> dict[
+            str, int]:
+        """Each side's die (the file's if it gives one); with option ``ties: reroll``, the tied sides roll again
+        until their totals differ (at most twenty times: the file's die is given once)."""
+        given = fight.encounter.rolls.initiative.get(rnd, {})
+        die = self.initiative_die
+        rolls = {s: fight.roller.die(die, "initiative", s, given.get(s)) for s in sides}
+        if getattr(self.opt, "ties", "simultaneous") != "reroll":
+            return rolls
+        for _ in range(20):
+            totals = [rolls[s] + mods[s][0] for s in sides]
+            tied = [s for s, t in zip(sides, totals, strict=True) if totals.count(t) > 1]
+            if not tied:
+                break
+            rolls.update({s: fight.roller.die(die, "initiative", s) for s in tied})
+        return rolls
 
     def _turn_why(self, sides: list[str], ranks: dict[str, int], rolls: dict[str, int]) -> dict[str, str]:
         """Why each side's turn comes where it does, in words."""
@@ -170,3 +203,44 @@ class ADnD2eStandard(_Book):
     rule_surprise = "PH2-01"
     rule_initiative = "PH2-02"
     rule_ties = "PH2-03"
+    declaration_keys: ClassVar[dict[str, str]] = {
+        "situation": "with option modifiers: the circumstances of Table 55 the combatant is in this round ("
+                     + ", ".join(SITUATIONS) + "); a side's d10 takes one only if every member acting shares it "
+                     "(PH2-06)",
+    }
+
+    def _modifiers(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, tuple[int, str]]:
+        """PH2-06 (option ``modifiers``): Table 55's modifiers that every member of a side declaring this round
+        shares (the PH's standard method: all or nothing for the group); a declared wait counts as waiting."""
+        if not getattr(self.opt, "modifiers", False):
+            return super()._modifiers(fight, rnd, sides)
+        held: dict[str, list[set[str]]] = {s: [] for s in sides}
+        for e in fight.events:
+            if e.kind == "declare" and e.tick[0] == rnd and e.actor is not None and isinstance(e, Declare):
+                order = e.order
+                if order is None:
+                    continue
+                found = order.extra.get("situation")
+                names = {str(x) for x in found} if isinstance(found, list) else set()
+                if order.action == "wait":
+                    names.add("waiting")
+                side = fight.state.fighters[e.actor].side
+                if side in held:
+                    held[side].append(names)
+        out: dict[str, tuple[int, str]] = {}
+        for s in sides:
+            shared = set.intersection(*held[s]) if held[s] else set()
+            named = [n for n in SITUATIONS if n in shared]
+            out[s] = (sum(SITUATIONS[n] for n in named), ", ".join(named))
+        return out
+
+    @classmethod
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+        yield from super().check_more(loaded)
+        for _actor, _spec, d, loc in planned(loaded)[1]:
+            found = d.extra.get("situation")
+            if found is None:
+                continue
+            if not isinstance(found, list) or any(x not in SITUATIONS for x in found):
+                yield loaded.problem(loc + ("situation",), f"situation takes a list of: {', '.join(SITUATIONS)} "
+                                     "(Table 55, PH2-06)")
