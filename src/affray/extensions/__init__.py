@@ -105,11 +105,15 @@ def normalise(options: Mapping[str, Any], ruleset: type[Ruleset[Any, Any]]) -> d
 def check_option(ruleset: type[Ruleset[Any, Any]], name: str, value: Any) -> Any:
     """``value`` for option ``name`` (``NS.option``: extension NS's), or OptionError naming what is allowed."""
     from affray.engine.options import check_option as check_own
+    from affray.engine.options import option_info
 
     ns, dot, rest = name.partition(".")
     if not dot:
         [full] = normalise({name: value}, ruleset)
         if full == name:
+            if name not in {i.name for i in option_info(ruleset.Options)}:
+                raise OptionError(f"unknown option {name!r} for ruleset {ruleset.id}; valid options: "
+                                  f"{', '.join(_shown(ruleset))}")
             return check_own(ruleset.Options, name, value, ruleset.id)
         ns, _, rest = full.partition(".")
     try:
@@ -120,6 +124,18 @@ def check_option(ruleset: type[Ruleset[Any, Any]], name: str, value: Any) -> Any
         valid = ", ".join(f"{ns}.{n}" for n in ext.option_names()) or "none"
         raise OptionError(f"unknown option {name!r} of extension {ns} (package {_package(ns)}); valid options: {valid}")
     return check_own(ext.Options, rest, value, f"extension {ns}")
+
+
+def _shown(ruleset: type[Ruleset[Any, Any]]) -> list[str]:
+    """The options a fight under ``ruleset`` takes, in the order its output shows them (``Ruleset.all_options``):
+    every ruleset's, each extension's, the ruleset's own."""
+    from dataclasses import fields
+
+    from affray.engine.options import BaseOptions, option_info
+
+    base = [f.name for f in fields(BaseOptions)]
+    ext = [n if x.bare_options else f"{x.name}.{n}" for x in extensions() for n in x.option_names()]
+    return base + ext + [i.name for i in option_info(ruleset.Options) if i.name not in base]
 
 
 def _package(ns: str) -> str:
