@@ -30,7 +30,11 @@ from affray_backend import compile_asked  # noqa: E402
 #: events included. Left interpreted: the options (fields built by ``option()``, read by dataclasses at class
 #: creation) and the packages' ``__init__``.
 COMPILED = ("engine/*.py", "rulesets/*.py", "plugins/*.py", "reckon/*.py", "policy.py", "dice/roller.py",
-            "sim/tally.py", "model/derive.py", "model/arms.py", "model/order.py", "model/view.py")
+            "sim/tally.py", "model/derive.py", "model/arms.py", "model/order.py", "model/view.py",
+            # Combat II's supplement's step rules and reckonings (its options and its extension class stay
+            # interpreted: option() fields, and a subclass of the interpreted affray.extensions.Extension)
+            "supplements/c2x/crits.py", "supplements/c2x/strength.py", "supplements/c2x/pools.py",
+            "supplements/c2x/agility.py")
 INTERPRETED = {"engine/options.py"}
 
 

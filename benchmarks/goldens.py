@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from affray.cli.app import _prepare
 from affray.engine.options import option_info
@@ -42,7 +43,7 @@ def cases(files: list[Path], seeds: range = SEEDS) -> Iterator[Case]:
                     yield f"{file.stem}.{cls.id}.{seed}.{'auto' if auto else 'plan'}", file, cls.id, seed, auto, ()
     file = Path("benchmarks/fighters_vs_orcs.yaml")
     for cls in RULESETS:
-        for info in option_info(cls.Options):
+        for info in _options(cls):
             values: list[object] = [c for c in info.choices or () if c != info.default]
             if info.choices is None and isinstance(info.default, bool):
                 values = [not info.default]
@@ -53,6 +54,20 @@ def cases(files: list[Path], seeds: range = SEEDS) -> Iterator[Case]:
                 for seed in seeds[:2]:
                     yield (f"opt.{cls.id}.{info.name}={text}.{seed}", file, cls.id, seed, True,
                            (f"{info.name}={text}",))
+
+
+def _options(cls: type[Any]) -> list[Any]:
+    """The ruleset's options, then each installed extension's (named as a file names them: bare for Combat II's
+    supplement, whose options every ruleset had before it was an extension; ``NS.name`` for another's)."""
+    from dataclasses import replace
+
+    from affray.extensions import extensions
+
+    out = list(option_info(cls.Options))
+    for x in extensions():
+        prefix = "" if x.bare_options else f"{x.name}."
+        out += [replace(i, name=prefix + i.name) for i in option_info(x.Options)]
+    return out
 
 
 def run_case(case: Case) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import builders
 from affray import load_text, prepare
 from side_d6_helpers import attacks as attacks  # re-exported for the combat2 tests
 from side_d6_helpers import encounter as encounter  # re-exported for the combat2 tests
@@ -44,12 +45,12 @@ def weapon(name: str, sf: int | None, damage: str = "1d8", **kw: Any) -> dict[st
 
 def pc(name: str, **kw: Any) -> dict[str, Any]:
     """A level-1 fighter: THAC0 20, AC 5, 10 hp, a long sword SF 5 1d8."""
-    return {"name": name, "class": "fighter", "level": 1, "hp": 10, "ac": 5, "weapons": [LONG_SWORD], **kw}
+    return builders.pc(name, LONG_SWORD, **kw)
 
 
 def orc(name: str, **kw: Any) -> dict[str, Any]:
     """A 1 HD monster: THAC0 19, AC 6, 5 hp, a short sword SF 3 1d6."""
-    return {"name": name, "hp": 5, "ac": 6, "hd": 1, "weapons": [SHORT_SWORD], **kw}
+    return builders.orc(name, SHORT_SWORD, **kw)
 
 
 def spell(name: str, ct: int | str, components: str = "VSM", **kw: Any) -> dict[str, Any]:
@@ -58,7 +59,7 @@ def spell(name: str, ct: int | str, components: str = "VSM", **kw: Any) -> dict[
 
 def mage(name: str, *spells: dict[str, Any], **kw: Any) -> dict[str, Any]:
     """A level-1 wizard: THAC0 20, AC 10, 4 hp, no weapon."""
-    return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10, "spells": list(spells), **kw}
+    return builders.mage(name, list(spells), **kw)
 
 
 def _dice(attack: int | None, damage: int | None) -> dict[str, int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import builders
 from side_d6_helpers import (
     AXE,
     MISS,
@@ -57,17 +58,17 @@ __all__ = [
 
 def pc(name: str, **kw: Any) -> dict[str, Any]:
     """A level-1 fighter: THAC0 20, AC 5, 10 hp, a 1d8 sword (SF 5, reach 5)."""
-    return {"name": name, "class": "fighter", "level": 1, "hp": 10, "ac": 5, "weapons": [SWORD], **kw}
+    return builders.pc(name, SWORD, **kw)
 
 
 def orc(name: str, **kw: Any) -> dict[str, Any]:
     """A 1 HD monster: THAC0 19, AC 6, 5 hp, a 1d8 axe (SF 7, reach 5)."""
-    return {"name": name, "hp": 5, "ac": 6, "hd": 1, "weapons": [AXE], **kw}
+    return builders.orc(name, AXE, **kw)
 
 
 def mage(name: str, *spells: dict[str, Any], **kw: Any) -> dict[str, Any]:
     """A level-1 wizard (AC 10, 4 hp) with the spells given."""
-    return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10, "spells": list(spells), **kw}
+    return builders.mage(name, list(spells), **kw)
 
 
 def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import builders
 from side_d6_helpers import attacks, encounter, events, hp, melee, missile, one, run_pinned
 
 __all__ = ["AXE", "DAGGER", "SHORT_BOW", "SWORD", "attacks", "events", "hp", "mage", "melee", "missile", "one",
@@ -26,17 +27,17 @@ SHORT_BOW = {"name": "short bow", "sf": 7, "damage": "1d6", "kind": "missile", "
 
 def pc(name: str, **kw: Any) -> dict[str, Any]:
     """A level-1 fighter: THAC0 20, AC 5, 10 hp, a 1d8 sword of SF 5."""
-    return {"name": name, "class": "fighter", "level": 1, "hp": 10, "ac": 5, "weapons": [SWORD], **kw}
+    return builders.pc(name, SWORD, **kw)
 
 
 def orc(name: str, **kw: Any) -> dict[str, Any]:
     """A 1 HD monster: THAC0 19, AC 6, 5 hp, a 1d8 axe of SF 7."""
-    return {"name": name, "hp": 5, "ac": 6, "hd": 1, "weapons": [AXE], **kw}
+    return builders.orc(name, AXE, **kw)
 
 
 def mage(name: str, *spells: dict[str, Any], **kw: Any) -> dict[str, Any]:
     """A level-1 wizard (AC 10, 4 hp) with the given spells."""
-    return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10, "spells": list(spells), **kw}
+    return builders.mage(name, list(spells), **kw)
 
 
 def play(sides: dict[str, Any], plan: dict[str, list[dict[str, Any]]], *, opening: dict[str, int],

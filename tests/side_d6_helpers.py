@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import builders
 from affray import load_text, prepare, timeline_dict
 
 SWORD = {"name": "sword", "sf": 5, "damage": "1d8"}
@@ -32,18 +33,17 @@ def miss_on(target: str) -> dict[str, object]:
 
 def pc(name: str, **kw: Any) -> dict[str, Any]:
     """A level-1 fighter: THAC0 20, AC 5, 10 hp, a 1d8 sword."""
-    return {"name": name, "class": "fighter", "level": 1, "hp": 10, "ac": 5, "weapons": [SWORD], **kw}
+    return builders.pc(name, SWORD, **kw)
 
 
 def orc(name: str, **kw: Any) -> dict[str, Any]:
     """A 1 HD monster: THAC0 19, AC 6, 5 hp, a 1d8 axe."""
-    return {"name": name, "hp": 5, "ac": 6, "hd": 1, "weapons": [AXE], **kw}
+    return builders.orc(name, AXE, **kw)
 
 
 def mage(name: str, *spells: str, **kw: Any) -> dict[str, Any]:
     """A level-1 wizard (AC 10, 4 hp) with one copy of each named spell, none doing damage."""
-    return {"name": name, "class": "wizard", "level": 1, "hp": 4, "ac": 10,
-            "spells": [{"name": s, "level": 1} for s in spells], **kw}
+    return builders.mage(name, [{"name": s, "level": 1} for s in spells], **kw)
 
 
 def melee(target: str, attack: int | None = None, damage: int | None = None, **kw: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from affray.mana import (
+from affray.supplements.c2x.mana import (
     MANA_TABLE,
     PROGRESSION,
     ManaError,

@@ -20,8 +20,8 @@ from affray.engine.state import Memorized
 from affray.engine.step import Until
 from affray.model.encounter import POLICY_NAMES
 from affray.model.order import Order
-from affray.plugins.mana import ManaPool
 from affray.policy import POLICIES, Auto, PolicyError, choose, find_policy, load_policy
+from affray.supplements.c2x.pools import ManaPool
 from cli_run import affray_here
 from conftest import EXAMPLES
 

@@ -33,7 +33,8 @@ def test_the_referee_replays_the_fight_under_another_ruleset_from_the_page(tmp_p
         choice = c.get(f"/t/{s.ref}/replay")
         assert choice.status_code == 200
         assert re.findall(r'name="ruleset" value="([^"]+)"', choice.text) == [
-            "combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure"]
+            "combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure",
+            "bx-group", "adnd2e-standard"]  # every installed ruleset, the books' baselines after the six
         assert "Side by side" not in choice.text
         shown = c.get(f"/t/{s.ref}/replay", params={"ruleset": ["phase-count", "nonesuch", "phase-count"]})
         assert shown.status_code == 200

@@ -105,13 +105,20 @@ class OtherRng(AsSaved):
 
 @pytest.fixture
 def changing(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
-    """``test-changing`` registered (as saved); set ``.Changing`` to another class to change its rules."""
-    import affray.rulesets as rulesets
+    """``test-changing`` registered (as saved) as an installed package's ruleset would be; set ``.Changing`` to
+    another class to change its rules (each lookup reads it again, as a new process after an upgrade would)."""
+    from affray.extensions import Entry, entries
 
-    module = types.ModuleType("affray.rulesets._test_changing")
+    module = types.ModuleType("affray_test_changing")
     module.Changing = AsSaved  # type: ignore[attr-defined]
+
+    class Upgraded(Entry):
+        def load(self) -> Any:
+            return module.Changing  # type: ignore[attr-defined]
+
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setattr(rulesets, "_REGISTRY", (*rulesets._REGISTRY, ("test-changing", "_test_changing", "Changing")))
+    monkeypatch.setitem(entries("ruleset"), "test-changing",
+                        Upgraded("ruleset", "test-changing", "affray_test_changing:Changing", "test-changing", "1.0"))
     yield module
 
 

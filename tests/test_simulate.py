@@ -390,8 +390,8 @@ def test_policy_option_sets_sides_and_sweeps_them() -> None:
     (("--workers", "257"), "--workers 257: a whole number from 1 to 256 (limit)"),
     (("--seed", "-1"), "--seed -1: a seed is a whole number from 0 to 9223372036854775807"),
     (("--max-rounds", "1001"), "--max-rounds 1001: a whole number from 1 to 1000 (limit)"),
-    # 200,000 x 6 rulesets = 1,200,000 > 1,000,000
-    (("--ruleset", "all", "--fights", "200000"), "200,000 fights x 6 rulesets x 1 sweep points is 1,200,000 "
+    # 200,000 x 8 rulesets (the six and the books' two) = 1,600,000 > 1,000,000
+    (("--ruleset", "all", "--fights", "200000"), "200,000 fights x 8 rulesets x 1 sweep points is 1,600,000 "
                                                  "fights; at most 1,000,000 in one simulation (limit)"),
     # 40 x 30 = 1,200 points > 1,000
     (("--vary", "sides.fighters.combatants[0].hp=1..40", "--vary", "sides.orcs.combatants[0].hp=1..30"),

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from affray.dice.roller import DieProvider
 from affray.engine.events import Event
 from affray.engine.fight import Result
-from affray.engine.options import check_option
 from affray.engine.options import describe as describe_options
 from affray.engine.resolve import Engine
 from affray.engine.ruleset import Ruleset
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
+from affray.extensions import bind, check_option, normalise
 from affray.io.checks import check
 from affray.io.load import Loaded, load_encounter, sort_problems
 from affray.model.encounter import Encounter
@@ -73,8 +73,12 @@ def _morale_dice(ruleset: Ruleset[Any, Any]) -> str:
 
 def describe(cls: type[Ruleset[Any, Any]]) -> dict[str, Any]:
     """A ruleset as ``affray rulesets`` shows it: id, title, seed, its options with defaults, its own keys."""
+    from affray.extensions import entry
+
+    e = entry("ruleset", cls.id)
     return {"id": cls.id, "title": cls.title, "seed": cls.seed, "options": describe_options(cls.Options),
-            "declaration_keys": dict(cls.declaration_keys)}
+            "declaration_keys": dict(cls.declaration_keys), "package": e.package if e else None,
+            "version": e.version if e else None}
 
 
 def ruleset_class(loaded: Loaded, override: str | None) -> type[Ruleset[Any, Any]] | None:
@@ -110,10 +114,12 @@ def prepare(loaded: Loaded, *, ruleset: str | None = None, seed: int | None = No
         raise PolicyError(str(EncounterError(sort_problems(unrun))))
     merged = dict(loaded.encounter.options)
     for name, value in (options or {}).items():
-        check_option(cls.Options, name, value, cls.id)
+        check_option(cls, name, value)
         merged[name] = value
+    merged = normalise(merged, cls)
     try:
         instance = cls(merged)
+        bind(instance)
     except OptionError as exc:  # pragma: no cover - check() already parsed the file's options
         raise EncounterError([loaded.problem(("options",), str(exc))]) from None
     if seed is None:

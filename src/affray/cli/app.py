@@ -103,10 +103,17 @@ def _game(game: str | None) -> int | None:
 def rulesets(
     ruleset_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="one ruleset, shown in full")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+    check: Annotated[str | None, typer.Option(
+        "--check", metavar="NAME", help="run the conformance kit on ruleset NAME (exit 1 if it fails)")] = None,
 ) -> None:
-    """List every ruleset with its title, seed and options; with ID, one ruleset in full."""
-    from affray.cli.guide import show_rulesets
+    """List every installed ruleset and extension with its package and version, title, seed and options; with ID,
+    one ruleset in full; with --check NAME, the conformance kit on it."""
+    from affray.cli.guide import check_ruleset, show_rulesets
 
+    if check is not None:
+        if not _guard(lambda: check_ruleset(check, as_json)):
+            raise typer.Exit(1)
+        return
     _guard(lambda: show_rulesets(ruleset_id, as_json))
 
 
@@ -817,7 +824,7 @@ def mana(
     """A caster's mana pool, highest spell level and recovery time (seed 000 section 5, C2X-06/07)."""
 
     def body() -> None:
-        from affray.mana import pool, recovery_minutes
+        from affray.supplements.c2x.mana import pool, recovery_minutes
 
         p = pool(klass, level, con=con, wis=wis, prime=prime, option=option, table=table, bonus=bonus)
         recovery = recovery_minutes(p.mana - p.bonus_points, p.highest, rest)  # bonus points return daily
@@ -853,7 +860,7 @@ def learn(
     """Research time to add a spell to the list (C2X-09)."""
 
     def body() -> None:
-        from affray.mana import research_days
+        from affray.supplements.c2x.mana import research_days
 
         days = research_days(level, library=library)
         if as_json:

@@ -14,7 +14,7 @@ import sys
 import textwrap
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.engine.options import BaseOptions, OptionInfo, option_info
 from affray.engine.ruleset import Ruleset
@@ -23,7 +23,10 @@ from affray.examples import STARTER, Example, example, examples
 from affray.io.output import write_output
 from affray.rulesets import RULESETS, find_ruleset
 
-__all__ = ["PROCEDURES", "FileError", "show_examples", "show_rulesets", "write_starter"]
+if TYPE_CHECKING:
+    from affray.extensions.base import Extension
+
+__all__ = ["PROCEDURES", "FileError", "check_ruleset", "show_examples", "show_rulesets", "write_starter"]
 
 
 #: What a referee does, in order, under each ruleset (its page tells the whole of it), and its clock.
@@ -100,6 +103,23 @@ PROCEDURES: dict[str, tuple[str, tuple[str, ...], str]] = {
         "first (D12-06).",
         "Full-round spells and disengaging retreats come last in the round (D12-05, D12-18).",
     ), "N rounds from round r end as round r + N begins; a turn is turn_rounds (10) rounds in combat (D12-21)"),
+    "bx-group": ("Each round (the OSE SRD's B/X group initiative, a baseline)", (
+        "Surprise, first round: a d6 per side, 1-2 surprised, doing nothing in round 1; all surprised: nobody "
+        "(BX-01).",
+        "Morale for monster sides after their first death and at half out (BX-05, G-07).",
+        "Declarations, then initiative: a d6 per side, highest first, the others from highest to lowest (BX-02).",
+        "Each side in turn: movement, missiles, spells, melee; a caster hit before its spell loses it (BX-04).",
+        "Tied sides act at the same time (BX-03; option ties: reroll).",
+    ), "N rounds from round r end as round r + N begins (G-08)"),
+    "adnd2e-standard": ("Each round (the 2e PH's standard initiative, a baseline)", (
+        "Surprise, first round: a d10 per side, 1-3 surprised, doing nothing in round 1; all surprised: it cancels "
+        "(PH2-01).",
+        "Morale after a side's first casualty and at half down (PH2-05, G-07).",
+        "Declarations, then initiative: a d10 per side, lowest first, the others in ascending order (PH2-02).",
+        "Each side in turn: movement, missiles, spells, melee; a caster struck before its spell loses it (PH2-04).",
+        "Tied sides: everything happens at once (PH2-03; option ties: reroll).",
+        "Option modifiers: Table 55's modifiers to a side's d10 when every member acting shares them (PH2-06).",
+    ), "N rounds from round r end as round r + N begins (G-08)"),
 }
 
 
@@ -146,24 +166,90 @@ def _wrap(text: str, indent: str, later: str | None = None) -> str:
                          break_on_hyphens=False, break_long_words=False)
 
 
+def procedure(cls: type[Ruleset[Any, Any]]) -> tuple[str, tuple[str, ...], str]:
+    """What a referee does under ``cls``, in order, and its clock: affray's own from ``PROCEDURES``, another
+    package's from its ``procedure`` ClassVar (or its docstring's first line)."""
+    own = PROCEDURES.get(cls.id)
+    if own is not None:
+        return own
+    given = getattr(cls, "procedure", None)
+    if given is not None:
+        head, steps, clock = given
+        return str(head), tuple(steps), str(clock)
+    doc = (cls.__doc__ or cls.title).strip().splitlines()[0]
+    return "Its procedure", (doc,), "as its package's documentation says"
+
+
 def page(ruleset_id: str) -> str:
+    """Where a ruleset's full account is: affray's own page, or its package's documentation."""
+    from affray.extensions import entry
+
+    e = entry("ruleset", ruleset_id)
+    if e is not None and not e.own:
+        return f"the documentation of package {e.package}"
     return f"docs/rulesets/{ruleset_id}.md"
 
 
 def rulesets_text() -> str:
     """Every ruleset in a few lines: id, seed, title, its own options with defaults, its own keys."""
-    lines = [_wrap("The rulesets, with their options' defaults (`affray rulesets ID` shows one in full; an "
-                   "option is set by `options:` in the file or by --set NAME=VALUE):", "")]
+    from affray import __version__
+
+    lines = [_wrap(f"The rulesets, with their options' defaults (affray {__version__}'s own; another package's "
+                   "marked [package version]; `affray rulesets ID` shows one in full; an option is set by `options:` "
+                   "in the file or by --set NAME=VALUE):", "")]
     for r in RULESETS:
         lines.append("")
-        lines.append(_wrap(f"{r.id}  (seed {r.seed})  {r.title}", "", "    "))
+        mark = "" if _own_entry("ruleset", r.id) else f"  [{_package('ruleset', r.id)}]"
+        lines.append(_wrap(f"{r.id}  (seed {r.seed})  {r.title}{mark}", "", "    "))
         own = " ".join(f"{i.name}={_value(i.default)}" for i in _own(r))
         lines.append(_wrap(f"options: {own}", "    ", "        "))
         if r.declaration_keys:
             lines.append(_wrap("declaration keys: " + " ".join(r.declaration_keys), "    ", "        "))
+    lines += _extension_lines()
     shared = " ".join(f"{i.name}={_value(i.default)}" for i in _shared())
     lines += ["", _wrap(f"Every ruleset also has: {shared}", "", "    ")]
     return "\n".join(lines)
+
+
+def _own_entry(kind: str, name: str) -> bool:
+    from affray.extensions import entry
+
+    e = entry(kind, name)
+    return e is not None and e.own
+
+
+def _package(kind: str, name: str) -> str:
+    """The package that registers a ruleset or extension, with its version."""
+    from affray.extensions import entry
+
+    e = entry(kind, name)
+    return f"{e.package} {e.version}" if e is not None else "?"
+
+
+def _extension_lines() -> list[str]:
+    """The installed extensions (options written NS.option) and what cannot be loaded, with its package and error."""
+    from affray.engine.options import option_info as infos
+    from affray.extensions import broken, extensions
+
+    lines: list[str] = []
+    for x in extensions():
+        mark = "" if _own_entry("extension", x.name) else f"  [{_package('extension', x.name)}]"
+        lines += ["", _wrap(f"extension {x.name}  {x.title}{mark}", "", "    ")]
+        if x.bare_options:
+            lines.append(_wrap(f"(for every ruleset; files may name its options bare, as {x.name}'s older ones do)",
+                               "    ", "        "))
+        opts = " ".join(f"{x.name}.{i.name}={_value(i.default)}" for i in infos(x.Options))
+        lines.append(_wrap(f"options: {opts or 'none'}", "    ", "        "))
+        if x.conditions:
+            lines.append(_wrap("conditions: " + " ".join(x.conditions), "    ", "        "))
+    from affray.extensions import entries
+
+    policies = [f"{e.name} [{e.package} {e.version}]" for e in entries("policy").values()]
+    if policies:
+        lines += ["", _wrap("policies of installed packages: " + ", ".join(policies), "", "    ")]
+    for e in broken():
+        lines += ["", _wrap(f"cannot be used: {e.where()}: {e.error}", "", "    ")]
+    return lines
 
 
 def _option_lines(info: OptionInfo) -> list[str]:
@@ -174,7 +260,7 @@ def _option_lines(info: OptionInfo) -> list[str]:
 
 def ruleset_text(cls: type[Ruleset[Any, Any]]) -> str:
     """One ruleset in full: its procedure, clock, every option with default, choices and rule, its own keys."""
-    head, steps, clock = PROCEDURES[cls.id]
+    head, steps, clock = procedure(cls)
     rules = ", ".join(f"{p.strip()}-*" for p in cls.rule_ids.split(","))
     lines = [f"{cls.id}: {cls.title}",
              f"seed {cls.seed}; rules {rules}; the full account: {page(cls.id)}", "", f"{head}:"]
@@ -201,18 +287,64 @@ def ruleset_doc(cls: type[Ruleset[Any, Any]]) -> dict[str, Any]:
     """``affray rulesets ID --json``: ``describe``'s keys, with the procedure, the clock and the page."""
     from affray.api import describe
 
-    head, steps, clock = PROCEDURES[cls.id]
+    head, steps, clock = procedure(cls)
     return {**describe(cls), "rules": cls.rule_ids, "procedure": {"unit": head, "steps": list(steps)},
             "durations": clock, "docs": page(cls.id)}
+
+
+def _describe_extension(x: type[Extension]) -> dict[str, Any]:
+    from affray.engine.options import describe as describe_options
+    from affray.extensions import entry
+
+    e = entry("extension", x.name)
+    return {"name": x.name, "title": x.title, "package": e.package if e else None, "version": e.version if e else None,
+            "options": [{**o, "name": f"{x.name}.{o['name']}"} for o in describe_options(x.Options)],
+            "conditions": {name: c.words for name, c in x.conditions.items()}}
+
+
+def check_ruleset(name: str, as_json: bool) -> bool:
+    """``affray rulesets --check NAME``: the conformance kit's properties on ruleset NAME, each ok or the failure
+    naming it; whether all hold."""
+    from affray.conformance import PROPERTIES, Failure, check_property
+
+    find_ruleset(name)  # an unknown or broken one is said as such (exit 2)
+    results: list[tuple[str, Failure | None]] = []
+    for p in PROPERTIES:
+        try:
+            check_property(p.name, name)
+        except Failure as exc:
+            results.append((p.name, exc))
+        else:
+            results.append((p.name, None))
+        if not as_json:
+            failed = results[-1][1]
+            sys.stdout.write(f"{name}: {p.name}: " + (f"FAILED: {failed.detail}" if failed else f"ok ({p.doc})") + "\n")
+            sys.stdout.flush()
+    bad = [prop for prop, f in results if f is not None]
+    if as_json:
+        sys.stdout.write(json.dumps({"ruleset": name, "properties": {prop: (f.detail if f else "ok")
+                                                                      for prop, f in results}, "failed": bad},
+                                    indent=2) + "\n")
+    else:
+        sys.stdout.write(f"{name}: " + (f"fails {', '.join(bad)}" if bad else
+                                        f"conforms: all {len(results)} properties hold") + "\n")
+    return not bad
 
 
 def show_rulesets(ruleset_id: str | None, as_json: bool) -> None:
     """``affray rulesets [ID] [--json]``; an unknown ID is an UnknownRulesetError (exit 2, naming the known)."""
     from affray.api import describe
+    from affray.extensions import broken, entries, extensions
 
     if ruleset_id is None:
         if as_json:
-            sys.stdout.write(json.dumps({"rulesets": [describe(r) for r in RULESETS]}, indent=2) + "\n")
+            sys.stdout.write(json.dumps({"rulesets": [describe(r) for r in RULESETS],
+                                         "extensions": [_describe_extension(x) for x in extensions()],
+                                         "policies": [{"name": e.name, "package": e.package, "version": e.version}
+                                                      for e in entries("policy").values()],
+                                         "broken": [{"kind": e.kind, "name": e.name, "package": e.package,
+                                                     "version": e.version, "error": e.error} for e in broken()]},
+                                        indent=2) + "\n")
         else:
             sys.stdout.write(rulesets_text() + "\n")
         return

@@ -19,7 +19,7 @@ def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | 
                    max_rounds: str, as_json: bool, board: Path | None, write: Path | None,
                    catalogue: Path | None) -> None:
     from affray.cli.app import _bounded_fight, _console
-    from affray.engine.options import option_info
+    from affray.extensions import option_names
     from affray.replay.played import is_database, played_from_db, played_from_file
     from affray.replay.report import replay_all
     from affray.rulesets import find_ruleset, ruleset_ids
@@ -51,7 +51,7 @@ def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | 
         raise OptionError(f"--ruleset {ruleset!r}: name one or more rulesets (ID,ID...) or all "
                           f"({', '.join(ruleset_ids())})")
     for name in options:
-        if not any(name in {o.name for o in option_info(find_ruleset(r).Options)} for r in chosen):
+        if not any(name in option_names(find_ruleset(r)) for r in chosen):
             raise OptionError(f"--set {name}: none of {', '.join(chosen)} has an option {name!r} "
                               "(`affray rulesets ID` lists a ruleset's)")
     inputs = [source, *([catalogue] if catalogue is not None else [])]

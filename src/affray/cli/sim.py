@@ -355,8 +355,9 @@ def compare(
     ruleset: Annotated[str, typer.Option(help="ids separated by commas, or all")] = "all",
     yes: YesOpt = False,
 ) -> None:
-    """The rulesets side by side (all six, or --ruleset a,b): simulate as a table, with what differs beyond the
-    initiative (morale, surprise), each ruleset against the first (and --plot, a figure)."""
+    """The rulesets side by side (every installed one: the six and the books' baselines; or --ruleset a,b):
+    simulate as a table, with what differs beyond the initiative (morale, surprise), each ruleset against the
+    first (and --plot, a figure)."""
 
     def body() -> None:
         _run(file, ruleset, fights, seed, workers, scheduler, set_, vary, policy, max_rounds, plot, rows, yes,

@@ -3,8 +3,8 @@
 A condition is held on a fighter from its ``since`` tick to before its ``until`` tick (``Fighter.conditions``),
 set by a ``condition`` event (a spell's ``effect``, the critical tables, the referee's hand) and ended by an
 ``expire`` event. The seeds assume the AD&D rules for what a condition does; each entry says which (the 2nd
-edition Player's Handbook, Table 51 "Combat modifiers", for the attacker's side), or Combat II's critical
-tables (C2X-03, C2X-04) for the conditions only they set.
+edition Player's Handbook, Table 51 "Combat modifiers", for the attacker's side). An extension adds the conditions
+only its rules set (``Extension.conditions``: Combat II's critical tables' in ``affray.supplements.c2x``).
 """
 
 from __future__ import annotations
@@ -61,16 +61,6 @@ CONDITIONS: dict[str, Effect] = {
     "disheartened": Effect("-1 to attack rolls, damage and saving throws", "2e PH: prayer", hit=-1, damage=-1,
                            save=-1),
     "aided": Effect("+1 to attack rolls and saving throws", "2e PH: aid", hit=1, save=1),
-    # set only by Combat II's critical tables (C2X-03, C2X-04)
-    "knees": Effect("no attacks, AC +2", "C2X-03: critical miss 7-8", attacks=False, ac=2),
-    "sprawled": Effect("no attacks or movement, AC +4", "C2X-03: critical miss 10", attacks=False, moves=False, ac=4),
-    "lost-sequence": Effect("the rest of the attack sequence is lost", "C2X-03: critical miss", attacks=False),
-    "no-move": Effect("loses its movement", "C2X-03: misstep, fumble", moves=False),
-    "misstep": Effect("-1 to hit and +2 SF", "C2X-03: misstep", hit=-1),
-    "slowed": Effect("the next strike's SF is slowed", "C2X-04: severe miss"),
-    "off-balance": Effect("no AGI bonus to AC", "C2X-04: critical miss"),
-    "defenseless": Effect("stationary and defenseless: no AGI bonus to AC", "C2X-03: prone, sprawling"),
-    "free-attack": Effect("owed a free attack", "C2X-03: critical hit 10"),
 }
 
 _DROPPED = Effect("a weapon dropped or out of action after a critical miss", "C2X-03: fumble, knees, prone")

@@ -3,14 +3,15 @@
 Metadata as ClassVars; then the clock: when declarations are made (``begin``, ``after``, ``ready``), where a
 period ends, when an effect ends (``phase_end``, ``expiry``), headings; its step rules (``rules``), with one
 route for the kinds of step it resolves itself (``resolve_own``); its per-fight state (``new_state``) and
-options (``Options``, read as ``self.opt.name``); and its load-time checks. Shared reckonings (morale,
-agility) live in ``affray.reckon``; option handling in ``engine.options``; the checks every ruleset shares in
-``io.checks``.
+options (``Options``, read as ``self.opt.name``; an extension's are in ``ext``); and its load-time checks.
+Shared reckonings (morale) live in ``affray.reckon``; option handling in ``engine.options``; the checks every
+ruleset shares in ``io.checks``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import asdict, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -66,7 +67,31 @@ class Ruleset(Generic[S, Opts]):
 
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        self.opt: Opts = parse_options(self.Options, options, self.id)  # type: ignore[assignment]
+        given = options or {}
+        self.opt: Opts = parse_options(self.Options, {k: v for k, v in given.items() if "." not in k},  # type: ignore[assignment]
+                                       self.id)
+        #: The options of extensions, ``NS.option`` (CONTRACT.md "Extensions"): read by their extension.
+        self.ext_options: dict[str, Any] = {k: v for k, v in given.items() if "." in k}
+        #: Each extension's options, parsed, by extension name (``affray.extensions.bind``; the engine reads none).
+        self.ext: dict[str, Any] = {}
+        #: How each extension's options are named in the output: "" (bare, a supplement older files name so) or "NS.".
+        self.ext_prefix: dict[str, str] = {}
+        self._all: tuple[int, dict[str, Any]] | None = None
+
+    def all_options(self) -> dict[str, Any]:
+        """Every option of a fight under this ruleset, as its output shows them: every ruleset's (G-04, G-07), each
+        extension's (bare for one that reads bare names, else ``NS.option``), then the ruleset's own."""
+        if self._all is not None and self._all[0] == len(self.ext):
+            return dict(self._all[1])
+        own = asdict(self.opt)
+        base = {f.name for f in fields(BaseOptions)}
+        out = {k: v for k, v in own.items() if k in base}
+        for name, opts in self.ext.items():
+            prefix = self.ext_prefix.get(name, f"{name}.")
+            out.update({f"{prefix}{k}": v for k, v in asdict(opts).items()})
+        out.update({k: v for k, v in own.items() if k not in base})
+        self._all = (len(self.ext), out)  # a ruleset serves many fights (the simulator's): worked out once
+        return dict(out)
 
     def new_state(self) -> S:
         """The ruleset's own state for one fight (``Fight.memo``): a ruleset instance serves many fights."""
@@ -97,7 +122,7 @@ class Ruleset(Generic[S, Opts]):
 
     def phase_end(self, fight: Fight[S], tick: Tick, later: int = 0, unit: str = "phase") -> Until:
         """The end of the phase (``unit`` "round": the round) holding ``tick``, ``later`` on: timed effects of the
-        critical tables (C2X-03/04, option ``crit_phase``) last until then; ``unit`` "last": the last moment of that
+        critical tables (C2X-03/04, Combat II's supplement) last until then; ``unit`` "last": the last moment of that
         phase itself, where what it owes comes (a critical 10's free attack "next phase"), where a ruleset has one
         before the next begins. By default a ruleset's period (its declaration point) is its phase and its round."""
         end = self.period_end(fight.period + later)

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from affray.engine.fight import CHANGE, COMMON_KEYS
-from affray.engine.options import check_option, option_info
-from affray.errors import OptionError, Problem
+from affray.engine.options import option_info
+from affray.errors import AffrayError, OptionError, Problem
+from affray.extensions import check_option, extension_options, extensions, normalise
 from affray.model.encounter import Combatant, Declaration, expand
-from affray.plugins.crits import check_dice
+from affray.supplements.c2x.crits import check_dice
 
 if TYPE_CHECKING:
     from affray.engine.ruleset import Ruleset
@@ -35,7 +36,7 @@ def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
     enc = loaded.encounter
     for name, value in enc.options.items():
         try:
-            check_option(cls.Options, name, value, cls.id)
+            check_option(cls, name, value)
         except OptionError as exc:
             yield loaded.problem(("options", name), str(exc))
     for side, value in enc.rolls.surprise.items():
@@ -82,6 +83,21 @@ def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
             if spec is not None:
                 yield from _dice(cls, loaded, spec, d, loc, specs.get(d.target or ""))
     yield from cls.check_more(loaded)
+    yield from _extensions(cls, loaded)
+
+
+def _extensions(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
+    """Each installed extension's checks of the file, with the file's options for it (if they are good)."""
+    try:
+        given = extension_options(normalise(loaded.encounter.options, cls))
+    except AffrayError:
+        return  # an extension that cannot be loaded: the options' check above said so
+    for ext in extensions():
+        try:
+            opt = ext.parse(given.get(ext.name, {}))
+        except OptionError:
+            continue  # said above
+        yield from ext.check(loaded, opt)
 
 
 def _keys(cls: type[Ruleset[Any, Any]], loaded: Loaded, d: Declaration, loc: tuple[Any, ...]) -> Iterator[Problem]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Collection
-from dataclasses import asdict
 from typing import Protocol
 
 from rich.console import Console
@@ -104,7 +103,7 @@ class RefereeConsole:
     def rebuild(self) -> Result:
         """The fight as its journal leaves it, rebuilt without asking or showing anything."""
         f = self.session.fight
-        return Result(self.prepared.ruleset.id, f.seed, asdict(self.prepared.ruleset.opt), f.events,
+        return Result(self.prepared.ruleset.id, f.seed, self.prepared.ruleset.all_options(), f.events,
                       f.state.final(), f.round_of(max(f.period, 1)))
 
     # -- playing --------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ what it adds to an attack by or on its bearer. Also the reckoning rulesets read 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.engine.conditions import CONDITIONS, Effect, active, effect_of
 from affray.engine.events import Tick
@@ -12,7 +12,10 @@ from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step
 from affray.model.derive import dex_defense_adjustment
-from affray.reckon.agility import agility
+from affray.supplements.c2x.agility import agility
+
+if TYPE_CHECKING:
+    from affray.engine.fight import Fight
 
 __all__ = ["Conditions", "blocked", "condition_mods", "strike_penalty"]
 
@@ -21,7 +24,7 @@ _ACTIONS = frozenset({"melee", "missile", "move", "cast-start", "cast", "misc", 
                       "heal-touch"})
 
 
-def blocked(fight: Any, step: Step) -> str | None:
+def blocked(fight: Fight[Any], step: Step) -> str | None:
     """Why a condition forbids this step of its bearer, or None."""
     a = step.actor
     attack = step.kind in ("melee", "missile")
@@ -46,7 +49,7 @@ def blocked(fight: Any, step: Step) -> str | None:
     return None
 
 
-def condition_mods(fight: Any, step: Step, target: Fighter, mods: AttackMods) -> None:
+def condition_mods(fight: Fight[Any], step: Step, target: Fighter, mods: AttackMods) -> None:
     """The attacker's and target's conditions on one attack roll (2e PH Table 51, C2X-03, C2X-04)."""
     tick = step.tick
     for name, _ in active(step.actor, tick):
@@ -70,7 +73,7 @@ def condition_mods(fight: Any, step: Step, target: Fighter, mods: AttackMods) ->
     if dazed:
         mods.add("ac", _DAZED_AC, f"{target.name} dazed, C2X-03")
     if bare:
-        score, ability = agility(fight.ruleset.opt, target)
+        score, ability = agility(fight, target)
         adj = dex_defense_adjustment(score)
         if adj < 0:
             mods.add("ac", -adj, f"{target.name} loses its {ability} bonus, C2X-04")
@@ -99,9 +102,9 @@ def strike_penalty(f: Fighter, tick: Tick) -> tuple[int, str]:
 class Conditions(Rule):
     """The chain's rule for conditions: what they forbid and what they do to attacks."""
 
-    def refuse(self, fight: Any, step: Step) -> str | None:
+    def refuse(self, fight: Fight[Any], step: Step) -> str | None:
         return blocked(fight, step) if step.actor.conditions else None
 
-    def mods(self, fight: Any, step: Step, target: Fighter, mods: AttackMods) -> None:
+    def mods(self, fight: Fight[Any], step: Step, target: Fighter, mods: AttackMods) -> None:
         if step.actor.conditions or target.conditions:
             condition_mods(fight, step, target, mods)

@@ -16,7 +16,7 @@ fight is read here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from affray.engine.events import Condition, Event, Expire, Initiative, Morale, Tick
@@ -377,5 +377,5 @@ def fight_board(fight: Fight[Any], window: int | None = None, *, live: bool = Fa
     ``live``: with the moment it has reached."""
     state = fight.state
     who = [Who(f.name, f.side, f.pc) for f in state.fighters.values()]
-    return build_board(fight.ruleset.id, asdict(fight.ruleset.opt), list(state.sides), who, seen_all(fight.events),
+    return build_board(fight.ruleset.id, fight.ruleset.all_options(), list(state.sides), who, seen_all(fight.events),
                        still_to_come(fight), window=window, now=(fight.now or None) if live else None)

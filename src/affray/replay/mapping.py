@@ -22,9 +22,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from affray.engine.events import Surprise
-from affray.engine.options import check_option, option_info
 from affray.engine.ruleset import Ruleset
 from affray.errors import OptionError
+from affray.extensions import check_option, option_names
 from affray.model.encounter import ACTION_KEYS, Declaration
 from affray.replay.played import Played, Said
 
@@ -68,7 +68,7 @@ def base_options(played: Played, cls: type[Ruleset[Any, Any]], sets: Mapping[str
                                                                                                    list[Note]]:
     """The played fight's own options that ``cls`` has (a supplement's, shared by every ruleset: crits, agility...),
     then ``sets`` (the replay's ``--set``, each one ``cls`` has); notes for the played options left behind."""
-    known = {o.name for o in option_info(cls.Options)}
+    known = set(option_names(cls))
     out: dict[str, Any] = {}
     notes = []
     for name, value in played.options.items():
@@ -77,7 +77,7 @@ def base_options(played: Played, cls: type[Ruleset[Any, Any]], sets: Mapping[str
                                         f"{cls.id} has none, its own rules play instead"))
             continue
         try:
-            out[name] = check_option(cls.Options, name, value, cls.id)
+            out[name] = check_option(cls, name, value)
         except OptionError as exc:
             notes.append(Note("option", f"the played option {name}={_value(value)} does not fit {cls.id}: {exc}"))
     for name, value in sets.items():

@@ -1,15 +1,13 @@
-"""The registered rulesets, in one explicit list (STYLE.md 1).
+"""affray's own rulesets, registered like any package's under the entry point group ``affray.rulesets``
+(pyproject.toml; ``affray.extensions`` reads them).
 
 A ruleset's module is imported when it is first asked for (``find_ruleset``), so that a command run under
-one ruleset does not load the other five; ``RULESETS`` (and each class by its name) loads them all.
+one ruleset does not load the others; ``RULESETS`` (every installed ruleset, affray's own first) loads them all.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
-
-from affray.errors import UnknownRulesetError
 
 if TYPE_CHECKING:
     from affray.engine.ruleset import Ruleset
@@ -22,45 +20,39 @@ if TYPE_CHECKING:
 
     RULESETS: list[type[Ruleset[Any, Any]]]
 
-__all__ = ["RULESETS", "Combat2Phase1", "Combat2Phase2", "D12Procedure", "PhaseCount", "SideD6", "SpeedSegments",
+__all__ = ["RULESETS", "SHOWN_ORDER",
+           "Combat2Phase1", "Combat2Phase2", "D12Procedure", "PhaseCount", "SideD6", "SpeedSegments",
            "find_ruleset", "ruleset_ids"]
 
-#: Every ruleset's id, module and class, in the registry's order.
-_REGISTRY: tuple[tuple[str, str, str], ...] = (
-    ("combat2-phase1", "combat2_phase1", "Combat2Phase1"),
-    ("combat2-phase2", "combat2_phase2", "Combat2Phase2"),
-    ("side-d6", "side_d6", "SideD6"),
-    ("speed-segments", "speed_segments", "SpeedSegments"),
-    ("phase-count", "phase_count", "PhaseCount"),
-    ("d12-procedure", "d12_procedure", "D12Procedure"),
-)
+
+#: The order affray's own rulesets are listed and compared in (they are registered by entry point, which setuptools
+#: writes sorted by name): the six house systems, then the books' baselines.
+SHOWN_ORDER = ("combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure",
+               "bx-group", "adnd2e-standard")
 
 
 def ruleset_ids() -> list[str]:
-    """Every ruleset's id, in the registry's order (without importing any ruleset)."""
-    return [rid for rid, _module, _cls in _REGISTRY]
+    """Every installed ruleset's id, affray's own first (without importing any)."""
+    from affray.extensions import ruleset_ids as ids
 
-
-def _load(module: str, cls: str) -> Any:
-    return getattr(importlib.import_module(f"affray.rulesets.{module}"), cls)
+    return ids()
 
 
 def find_ruleset(name: str) -> type[Ruleset[Any, Any]]:
     """The ruleset class with id ``name``; UnknownRulesetError lists the valid ids."""
-    for rid, module, cls in _REGISTRY:
-        if rid == name:
-            found: type[Ruleset[Any, Any]] = _load(module, cls)
-            return found
-    raise UnknownRulesetError(name, ruleset_ids())
+    from affray.extensions import find_ruleset as find
+
+    return find(name)
 
 
 def __getattr__(name: str) -> Any:
+    from affray.extensions import entries, rulesets
+
     if name == "RULESETS":
-        value: Any = [_load(module, cls) for _rid, module, cls in _REGISTRY]
-    else:
-        found = [(module, cls) for _rid, module, cls in _REGISTRY if cls == name]
-        if not found:
-            raise AttributeError(f"module 'affray.rulesets' has no attribute {name!r}")
-        value = _load(*found[0])
+        return rulesets()  # asked again each time: a package installed since is found (``extensions.forget``)
+    found = [e for e in entries("ruleset").values() if e.own and e.value.endswith(f":{name}")]
+    if not found:
+        raise AttributeError(f"module 'affray.rulesets' has no attribute {name!r}")
+    value = found[0].load()
     globals()[name] = value
     return value

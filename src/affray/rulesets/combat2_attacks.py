@@ -18,6 +18,7 @@ from affray.model.order import Order, order_of
 from affray.plugins.conditions import strike_penalty
 from affray.rulesets.combat2 import SITUATIONS, adjusted_sf, band, band_text
 from affray.rulesets.combat2_base import Book, Combat2Part, Memo, book, charged
+from affray.supplements.c2x.options import c2x_options
 
 __all__ = ["Combat2Attacks", "below_1_hd"]
 
@@ -279,7 +280,7 @@ class Combat2Attacks(Combat2Part):
         situation = d.extra.get("situation")
         for s in situation if isinstance(situation, list) else ():
             extra.append((SITUATIONS[str(s)], f"{s} (C2-29)"))
-        if self.opt.agility:  # C2-01, C2X-01: DEX's reaction adjustment brings the weapon to bear faster
+        if c2x_options(fight.ruleset).agility:  # C2-01, C2X-01: DEX's reaction brings the weapon to bear faster
             adj = dex_reaction_adjustment(f.dex)
             if adj:
                 extra.append((-adj, f"DEX {f.dex} reaction (C2X-01)"))

@@ -61,12 +61,13 @@ from affray.io.checks import planned
 from affray.model.derive import dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import Combatant, Declaration, Dice
 from affray.model.order import Order, order_of
-from affray.reckon import agility, casualty_morale
+from affray.reckon import casualty_morale
 from affray.rulesets.combat2 import SITUATIONS
 from affray.rulesets.combat2_attacks import Combat2Attacks
 from affray.rulesets.combat2_base import Book, Combat2Phase1Options, Memo, Words, book, charged, round_of
 from affray.rulesets.combat2_casting import Combat2Casting
 from affray.rulesets.combat2_movement import Combat2Movement
+from affray.supplements.c2x.agility import agility
 
 if TYPE_CHECKING:
     from affray.io.load import Loaded
@@ -286,7 +287,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                 continue
             others = others_of[f.side]
             lowest = lowest_of[f.side]
-            score, ability = agility(self.opt, f)  # C2X-01: AGI's reaction adjustment with the Agility option
+            score, ability = agility(fight, f)  # C2X-01: AGI's reaction adjustment with the Agility option
             adj = dex_reaction_adjustment(score)
             mine = rolls[f.side] - adj
             win = mine < lowest or (tie_wins and mine == lowest)
@@ -565,7 +566,7 @@ class Combat2Rules(Rule):
         if "polearm" in step.tags:
             mods.dice_times = 2
         tdecl = target.declared
-        dex = dex_defense_adjustment(agility(self.opt, target)[0])  # C2X-01: AGI gives the AC bonus
+        dex = dex_defense_adjustment(agility(fight, target)[0])  # C2X-01: AGI gives the AC bonus
         if self.ruleset.attacks.defenseless(fight, target, period):
             mods.add("ac", 4, f"{target.name} stationary and defenseless, C2-08")
             if dex < 0:

@@ -100,9 +100,10 @@ from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round, dex_defense_adjustment, dex_reaction_adjustment
 from affray.model.encounter import expand, parse_duration
 from affray.model.order import Order
-from affray.reckon import agility, casualty_morale, morale_score
+from affray.reckon import casualty_morale, morale_score
 from affray.rulesets.d12_order import Act, Round, close, strikes_first, ties
 from affray.rulesets.d12_tables import move_squares, rate_by_load, surprise_range
+from affray.supplements.c2x.agility import agility
 
 if TYPE_CHECKING:
     from affray.io.load import Loaded
@@ -527,19 +528,19 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
             if not alone:
                 rolls[s] = fight.roller.die(12, "initiative", s, given.get(s))
             leader = state.sides[s][0]  # the Decision: the first the file lists, standing or not
-            lead_score, lead_ability = agility(self.opt, leader)  # C2X-01: AGI with the Agility option
+            lead_score, lead_ability = agility(fight, leader)  # C2X-01: AGI with the Agility option
             lead_adj = dex_reaction_adjustment(lead_score, edition="1e")
             for f in members:
                 how = who = ""
                 if alone:
                     die = fight.roller.die(12, "initiative", f.name, given.get(f.name))
-                    score, ability = agility(self.opt, f)
+                    score, ability = agility(fight, f)
                     adj = dex_reaction_adjustment(score, edition="1e")
                     if ex:
                         how, who = f"{f.name}'s own d12 {die}", f"its {ability} {score}"
                         texts.append(f"{f.name} d12={die}")
                 elif mode == "individual":
-                    score, ability = agility(self.opt, f)
+                    score, ability = agility(fight, f)
                     die, adj = rolls[s], dex_reaction_adjustment(score, edition="1e")
                     if ex:
                         how, who = f"{s} d12 {rolls[s]}", f"its own {ability} {score}"
@@ -745,7 +746,7 @@ class D12Rules(Rule):
 
     def mods(self, fight: Fight[D12Memo], step: Step, target: Fighter, mods: AttackMods) -> None:
         if target.casting is not None:
-            score, ability = agility(self.opt, target)  # C2X-01: AGI gives the AC bonus with the Agility option
+            score, ability = agility(fight, target)  # C2X-01: AGI gives the AC bonus with the Agility option
             d = dex_defense_adjustment(score)
             if d < 0:
                 mods.add("ac", -d, f"{target.name} casting: no {ability} bonus to AC, D12-13")

@@ -41,7 +41,8 @@ from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Combatant, Declaration, Dice, Spell
 from affray.model.order import Order
-from affray.reckon import casualty_morale, turn_sides, unshielded_ac
+from affray.reckon import casualty_morale, turn_sides
+from affray.supplements.c2x.agility import unshielded_ac
 
 if TYPE_CHECKING:
     from affray.io.load import Loaded
@@ -446,12 +447,12 @@ class SideD6Rules(Rule):
             mods.add("ac", 2, f"{target.name} charging, MJ-12")
         if tdecl is not None and tdecl.action == "move" and (
                 tdecl.mode in ("retreat", "flee") or (tdecl.mode in (None, "full") and target.engaged)):
-            worse, what = unshielded_ac(self.opt, target, dex=True)
+            worse, what = unshielded_ac(fight, target, dex=True)
             if worse:
                 mods.add("ac", worse, f"retreating: no {what}, MJ-11")
         elif extra.get("rear") is True and step.kind == "melee":
             mods.add("hit", 2, "rear attack, MJ-14")
-            worse, _ = unshielded_ac(self.opt, target, dex=False)
+            worse, _ = unshielded_ac(fight, target, dex=False)
             if worse:
                 mods.add("ac", worse, "rear: no shield, MJ-14")
         if extra.get("subdual") is True and step.kind == "melee":

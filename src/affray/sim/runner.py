@@ -19,14 +19,14 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from affray.api import Prepared, prepare
-from affray.engine.options import option_info
 from affray.errors import EncounterError, OptionError, Problem, UnknownRulesetError
+from affray.extensions import option_names
 from affray.io.load import Loaded, expand, load_encounter, load_text
 from affray.limits import MAX_FIGHTS, MAX_ROUNDS, MAX_SEED, MAX_SWEEP_POINTS, MAX_WORKERS, SCHEDULER_SECONDS
 from affray.rulesets import RULESETS, find_ruleset
@@ -218,8 +218,8 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
     given = dict(options or {})
     option_axes = [a for a in axes if a.kind == "option"]
     for name in list(given) + [a.name for a in option_axes]:
-        if not any(any(o.name == name for o in option_info(find_ruleset(r).Options)) for r in ids):
-            valid = sorted({o.name for r in ids for o in option_info(find_ruleset(r).Options)})
+        if not any(name in option_names(find_ruleset(r)) for r in ids):
+            valid = sorted({o for r in ids for o in option_names(find_ruleset(r))})
             raise OptionError(f"{file}: options (--set): unknown option {name!r} for {', '.join(ids)}; valid "
                               f"options: {', '.join(valid)}")
     size = math.prod(len(a.values) for a in axes)
@@ -247,7 +247,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
         sides = list(loaded.encounter.sides)
         combatants = {name: side for name, side, _c, _l in expand(loaded.encounter)}
         for r in ids:
-            known = {o.name for o in option_info(find_ruleset(r).Options)}
+            known = set(option_names(find_ruleset(r)))
             opts = {n: v for n, v in given.items() if n in known}
             opts.update({a.name: point[a.name] for a in option_axes if a.name in known})
             try:
@@ -257,7 +257,7 @@ def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = 
                 raise OptionError(f"{file}: options (--set){where}: {exc}") from None
             except EncounterError as exc:
                 raise EncounterError([_at_point(p, label) for p in exc.problems]) from None
-            note = rules_note(r, asdict(prepared.ruleset.opt), loaded.encounter)
+            note = rules_note(r, prepared.ruleset.all_options(), loaded.encounter)
             cells.append(Cell(k, r, opts, sides, combatants, len(jobs), len(seeds), note))
             frozen = tuple(sorted(opts.items()))
             jobs.extend(Job(point_text, file, r, frozen, max_rounds, s, keep, bool(axes), code) for s in seeds)

@@ -26,7 +26,7 @@ import functools
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DieQuestion, Drive, End, Question
 from affray.drive.commands import COMMANDS, ahead_text, typed_outcome, whole
@@ -42,6 +42,9 @@ from affray.limits import MAX_COMMAND_CHARS, MAX_HP
 from affray.model.encounter import ACTION_KEYS, Declaration
 from affray.render.status import provokers
 from affray.table.journal import Recorder
+
+if TYPE_CHECKING:
+    from affray.engine.fight import Fight
 
 __all__ = ["MOVING", "SAVE_PARTY", "Out", "PartyKeeper", "Pause", "Reply", "Session", "Shown", "wins"]
 
@@ -103,7 +106,7 @@ class Reply:
 class PartyKeeper(Protocol):
     """Where a fight played with ``--party`` writes what it left (``affray.party.left.Keeper``)."""
 
-    def save(self, fight: Any) -> str:
+    def save(self, fight: Fight[Any]) -> str:
         """The party file rewritten with what ``fight`` left; the words saying so."""
 
 
@@ -148,7 +151,7 @@ class Session:
 
     # -- where the fight stands ---------------------------------------------------------------------------
     @property
-    def fight(self) -> Any:
+    def fight(self) -> Fight[Any]:
         return self.drive.fight
 
     @property

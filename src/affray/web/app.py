@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -233,9 +233,10 @@ def _qr(url: str) -> bytes:
 
 
 def make_app(served: Served) -> FastAPI:
-    """The page's application (wrapped to bound request bodies)."""
+    """The page's application (wrapped to bound request bodies): the pages, the live channel and the form, each a
+    router over one ``_Screens`` (what every screen's drawing shares)."""
     app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
-    env = _env()
+    screens = _Screens(served, _env())
     static = resources.files("affray.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
@@ -250,98 +251,138 @@ def make_app(served: Served) -> FastAPI:
             response.headers.setdefault(k, v)
         return response
 
-    def view_of(v: Viewer) -> tuple[int, View]:
+    app.include_router(_pages(screens))
+    app.include_router(_referee_pages(screens))
+    app.include_router(_live(screens))
+    app.include_router(_form(screens))
+    add_replay(app, screens.env, screens.who, served.call, lambda: served.table)
+    return app
+
+
+class _Screens:
+    """What the routes share: each screen's view and its drawing, made once a revision (and a board's panels once
+    for the screens that show the same board)."""
+
+    def __init__(self, served: Served, env: Environment) -> None:
+        self.served = served
+        self.env = env
+        self.watched: dict[int, asyncio.Future[dict[str, tuple[int, View]]]] = {}  # by revision
+        self.drawn_boards: deque[tuple[Board, list[Markup]]] = deque(maxlen=16)
+
+    def view_of(self, v: Viewer) -> tuple[int, View]:
         """A screen's view and the revision it shows (read on the table's thread, where the fight changes)."""
-        t, rev = served.table, served.rev
+        t, rev = self.served.table, self.served.rev
         if v.board:
             return rev, board_view(t, rev)
         return rev, referee_view(t, rev) if v.pc is None else player_view(t, v.pc, rev)
 
-    watched: dict[int, asyncio.Future[dict[str, tuple[int, View]]]] = {}  # by revision
-
-    def views_of(screens: tuple[Viewer, ...]) -> dict[str, tuple[int, View]]:
+    def views_of(self, screens: tuple[Viewer, ...]) -> dict[str, tuple[int, View]]:
         """The views of ``screens`` (on the table's thread), each as ``view_of`` gives it; a screen whose view
         cannot be made is left out (its own call says why)."""
         out = {}
         for w in screens:
             with contextlib.suppress(Exception):
-                out[w.key] = view_of(w)
+                out[w.key] = self.view_of(w)
         return out
 
-    async def view(v: Viewer) -> tuple[int, View]:
+    async def view(self, v: Viewer) -> tuple[int, View]:
         """A screen's view: at a new revision, the views of every screen with a live channel open are made in one
         call to the table's thread (a change reaches eight phones in one turn of that thread, not eight, each
         waiting for the other thread to let go of the interpreter)."""
+        served = self.served
         rev = served.rev
-        batch = watched.get(rev)
+        batch = self.watched.get(rev)
         if batch is None:
-            watched.clear()
+            self.watched.clear()
             screens = tuple(w for w in served.tokens.all() if served.streams.get(w.key) or w.key == v.key)
-            batch = watched[rev] = asyncio.ensure_future(served.call(lambda: views_of(screens)))
+            batch = self.watched[rev] = asyncio.ensure_future(served.call(lambda: self.views_of(screens)))
         found = (await asyncio.shield(batch)).get(v.key)
-        return found if found is not None else await served.call(lambda: view_of(v))
+        return found if found is not None else await served.call(lambda: self.view_of(v))
 
-    drawn_boards: deque[tuple[Board, list[Markup]]] = deque(maxlen=16)
-
-    def panels_of(board: Board) -> list[Markup]:
+    def panels_of(self, board: Board) -> list[Markup]:
         """A board's panels, drawn once for the screens that show the same board (the players of one side, mostly)."""
-        for b, panels in drawn_boards:
+        for b, panels in self.drawn_boards:
             if b == board:
                 return panels
         panels = [Markup(svg) for svg in board_panels(board, kids=True)]
-        drawn_boards.append((board, panels))
+        self.drawn_boards.append((board, panels))
         return panels
 
-    def live_html(v: Viewer, view: View, base: str) -> str:
+    def live_html(self, v: Viewer, view: View, base: str) -> str:
+        served = self.served
         links = []
         board = served.tokens.board
         if v.referee:
             links = [(pc, f"{base}t/{w.token}", i) for i, (pc, w) in enumerate(served.tokens.players.items())]
-        return env.get_template("board.html" if v.board else "live.html").render(
+        return self.env.get_template("board.html" if v.board else "live.html").render(
             view=view, token=v.token, key=_KEY, note=served.notes.get(v.key), referee=v.referee, links=links,
             table_link=f"{base}t/{board.token}" if v.referee and board is not None else None,
-            panels=panels_of(view.board), legend=_legend(),
+            panels=self.panels_of(view.board), legend=_legend(),
             commands=sorted(COMMANDS), conditions=SPELL_CONDITIONS, lines=LIVE_LINES)
 
-    async def draw(v: Viewer, base: str) -> _Drawing:
-        rev, shown = await view(v)
-        html = live_html(v, shown, base)
+    async def draw(self, v: Viewer, base: str) -> _Drawing:
+        rev, shown = await self.view(v)
+        html = self.live_html(v, shown, base)
         return _Drawing(rev, html, cut(html))
 
-    async def render(v: Viewer, base: str) -> _Drawing:
+    async def render(self, v: Viewer, base: str) -> _Drawing:
         """A screen's live part, drawn for that screen alone: the page, each answer and each live frame use it.
         Drawn once a revision and screen; a channel that goes away while it is drawn cancels nothing shared."""
+        served = self.served
         kept = served.drawings.get(v.key)
         if kept is None or not kept.good(served.rev, base):
-            kept = served.drawings[v.key] = _Drawn(served.rev, base, asyncio.ensure_future(draw(v, base)))
+            kept = served.drawings[v.key] = _Drawn(served.rev, base, asyncio.ensure_future(self.draw(v, base)))
         return await asyncio.shield(kept.task)
 
-    def issue(v: Viewer, html: str) -> str:
-        return html.replace(_KEY, served.keys.issue(v))
+    def issue(self, v: Viewer, html: str) -> str:
+        return html.replace(_KEY, self.served.keys.issue(v))
 
-    def who(token: str) -> Viewer | None:
-        return served.tokens.find(token) if 0 < len(token) < 100 else None
+    def who(self, token: str) -> Viewer | None:
+        return self.served.tokens.find(token) if 0 < len(token) < 100 else None
 
-    @app.get("/", response_class=PlainTextResponse)
+
+def _pages(screens: _Screens) -> APIRouter:
+    """The pages: a screen's own and its whole timeline."""
+    router = APIRouter()
+    served, env, who = screens.served, screens.env, screens.who
+
+    @router.get("/", response_class=PlainTextResponse)
     async def root() -> str:
         return "affray: open the link printed when the page was served (one for the referee, one a player)\n"
 
-    @app.get("/board.css")
+    @router.get("/board.css")
     async def board_css() -> Response:
         return Response(CSS, media_type="text/css")
 
-    @app.get("/t/{token}", response_class=HTMLResponse)
+    @router.get("/t/{token}", response_class=HTMLResponse)
     async def page(token: str, request: Request) -> Response:
         v = who(token)
         if v is None:
             return _denied(404, "no such page: open the link printed when the page was served (the referee may "
                            "have reissued it)")
-        live = issue(v, (await render(v, str(request.base_url))).html)
+        live = screens.issue(v, (await screens.render(v, str(request.base_url))).html)
         html = env.get_template("page.html").render(live=live, token=v.token, title=_title(v),
                                                     seat="board" if v.board else "referee" if v.referee else "player")
         return HTMLResponse(html)
 
-    @app.get("/t/{token}/board")
+    @router.get("/t/{token}/timeline", response_class=HTMLResponse)
+    async def whole_timeline(token: str) -> Response:
+        """Every line of the timeline this screen may see (the live page shows the last ``LIVE_LINES``)."""
+        v = who(token)
+        if v is None:
+            return _denied(404, "no such page")
+        _rev, view = await served.call(lambda: screens.view_of(v))
+        return HTMLResponse(env.get_template("lines.html").render(view=view, token=v.token, title=_title(v)))
+
+    return router
+
+
+def _referee_pages(screens: _Screens) -> APIRouter:
+    """What only the referee's link opens: the table view's link and the players' QR codes."""
+    router = APIRouter()
+    served, who = screens.served, screens.who
+
+    @router.get("/t/{token}/board")
     async def board_page(token: str) -> Response:
         """The table view under the referee's link: sent on to its own link, so that a shared screen never shows
         the referee's token."""
@@ -351,16 +392,23 @@ def make_app(served: Served) -> FastAPI:
             return _denied(404, "no such page")
         return RedirectResponse(f"/t/{board.token}", status_code=303)
 
-    @app.get("/t/{token}/timeline", response_class=HTMLResponse)
-    async def whole_timeline(token: str) -> Response:
-        """Every line of the timeline this screen may see (the live page shows the last ``LIVE_LINES``)."""
+    @router.get("/t/{token}/qr/{index}.svg")
+    async def qr(token: str, index: int, request: Request) -> Response:
         v = who(token)
-        if v is None:
+        players = list(served.tokens.players.values())
+        if v is None or not v.referee or not 0 <= index < len(players):
             return _denied(404, "no such page")
-        _rev, view = await served.call(lambda: view_of(v))
-        return HTMLResponse(env.get_template("lines.html").render(view=view, token=v.token, title=_title(v)))
+        return Response(_qr(f"{request.base_url}t/{players[index].token}"), media_type="image/svg+xml")
 
-    @app.get("/t/{token}/live")
+    return router
+
+
+def _live(screens: _Screens) -> APIRouter:
+    """A screen's live channel: a frame at each revision (only what changed), a comment to keep it open."""
+    router = APIRouter()
+    served, who = screens.served, screens.who
+
+    @router.get("/t/{token}/live")
     async def stream(token: str, request: Request) -> Response:
         v = who(token)
         if v is None:
@@ -376,7 +424,7 @@ def make_app(served: Served) -> FastAPI:
                     if who(token) != v:  # its link was reissued: this screen is shown nothing more
                         return
                     if served.rev != seen:
-                        drawing = await render(v, base)
+                        drawing = await screens.render(v, base)
                         yield frame(before, drawing.cut, drawing.rev, served.keys.issue(v))  # tiny if unchanged
                         before, seen = drawing.cut, drawing.rev
                     elif not await served.changed(seen, LIVE_KEEPALIVE):
@@ -389,31 +437,41 @@ def make_app(served: Served) -> FastAPI:
         return StreamingResponse(frames(), media_type="text/event-stream",
                                  headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"})
 
-    @app.get("/t/{token}/qr/{index}.svg")
-    async def qr(token: str, index: int, request: Request) -> Response:
-        v = who(token)
-        players = list(served.tokens.players.values())
-        if v is None or not v.referee or not 0 <= index < len(players):
-            return _denied(404, "no such page")
-        return Response(_qr(f"{request.base_url}t/{players[index].token}"), media_type="image/svg+xml")
+    return router
 
-    @app.post("/act")
+
+async def _checked_form(screens: _Screens, request: Request) -> tuple[Viewer, dict[str, str], list[str]] | Response:
+    """The form's screen, fields and picked combatants, or the refusal: another site's request, a field too long,
+    no such token, the read-only table view, a form key not good."""
+    if not _same_origin(request):
+        return _denied(403, "refused: a request from another site")
+    form = await request.form()
+    data = {k: v for k, v in form.items() if isinstance(v, str)}
+    picked = [v for v in form.getlist("who") if isinstance(v, str)]  # the group form's combatants and sides
+    if any(len(x) > _MAX_FIELD for x in (*data.values(), *picked)):
+        return _denied(413, "refused: a field too long")
+    v = screens.who(data.get("token", ""))
+    if v is None:
+        return _denied(403, "refused: no such token")
+    if v.board:
+        return _denied(403, "refused: the table view is read-only")
+    problem = screens.served.keys.take(v, data.get("key", ""))
+    if problem is not None:
+        return _denied(403, f"refused: {problem}")
+    return v, data, picked
+
+
+def _form(screens: _Screens) -> APIRouter:
+    """The one form every screen posts: an answer, a referee's command, new links, a group's declarations."""
+    router = APIRouter()
+    served = screens.served
+
+    @router.post("/act")
     async def act(request: Request) -> Response:
-        if not _same_origin(request):
-            return _denied(403, "refused: a request from another site")
-        form = await request.form()
-        data = {k: v for k, v in form.items() if isinstance(v, str)}
-        picked = [v for v in form.getlist("who") if isinstance(v, str)]  # the group form's combatants and sides
-        if any(len(x) > _MAX_FIELD for x in (*data.values(), *picked)):
-            return _denied(413, "refused: a field too long")
-        v = who(data.get("token", ""))
-        if v is None:
-            return _denied(403, "refused: no such token")
-        if v.board:
-            return _denied(403, "refused: the table view is read-only")
-        problem = served.keys.take(v, data.get("key", ""))
-        if problem is not None:
-            return _denied(403, f"refused: {problem}")
+        checked = await _checked_form(screens, request)
+        if isinstance(checked, Response):
+            return checked
+        v, data, picked = checked
         note: str | None
         if data.get("op") == "links" and v.referee:
             note = await served.call(lambda: _reissue(served, data.get("who", "")))
@@ -431,11 +489,10 @@ def make_app(served: Served) -> FastAPI:
         if request.headers.get("x-affray-live") == "1":  # the page's live channel brings the change (and a key)
             return Response(status_code=204)
         if request.headers.get("hx-request") == "true":
-            return HTMLResponse(issue(v, (await render(v, str(request.base_url))).html))
+            return HTMLResponse(screens.issue(v, (await screens.render(v, str(request.base_url))).html))
         return RedirectResponse(f"/t/{v.token}", status_code=303)
 
-    add_replay(app, env, who, served.call, lambda: served.table)
-    return app
+    return router
 
 
 @functools.cache

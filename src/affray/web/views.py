@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
@@ -231,7 +231,7 @@ def _board(table: Table, seen: list[Seen], steps: list[Step], ours: Callable[[st
 
 
 def _options(fight: Fight[Any]) -> dict[str, Any]:
-    return asdict(fight.ruleset.opt)
+    return fight.ruleset.all_options()
 
 
 def _steps(table: Table) -> list[Step]:

@@ -29,7 +29,8 @@ from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, AttackRoll, Step, Until, given
 from affray.model.encounter import Declaration, DiceGiven
 from affray.model.order import Order, order_of
-from affray.reckon.agility import agility
+from affray.supplements.c2x.agility import agility
+from affray.supplements.c2x.options import c2x_options
 
 if TYPE_CHECKING:
     from affray.errors import Problem
@@ -63,7 +64,7 @@ def phase_end(fight: Fight, tick: Tick, later: int = 0, *, last: bool = False) -
     """The end of the "phase" holding ``tick``, ``later`` phases on, as option ``crit_phase`` reads it: the
     ruleset's phase, or whole rounds; ``last``: that phase's own last moment (``Ruleset.phase_end``)."""
     ruleset = fight.ruleset
-    unit = ("last" if last else "phase") if ruleset.opt.crit_phase == "phase" else "round"
+    unit = ("last" if last else "phase") if c2x_options(ruleset).crit_phase == "phase" else "round"
     return ruleset.phase_end(fight, tick, later, unit)
 
 
@@ -97,7 +98,7 @@ def _best_of_two(fight: Fight, step: Step, expr: DiceExpr, times: int, entered: 
 def hit_damage(fight: Fight, step: Step, expr: DiceExpr, mods: AttackMods, d: int, total: int, need: int,
                entered: int | None) -> tuple[int, str, Critical | None]:
     """Damage of a hit under option ``crits``: (damage, the arithmetic, what it set off)."""
-    rule = fight.ruleset.opt.crits
+    rule = c2x_options(fight.ruleset).crits
     times = mods.dice_times
     bonus = expr.bonus + mods.damage
     top = expr.dice_max * times
@@ -138,7 +139,7 @@ def hit_damage(fight: Fight, step: Step, expr: DiceExpr, mods: AttackMods, d: in
 
 def miss(fight: Fight, step: Step, d: int, total: int, need: int) -> tuple[str, Critical | None]:
     """A missed roll under option ``crits``: the words for the detail and what it set off."""
-    rule = fight.ruleset.opt.crits
+    rule = c2x_options(fight.ruleset).crits
     who = step.actor.name
     if rule == "c2-tables":
         if d != 1:
@@ -164,7 +165,8 @@ def miss(fight: Fight, step: Step, d: int, total: int, need: int) -> tuple[str, 
 def _condition(fight: Fight, step: Step, who: Fighter, name: str, until: Until, why: str, amount: int = 0, *,
                since: Until | None = None, attack: int | None = None, damage: int | None = None) -> None:
     """``who`` holds ``name`` from ``since`` (default: now) to ``until``, set by the step's attacker."""
-    fight.set_condition(step.tick, step.at, who, name, until, by=step.actor.name, rule=_RULE[fight.ruleset.opt.crits],
+    rule = _RULE[c2x_options(fight.ruleset).crits]
+    fight.set_condition(step.tick, step.at, who, name, until, by=step.actor.name, rule=rule,
                         detail=why if fight.explain else None, amount=amount,
                         since=since.tick if since is not None else None, attack=attack, damage=damage, step=step)
 
@@ -182,7 +184,7 @@ def aftermath(fight: Fight, step: Step, target: Fighter, crit: Critical) -> None
     end = phase_end(fight, step.tick, 0)
     nxt = phase_end(fight, step.tick, 1)
     kind, roll = crit.kind, crit.roll
-    if fight.ruleset.opt.crits == "c2-severity":
+    if c2x_options(fight.ruleset).crits == "c2-severity":
         if crit.penalty:
             _condition(fight, step, a, "slowed", phase_end(fight, step.tick, 3),
                        f"next strike +{crit.penalty} SF, for at most 3 phases (C2X-04)", crit.penalty)
@@ -261,7 +263,7 @@ def follow_up(fight: Fight, step: Step, target: Fighter) -> None:
 def _critical_miss(fight: Fight, step: Step, roll: int, end: Until, nxt: Until) -> None:
     a = step.actor
     weapon = step.weapon if step.weapon is not None else a.weapons[0]
-    agi, agi_name = agility(fight.ruleset.opt, a)
+    agi, agi_name = agility(fight, a)
     dex = a.dex
     _condition(fight, step, a, "lost-sequence", end, "critical miss: the rest of the attack sequence is lost (C2X-03)")
     fight.rules.lose_sequence(fight, step)

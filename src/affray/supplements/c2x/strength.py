@@ -7,20 +7,23 @@ or half to hit and the rest as damage.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from affray.abilities import c2_strength, strength
-from affray.engine.options import BaseOptions
 from affray.engine.rules import Rule
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, Step
 from affray.model.arms import Arms
 from affray.model.derive import dex_reaction_adjustment
+from affray.supplements.c2x.options import C2XOptions
+
+if TYPE_CHECKING:
+    from affray.engine.fight import Fight
 
 __all__ = ["Strength", "strength_mods"]
 
 
-def strength_mods(opt: BaseOptions, f: Fighter, weapon: Arms, mods: AttackMods) -> None:
+def strength_mods(opt: C2XOptions, f: Fighter, weapon: Arms, mods: AttackMods) -> None:
     """Option ``strength`` (C2X-04/05) and a creature's listed damage bonus (option ``creature_bonus``)."""
     spec = f.spec
     rule = opt.strength
@@ -63,10 +66,10 @@ def strength_mods(opt: BaseOptions, f: Fighter, weapon: Arms, mods: AttackMods) 
 class Strength(Rule):
     """The plug-in: STR's to-hit and damage, specialization and a creature's listed bonus on each attack."""
 
-    def __init__(self, opt: BaseOptions) -> None:
+    def __init__(self, opt: C2XOptions) -> None:
         self.opt = opt
 
-    def mods(self, fight: Any, step: Step, target: Fighter, mods: AttackMods) -> None:
+    def mods(self, fight: Fight[Any], step: Step, target: Fighter, mods: AttackMods) -> None:
         a = step.actor
         if self.opt.strength != "file" or a.damage_bonus:
             strength_mods(self.opt, a, step.weapon if step.weapon is not None else a.weapons[0], mods)

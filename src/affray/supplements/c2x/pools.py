@@ -2,17 +2,17 @@
 
 Option ``spells``: ``mana`` (points from the table, a spell costs its level, up to the highest level the
 caster may cast) or ``slots`` (slots per spell level, any known spell). Pools start from the file's
-``mana`` or ``slots`` when given, else the tables (``affray.mana.starting_pool``).
+``mana`` or ``slots`` when given, else the tables (``affray.supplements.c2x.mana.starting_pool``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from affray.engine.options import BaseOptions
 from affray.engine.state import Memorized, PoolFactory, SpellPool
-from affray.mana import starting_pool
 from affray.model.encounter import Combatant, Spell
+from affray.supplements.c2x.mana import starting_pool
+from affray.supplements.c2x.options import C2XOptions
 
 __all__ = ["ManaPool", "SlotPool", "pools_for"]
 
@@ -68,7 +68,7 @@ class SlotPool:
         return {"slots": dict(self.slots)}
 
 
-def pools_for(opt: BaseOptions) -> PoolFactory:
+def pools_for(opt: C2XOptions) -> PoolFactory:
     """Each combatant's pool under option ``spells``: memorised copies, or mana or slots for its casters."""
     if opt.spells == "memorized":
         return Memorized
