@@ -661,7 +661,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             # declared here, not through Fight.declare: a half-finished approach must not continue
             fight.emit(Declare, step.tick, step.at, f.name, detail=_what(nxt) if fight.explain else None,
                        decl=nxt.source, consumed=True, continuing=False,
-                       remaining=nxt.distance if nxt.action == "melee" else 0)
+                       remaining=fight.to_close(f, nxt) if nxt.action == "melee" else 0)
             if self._place(fight, f, nxt, phase, step.tick):
                 self._abort_ahead(fight, f, phase)
             else:

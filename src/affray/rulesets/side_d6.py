@@ -41,6 +41,7 @@ from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Combatant, Declaration, Dice, Spell
 from affray.model.order import Order
+from affray.model.place import placed
 from affray.reckon import casualty_morale, turn_sides, unshielded_ac
 
 if TYPE_CHECKING:
@@ -107,6 +108,12 @@ class SideD6(Ruleset[None, SideD6Options]):
             if target is not None and target.engaged:
                 return (f"{target.name} is in melee with {', '.join(sorted(target.engaged))}: henchmen and retainers "
                         "never fire into a melee (MJ-16)")
+        if decl.action == "melee" and decl.charge and fight.state.placed:
+            half = f.mv * 10 // 2
+            feet = fight.to_close(f, decl)
+            if feet < half:
+                return (f"{decl.melee} is {feet} ft short of {f.name}'s reach: a charge covers at least half the base "
+                        f"move, {half} ft for MV {f.mv} (MJ-12)")
         return None
 
     @classmethod
@@ -132,7 +139,7 @@ class SideD6(Ruleset[None, SideD6Options]):
                 yield loaded.problem(loc + ("past",), "past takes a list of combatant names")
             if d.charge:
                 half = spec.mv * 10 // 2
-                if d.distance < half:
+                if d.distance < half and not placed(loaded.encounter):  # placed: the fight asks (refusal)
                     yield loaded.problem(loc + ("distance",), f"a charge covers at least half the base "
                                          f"move: {half} ft for MV {spec.mv} (MJ-12); give distance >= {half}")
                 weapon = spec.weapon_for(d.weapon)

@@ -1,0 +1,122 @@
+"""Questions of place in a fight that places its combatants (CONTRACT "Where everyone stands"): where a move
+ends, whether a blow reaches, a missile's range band, its ammunition. Each answers None or nothing in a fight
+without places, so such a fight runs as it always did."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from affray.model.arms import Arms
+from affray.model.order import Order
+from affray.model.place import (
+    RANK,
+    apart,
+    closing_feet,
+    in_reach,
+    range_band,
+    step_away,
+    step_past,
+    step_to,
+    toward_reach,
+)
+
+if TYPE_CHECKING:
+    from affray.engine.state import Fighter, FightState
+    from affray.engine.step import Step
+
+__all__ = ["AWAY", "PAST", "feet_to_close", "missile_refusal", "nearest_foe", "range_mod", "reach_refusal",
+           "whither"]
+
+#: A move step's tag: the charge's momentum carries the mover on past its target (C2-20's overrun).
+PAST = "past"
+#: Modes of moving that go away from the foe.
+AWAY = frozenset({"withdraw", "retreat", "flee"})
+
+
+def nearest_foe(state: FightState, f: Fighter) -> Fighter | None:
+    """The foe nearest ``f`` still in the fight, those engaged with it first; ties in file order."""
+    if f.pos is None:
+        return None
+    here = f.pos
+    foes = [g for g in state.order if g.side != f.side and g.active and g.pos is not None]
+    engaged = [g for g in foes if g.name in f.engaged]
+    pool = engaged or foes
+    return min(pool, key=lambda g: (apart(here, g.pos), g.index)) if pool else None  # type: ignore[arg-type]
+
+
+def whither(state: FightState, step: Step, feet: int) -> tuple[int, int] | None:
+    """Where ``feet`` of the move ``step`` take its mover: along a declared ``to``, ``toward`` or ``away``; a
+    closing on its melee target up to its weapon's reach; a charge's momentum on past its target; any other move
+    (a withdrawal, a retreat, a flight, a move given no way) straight away from the nearest foe. None in a fight
+    without places."""
+    f = step.actor
+    here = f.pos
+    if here is None:
+        return None
+    decl = step.decl
+    fs = state.fighters
+    if PAST in step.tags and decl is not None:
+        goal = fs.get(decl.target or "")
+        return step_past(here, goal.pos, feet) if goal is not None and goal.pos is not None else here
+    if decl is not None and decl.action == "move":
+        if decl.to is not None:
+            return step_to(here, decl.to, feet)
+        other = fs.get(decl.toward or "")
+        if other is not None and other.pos is not None:
+            return toward_reach(here, other.pos, feet, RANK)
+        other = fs.get(decl.away or "")
+        if other is not None and other.pos is not None:
+            return step_away(here, other.pos, feet)
+    elif decl is not None and decl.action == "melee" and step.mode not in AWAY:
+        goal = fs.get(step.target or decl.target or "")
+        if goal is not None and goal.pos is not None:
+            return toward_reach(here, goal.pos, feet, f.weapon(decl.weapon).reach)
+    foe = nearest_foe(state, f)
+    if foe is None or foe.pos is None:
+        return here
+    return step_away(here, foe.pos, feet)
+
+
+def feet_to_close(f: Fighter, decl: Order, state: FightState) -> int | None:
+    """Feet ``f`` must close to strike with ``decl`` (a melee) from where both stand; None without places."""
+    goal = state.fighters.get(decl.melee or "")
+    if f.pos is None or goal is None or goal.pos is None:
+        return None
+    return closing_feet(f.pos, goal.pos, f.weapon(decl.weapon).reach)
+
+
+def reach_refusal(f: Fighter, target: Fighter, weapon: Arms) -> str | None:
+    """Why ``f``'s blow with ``weapon`` cannot reach ``target`` from where they stand, or None."""
+    if f.pos is None or target.pos is None or in_reach(f.pos, target.pos, weapon.reach):
+        return None
+    return (f"{target.name} is {round(apart(f.pos, target.pos))} ft from {f.name}, out of reach of its {weapon.name} "
+            f"({weapon.reach} ft): no blow")
+
+
+def missile_refusal(f: Fighter, target: Fighter | None, weapon: Arms) -> str | None:
+    """Why ``f`` cannot shoot ``weapon`` at ``target`` now: none of its ammunition left, or the target beyond long
+    range (2e PH); None when it can."""
+    left = f.ammo_left(weapon)
+    if left == 0:
+        return f"{f.name} has no shots left for its {weapon.name} (ammo {weapon.source.ammo}, all spent)"
+    if target is None or f.pos is None or target.pos is None:
+        return None
+    feet = apart(f.pos, target.pos)
+    if range_band(weapon.source, feet) is None:
+        assert weapon.source.range is not None
+        return (f"{target.name} is {round(feet)} ft from {f.name}: beyond its {weapon.name}'s long range "
+                f"({weapon.source.range[2]} ft); close in or choose a nearer target")
+    return None
+
+
+def range_mod(f: Fighter, target: Fighter, weapon: Arms) -> tuple[int, str] | None:
+    """A missile's modifier to hit for its range band (2e PH: medium -2, long -5) and why; None at short range
+    or without places."""
+    if f.pos is None or target.pos is None or weapon.source.range is None:
+        return None
+    feet = apart(f.pos, target.pos)
+    band = range_band(weapon.source, feet)
+    if band is None or band[1] == 0:
+        return None
+    short, medium, long = weapon.source.range
+    return band[1], f"{band[0]} range: {round(feet)} ft ({weapon.name} {short}/{medium}/{long} ft, 2e PH)"

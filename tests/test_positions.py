@@ -1,0 +1,162 @@
+"""Where everyone stands (CONTRACT "Where everyone stands"): places from the file, movement that changes them, and
+the questions of place the engine answers from them (reach, range, ammunition). Every expectation is worked by hand
+from the seed's sentence, feet and rates in the comments, rule IDs cited.
+
+Builders: side_d6_helpers (a level-1 fighter ``pc``: MV 12, so 120 ft a round, 1/3 = 40 ft; an ``orc``: MV 12).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from affray import EncounterError, load_text
+from side_d6_helpers import NONE, SHORT_BOW, attacks, encounter, events, melee, missile, one, orc, pc, play
+
+
+def _placed(party_at: list[int], foes_at: list[int], party: list[dict[str, Any]], foes: list[dict[str, Any]]
+            ) -> dict[str, Any]:
+    return {"party": {"at": party_at, "combatants": party}, "orcs": {"at": foes_at, "combatants": foes}}
+
+
+# -- places from the file ------------------------------------------------------------------------------------------
+def test_a_side_stands_in_a_rank_and_a_combatants_own_place_wins() -> None:
+    # party at [0, 0]: Ann [0, 0], Cob (own at [0, 40]), Bea the next of the rank: [0, 5] (5 ft apart along y);
+    # orcs: a count of 3 at their own [60, 10]: [60, 10], [60, 15], [60, 20]
+    doc = play({"party": {"at": [0, 0], "combatants": [pc("Ann"), pc("Cob", at=[0, 40]), pc("Bea")]},
+                "orcs": [orc("Orc", count=3, at=[60, 10])]},
+               {"Ann": [NONE], "Bea": [NONE], "Cob": [NONE], "Orc 1": [NONE], "Orc 2": [NONE], "Orc 3": [NONE]},
+               initiative={1: {"party": 5, "orcs": 2}}, max_rounds=1)
+    at = {name: c.get("at") for name, c in doc["combatants"].items()}
+    assert at == {"Ann": [0, 0], "Cob": [0, 40], "Bea": [0, 5], "Orc 1": [60, 10], "Orc 2": [60, 15],
+                  "Orc 3": [60, 20]}
+
+
+def test_without_places_nobody_has_an_at() -> None:
+    doc = play({"party": [pc("Ann")], "orcs": [orc("Orc")]}, {"Ann": [NONE], "Orc": [NONE]},
+               initiative={1: {"party": 5, "orcs": 2}}, max_rounds=1)
+    assert all("at" not in c for c in doc["combatants"].values())
+
+
+def test_a_combatant_left_without_a_place_is_named_with_its_field_path() -> None:
+    text = encounter({"party": {"at": [0, 0], "combatants": [pc("Ann")]}, "orcs": [orc("Orc")]}, {})
+    with pytest.raises(EncounterError) as err:
+        load_text(text, "fight.json")
+    message = str(err.value)
+    assert "fight.json" in message and "sides.orcs.combatants[0].at" in message and "sides.party.at" in message
+
+
+def test_distance_typed_with_places_is_an_error_naming_them() -> None:
+    text = encounter(_placed([0, 0], [60, 0], [pc("Ann")], [orc("Orc")]), {"Ann": [melee("Orc", distance=55)]})
+    with pytest.raises(EncounterError) as err:
+        load_text(text, "fight.json")
+    message = str(err.value)
+    assert "plan.Ann[0].distance" in message and "sides.party.at" in message
+
+
+def test_a_place_out_of_bounds_is_refused() -> None:
+    text = encounter(_placed([0, 0], [60_000, 0], [pc("Ann")], [orc("Orc")]), {})
+    with pytest.raises(EncounterError) as err:
+        load_text(text, "fight.json")
+    assert "sides.orcs.at" in str(err.value)
+
+
+# -- side-d6 (seed 001): the three faults -------------------------------------------------------------------------
+def test_side_d6_a_standing_melee_closes_once_then_strikes() -> None:
+    # MJ-05: Brom at [0, 0], the archer at [60, 0]: 60 - 5 (sword's reach) = 55 ft to close, more than the free 1/3
+    # move (120 / 3 = 40 ft), so round 1 is a move of 55 ft (of at most 120) and nothing else: [0, 0] -> [55, 0].
+    # Round 2, the same declaration standing: 60 - 55 = 5 ft apart, within reach: no move, the blow at step 7.
+    doc = play(_placed([0, 0], [60, 0], [pc("Brom", declare="repeat")], [orc("Archer", weapons=[SHORT_BOW])]),
+               {"Brom": [melee("Archer", 2), melee("Archer", 2)], "Archer": [NONE, NONE]},
+               initiative={1: {"party": 5, "orcs": 2}, 2: {"party": 5, "orcs": 2}}, max_rounds=2)
+    moves = events(doc, "move", "Brom")
+    assert [(m["round"], m["from"], m["to"], m["feet"]) for m in moves] == [(1, [0, 0], [55, 0], 55)]
+    assert "55 ft" in moves[0]["why"] and "40 ft" in moves[0]["why"]
+    blows = attacks(doc, "Brom")
+    assert [(b["round"], b["tick"][2]) for b in blows] == [(2, 7)]
+    assert doc["combatants"]["Brom"]["at"] == [55, 0]
+
+
+def test_side_d6_a_retreat_out_of_reach_ends_the_engagement() -> None:
+    # Round 1: Brom [0, 0] and the orc [5, 0] trade misses (in reach, 5 ft): engaged. Round 2: Brom retreats (MJ-11:
+    # full speed away, 120 ft for MV 12; the orc's free attack, d20 2, misses: 2 < 14 needed), so he goes straight
+    # away from the orc, [0, 0] -> [-120, 0], 125 ft from it; the orc's melee at step 7 finds him out of its axe's
+    # 5 ft reach: no blow.
+    doc = play(_placed([0, 0], [5, 0], [pc("Brom")], [orc("Orc", hp=10)]),
+               {"Brom": [melee("Orc", 2), {"move": 200, "mode": "retreat"}],
+                "Orc": [melee("Brom", 2), melee("Brom", 20, 7)]},
+               initiative={1: {"party": 5, "orcs": 2}, 2: {"party": 5, "orcs": 2}},
+               referee={("attack", "Orc"): [2]}, max_rounds=2)
+    retreat = one(doc, "move", "Brom")
+    assert (retreat["from"], retreat["to"], retreat["feet"]) == ([0, 0], [-120, 0], 120)
+    free = [a for a in attacks(doc, "Orc") if a["round"] == 2 and a.get("opportunity")]
+    assert len(free) == 1 and free[0]["hit"] is False
+    assert not [a for a in attacks(doc, "Orc") if a["round"] == 2 and not a.get("opportunity")]
+    refused = one(doc, "impossible", "Orc", round=2)
+    assert "125 ft" in refused["why"] and "out of reach" in refused["why"]
+    assert doc["combatants"]["Brom"]["hp"] == 10
+
+
+# -- range and ammunition (2e PH: medium -2, long -5; beyond long refused) -----------------------------------------
+BOW = {**SHORT_BOW, "range": [50, 100, 150], "ammo": 2}
+
+
+@pytest.mark.parametrize(("feet", "mod"), [(50, 0), (100, -2), (150, -5)])
+def test_a_missile_takes_its_range_bands_modifier(feet: int, mod: int) -> None:
+    # The archer [0, 0] shoots Ann at [feet, 0]: short up to 50 ft (0), medium to 100 (-2), long to 150 (-5).
+    # d20 14 vs the orc's THAC0 19 - AC 5 = 14: 14 + mod hits only at short range.
+    doc = play({"party": {"at": [feet, 0], "combatants": [pc("Ann")]},
+                "orcs": {"at": [0, 0], "combatants": [orc("Archer", weapons=[BOW])]}},
+               {"Ann": [NONE], "Archer": [missile("Ann", 14, 3)]},
+               initiative={1: {"party": 2, "orcs": 5}}, max_rounds=1)
+    shot = one(doc, "missile", "Archer")
+    assert shot["hit"] is (mod == 0)
+    if mod:
+        assert f"{mod} (" in shot["detail"] and f"{feet} ft" in shot["detail"]
+
+
+def test_beyond_long_range_is_refused_in_words() -> None:
+    # 400 ft is beyond the short bow's long range of 150 ft.
+    doc = play({"party": {"at": [400, 0], "combatants": [pc("Ann")]},
+                "orcs": {"at": [0, 0], "combatants": [orc("Archer", weapons=[BOW])]}},
+               {"Ann": [NONE], "Archer": [missile("Ann", 14, 3)]},
+               initiative={1: {"party": 2, "orcs": 5}}, max_rounds=1)
+    assert not attacks(doc, "Archer")
+    said = json.dumps(doc["events"])
+    assert "400 ft" in said and "long range (150 ft)" in said
+
+
+def test_ammunition_is_counted_and_refused_when_spent() -> None:
+    # ammo 2: rounds 1 and 2 shoot (d20 1: misses), round 3 has none left.
+    doc = play({"party": {"at": [30, 0], "combatants": [pc("Ann")]},
+                "orcs": {"at": [0, 0], "combatants": [orc("Archer", weapons=[BOW])]}},
+               {"Ann": [NONE, NONE, NONE], "Archer": [missile("Ann", 1, 1)] * 3},
+               initiative={r: {"party": 2, "orcs": 5} for r in (1, 2, 3)}, max_rounds=3)
+    assert [a["round"] for a in attacks(doc, "Archer")] == [1, 2]
+    assert "no shots left" in json.dumps(doc["events"])
+
+
+# -- Combat II Phase System I (seed 000): the overrun ---------------------------------------------------------------
+def test_combat2_a_charger_that_overruns_must_close_again() -> None:
+    # C2-20: Aldo (MV 16, mounted) charges the troll 135 ft off at x3: 16 x 10 x 3 / 3 = 160 ft this phase (C2-19's
+    # STR check d20 5 vs 12 passes). Contact after 135 - 5 (the lance's reach) = 130 ft, [0, 0] -> [130, 0]; the
+    # momentum carries him the full remainder, 160 - 130 = 30 ft, on past the troll: [130, 0] -> [160, 0], 25 ft
+    # beyond it. Phase 2: his melee on the troll must close 25 - 5 = 20 ft first (C2-16, P1-07: closing takes the
+    # phase's move, the blow comes next phase): [160, 0] -> [140, 0]; no blow in phase 2.
+    import combat2_helpers as c2
+
+    aldo = {"name": "Aldo", "class": "paladin", "level": 7, "hp": 50, "ac": 2, "mv": 16, "mounted": True, "str": 12,
+            "weapons": [c2.weapon("lance", 8, "1d8")]}
+    troll = {"name": "Troll", "hd": "6+3", "hp": 30, "ac": 4, "size": "large",
+             "weapons": [c2.weapon("claw", None, "1d4")]}
+    charge = c2.melee("Troll", charge=True, pace=3, dice={"attack": 8, "damage": 6, "str": 5})
+    doc = c2.play({"party": {"at": [0, 0], "combatants": [aldo]}, "orcs": {"at": [135, 0], "combatants": [troll]}},
+                  {"Aldo": [charge, c2.melee("Troll", 2, pace=1)], "Troll": [c2.NONE] * 3},
+                  initiative=c2.PARTY_WINS, referee={("attack", "Troll"): [2], ("CON check", "Aldo"): [1]},
+                  max_rounds=1)
+    moves = [(m["tick"][:2], m["from"], m["to"], m["feet"]) for m in events(doc, "move", "Aldo")]
+    assert moves == [([1, 1], [0, 0], [130, 0], 130), ([1, 1], [130, 0], [160, 0], 30),
+                     ([1, 2], [160, 0], [140, 0], 20)]
+    assert [a["tick"][:2] for a in attacks(doc, "Aldo")] == [[1, 1]]  # the charge's blow, then none in phase 2
