@@ -30,6 +30,7 @@ from affray.engine.events import (
 )
 from affray.engine.fight import FOREVER, Fight
 from affray.engine.places import missile_refusal, range_mod, reach_refusal, whither
+from affray.model.place import apart
 from affray.engine.rules import KEPT, LOST
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, AttackRoll, Step, Until
@@ -353,6 +354,8 @@ class Engine(Fight[S]):
         feet = 0 if stopped else step.feet
         here = mover.pos
         there = whither(self.state, step, feet) if here is not None else None
+        if there is not None and here is not None:  # a closing stops at reach, whatever its allowance
+            feet = min(feet, round(apart(here, there)))
         why = step.why
         if there is not None and here is not None and self.explain:
             why = (why + "; " if why else "") + f"{feet} ft, {here[0]},{here[1]} -> {there[0]},{there[1]}"

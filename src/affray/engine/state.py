@@ -43,7 +43,7 @@ from affray.model.arms import Arms, arms_of
 from affray.model.derive import attacks_per_round, hd_value, save_vs_spell, thac0_for
 from affray.model.encounter import Combatant, Encounter, Spell, Weapon, expand
 from affray.model.order import Order, order_of
-from affray.model.place import in_reach, placed, placements
+from affray.model.place import closing_feet, in_reach, placed, placements
 
 __all__ = ["NEXT_STRIKE", "NOBODY", "NO_CONDITIONS", "UNARMED", "FightState", "Fighter", "FinalState", "Held",
            "Memorized", "PoolFactory", "SpellPool"]
@@ -450,6 +450,11 @@ class FightState:
             if e.to is not None:
                 f.pos = e.to
                 self._reach_kept(f)
+                current = f.current
+                goal = fs.get(current.melee or "") if current is not None else None
+                if f.remaining and current is not None and goal is not None and goal.pos is not None:  # what is left of
+                    # an approach still going on (one ended stays ended: a charge that struck and ran on past)
+                    f.remaining = closing_feet(e.to, goal.pos, f.weapon(current.weapon).reach)
         elif isinstance(e, Place):
             f = fs[e.actor]  # type: ignore[index]
             f.pos = e.to
