@@ -160,3 +160,35 @@ def test_combat2_a_charger_that_overruns_must_close_again() -> None:
     assert moves == [([1, 1], [0, 0], [130, 0], 130), ([1, 1], [130, 0], [160, 0], 30),
                      ([1, 2], [160, 0], [140, 0], 20)]
     assert [a["tick"][:2] for a in attacks(doc, "Aldo")] == [[1, 1]]  # the charge's blow, then none in phase 2
+
+
+# -- the table: place and move at any prompt, journalled and undone ------------------------------------------------
+def _drive(text: str, lines: list[dict[str, Any]], tmp_path: Any) -> list[dict[str, Any]]:
+    from cli_run import affray_here
+
+    path = tmp_path / "fight.json"
+    path.write_text(text)
+    done = affray_here("drive", path, "--ruleset", "side-d6", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_the_referee_places_and_moves_a_combatant_and_undoes_it(tmp_path: Any) -> None:
+    # Brom [0, 0], Archer [60, 0]. place Brom 20 5; move Brom away Archer 30: from [20, 5] straight away from
+    # [60, 0], 30 ft: the line's step (-40, 5) / 40.31 x 30 = (-29.77, 3.72) -> [-10, 9]. Undo takes the move back.
+    text = encounter(_placed([0, 0], [60, 0], [pc("Brom")], [orc("Archer")]), {})
+    out = _drive(text, [{"do": "place", "who": "Brom", "at": [20, 5]},
+                        {"do": "say", "text": "move Brom away Archer 30"},
+                        {"do": "say", "text": "place Brom x 1"},
+                        {"do": "undo", "n": 1}, {"do": "quit"}], tmp_path)
+    placed = [o["event"] for o in out if "event" in o and o["event"]["kind"] == "place"]
+    assert [(e["actor"], e["from"], e["to"]) for e in placed] == [("Brom", [0, 0], [20, 5]),
+                                                                  ("Brom", [20, 5], [-10, 9])]
+    assert any("error" in o and "place NAME X Y" in o["error"] for o in out)
+    assert {"undone": {"events": 1}} in out
+
+
+def test_placing_in_a_fight_without_places_is_refused_in_words(tmp_path: Any) -> None:
+    out = _drive(encounter({"party": [pc("Brom")], "orcs": [orc("Orc")]}, {}),
+                 [{"do": "place", "who": "Brom", "at": [20, 5]}, {"do": "quit"}], tmp_path)
+    assert any("error" in o and "places nobody" in o["error"] for o in out)

@@ -30,11 +30,11 @@ from affray.engine.events import (
 )
 from affray.engine.fight import FOREVER, Fight
 from affray.engine.places import missile_refusal, range_mod, reach_refusal, whither
-from affray.model.place import apart
 from affray.engine.rules import KEPT, LOST
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, AttackRoll, Step, Until
 from affray.model.encounter import Outcome, Spell, parse_duration
+from affray.model.place import apart
 
 __all__ = ["Engine"]
 
