@@ -192,3 +192,33 @@ def test_placing_in_a_fight_without_places_is_refused_in_words(tmp_path: Any) ->
     out = _drive(encounter({"party": [pc("Brom")], "orcs": [orc("Orc")]}, {}),
                  [{"do": "place", "who": "Brom", "at": [20, 5]}, {"do": "quit"}], tmp_path)
     assert any("error" in o and "places nobody" in o["error"] for o in out)
+
+
+# -- the map ---------------------------------------------------------------------------------------------------------
+def test_run_map_draws_each_token_where_it_stands_and_the_rounds_moves(tmp_path: Any) -> None:
+    # The standing melee of side-d6 above: after round 1 Brom stands at [55, 0] (his 55-ft closing drawn), the
+    # archer at [60, 0].
+    from cli_run import affray_here
+
+    text = encounter(_placed([0, 0], [60, 0], [pc("Brom", declare="repeat")], [orc("Archer", weapons=[SHORT_BOW])]),
+                     {"Brom": [melee("Archer", 2)], "Archer": [NONE, NONE]},
+                     initiative={1: {"party": 5, "orcs": 2}, 2: {"party": 5, "orcs": 2}})
+    path = tmp_path / "fight.json"
+    path.write_text(text)
+    done = affray_here("run", path, "--ruleset", "side-d6", "--max-rounds", "1", "--map", tmp_path / "map.svg",
+                       "--round", "1")
+    assert done.returncode == 0, done.stderr
+    svg = (tmp_path / "map.svg").read_text()
+    assert svg.startswith("<svg") and "Round 1" in svg
+    assert '<circle cx="55" cy="0"' in svg and '<circle cx="60" cy="0"' in svg
+    assert '<line x1="0" y1="0" x2="55" y2="0"' in svg and "55 ft" in svg
+
+
+def test_run_map_of_a_fight_without_places_is_refused(tmp_path: Any) -> None:
+    from cli_run import affray_here
+
+    path = tmp_path / "fight.json"
+    path.write_text(encounter({"party": [pc("Brom")], "orcs": [orc("Orc")]}, {"Brom": [NONE], "Orc": [NONE]}))
+    done = affray_here("run", path, "--ruleset", "side-d6", "--map", tmp_path / "map.svg")
+    assert done.returncode == 2 and "places nobody" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "map.svg").exists()

@@ -4,6 +4,7 @@ without places, so such a fight runs as it always did."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from affray.model.arms import Arms
@@ -70,11 +71,33 @@ def whither(state: FightState, step: Step, feet: int) -> tuple[int, int] | None:
     elif decl is not None and decl.action == "melee" and step.mode not in AWAY:
         goal = fs.get(step.target or decl.target or "")
         if goal is not None and goal.pos is not None:
-            return toward_reach(here, goal.pos, feet, f.weapon(decl.weapon).reach)
+            reach = f.weapon(decl.weapon).reach
+            there = toward_reach(here, goal.pos, feet, reach)
+            if in_reach(there, goal.pos, reach) and there != here:
+                return _free_spot(state, f, goal.pos, there, reach)
+            return there
     foe = nearest_foe(state, f)
     if foe is None or foe.pos is None:
         return here
     return step_away(here, foe.pos, feet)
+
+
+def _free_spot(state: FightState, f: Fighter, goal: tuple[int, int], there: tuple[int, int],
+               reach: int) -> tuple[int, int]:
+    """Where a closer arriving at ``there`` (in reach of ``goal``) stands: there, or the nearest spot round the
+    goal at the same reach, 45 degrees at a time either way, that no one else in the fight stands on (within 3 ft):
+    attackers spread round their foe rather than stack on one foot (docs/positions.md, Decision P-3)."""
+    others = [g.pos for g in state.order if g is not f and g.active and g.pos is not None]
+    if not any(apart(there, o) < 3 for o in others):
+        return there
+    angle = math.atan2(there[1] - goal[1], there[0] - goal[0])
+    radius = max(apart(there, goal), 1.0)
+    for k in (1, -1, 2, -2, 3, -3, 4):
+        a = angle + k * math.pi / 4
+        spot = (goal[0] + round(radius * math.cos(a)), goal[1] + round(radius * math.sin(a)))
+        if in_reach(spot, goal, reach) and not any(apart(spot, o) < 3 for o in others):
+            return spot
+    return there
 
 
 def feet_to_close(f: Fighter, decl: Order, state: FightState) -> int | None:
