@@ -68,7 +68,7 @@ def whither(state: FightState, step: Step, feet: int) -> tuple[int, int] | None:
         other = fs.get(decl.away or "")
         if other is not None and other.pos is not None:
             return step_away(here, other.pos, feet)
-    elif decl is not None and decl.action == "melee" and step.mode not in AWAY:
+    elif decl is not None and decl.action == "melee" and step.mode not in AWAY and "disengage" not in step.tags:
         goal = fs.get(step.target or decl.target or "")
         if goal is not None and goal.pos is not None:
             reach = f.weapon(decl.weapon).reach
@@ -79,7 +79,26 @@ def whither(state: FightState, step: Step, feet: int) -> tuple[int, int] | None:
     foe = nearest_foe(state, f)
     if foe is None or foe.pos is None:
         return here
-    return step_away(here, foe.pos, feet)
+    return _away(state, f, here, foe.pos, feet)
+
+
+def _away(state: FightState, f: Fighter, here: tuple[int, int], foe: tuple[int, int], feet: int) -> tuple[int, int]:
+    """Where ``feet`` away from the foes take ``f``: straight away from the nearest (``foe``), unless another way
+    of the sixteen round the compass leaves it farther from every foe (a withdrawal does not back into another
+    foe: docs/positions.md, Decision P-2)."""
+    foes = [g.pos for g in state.order if g.side != f.side and g.active and g.pos is not None]
+
+    def clear(p: tuple[int, int]) -> float:
+        return min((apart(p, q) for q in foes), default=math.inf)
+
+    best = step_away(here, foe, feet)
+    best_clear = clear(best)
+    for k in range(16):
+        a = k * math.pi / 8
+        spot = (here[0] + round(feet * math.cos(a)), here[1] + round(feet * math.sin(a)))
+        if clear(spot) > best_clear + 0.5:
+            best, best_clear = spot, clear(spot)
+    return best
 
 
 def _free_spot(state: FightState, f: Fighter, goal: tuple[int, int], there: tuple[int, int],
