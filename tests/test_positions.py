@@ -222,3 +222,31 @@ def test_run_map_of_a_fight_without_places_is_refused(tmp_path: Any) -> None:
     done = affray_here("run", path, "--ruleset", "side-d6", "--map", tmp_path / "map.svg")
     assert done.returncode == 2 and "places nobody" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "map.svg").exists()
+
+
+# -- a standing melee closes once, then strikes, under every ruleset ----------------------------------------------
+@pytest.mark.parametrize(("ruleset", "moves"), [
+    # P1-07, C2-16: closing takes the phase's move, 1/3 of MV 12 = 40 ft a phase: 40 ft in phase 1 ([0, 0] ->
+    # [40, 0]), the last 15 ft in phase 2 ([40, 0] -> [55, 0]); the blow comes in phase 3.
+    ("combat2-phase1", [(40, [0, 0], [40, 0]), (15, [40, 0], [55, 0])]),
+    ("combat2-phase2", [(40, [0, 0], [40, 0]), (15, [40, 0], [55, 0])]),
+    # SEG-07: 55 ft is within a half move (120 / 2 = 60 ft): the half move, then the blow in the same round.
+    ("speed-segments", [(55, [0, 0], [55, 0])]),
+    # PC-05: a melee closes with a half move (60 ft): 55 ft, the attack in the next phase.
+    ("phase-count", [(55, [0, 0], [55, 0])]),
+    # D12-12, D12-15: the standard move is MV 12" = 6 squares = 30 ft: round 1 closes 30 ft and cannot strike;
+    # round 2 closes the last 25 ft and still attacks.
+    ("d12-procedure", [(30, [0, 0], [30, 0]), (25, [30, 0], [55, 0])]),
+])
+def test_a_standing_melee_closes_once_then_strikes(ruleset: str, moves: list[tuple[int, list[int], list[int]]]
+                                                    ) -> None:
+    # Brom at [0, 0], the orc (doing nothing) at [60, 0]: 60 - 5 (the sword's reach) = 55 ft to close.
+    from side_d6_helpers import run_pinned
+
+    text = encounter(_placed([0, 0], [60, 0], [pc("Brom", declare="repeat")], [orc("Orc")]),
+                     {"Brom": [melee("Orc", 2)], "Orc": [NONE] * 12})
+    doc = run_pinned(text, ruleset, max_rounds=2, pinned=False)  # initiative from the seed: it moves no one
+    seen = events(doc, "move", "Brom")
+    assert [(m["feet"], m["from"], m["to"]) for m in seen] == moves
+    blows = attacks(doc, "Brom")
+    assert blows and all(b["seq"] > seen[-1]["seq"] for b in blows)
