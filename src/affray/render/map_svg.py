@@ -105,27 +105,32 @@ def map_svg(tokens: Sequence[Token], trails: Sequence[Trail], sides: Sequence[st
         dash = ' stroke-dasharray="1.5,1"' if tr.mode in ("withdraw", "retreat", "flee") else ""
         out.append(f'<g class="af-trail"><line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="#555" '
                    f'stroke-width="0.5"{dash} marker-end="url(#af-arrow)"/>'
-                   f'<text x="{(ax + bx) / 2:.1f}" y="{(ay + by) / 2 - 1:.1f}" font-size="2.6" fill="#333" '
-                   f'text-anchor="middle">{tr.feet} ft{" " + escape(tr.mode) if tr.mode else ""}</text></g>')
+                   + (f'<text x="{(ax + bx) / 2:.1f}" y="{(ay + by) / 2 - 1:.1f}" font-size="2.2" fill="#333" '
+                      f'text-anchor="middle">{tr.feet} ft{" " + escape(tr.mode) if tr.mode else ""}</text>'
+                      if tr.feet >= 10 else f"<title>{tr.feet} ft</title>") + "</g>")
     out.insert(2, '<defs><marker id="af-arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" markerHeight="4" '
                'orient="auto"><path d="M0,0L6,3L0,6z" fill="#555"/></marker></defs>')
-    for t in tokens:
+    for t in sorted(tokens, key=lambda t: not t.out):  # the fallen under the standing
         x, y = t.at
         fill = "#aaa" if t.out else colour.get(t.side, "#444")
         drag = f' data-name="{escape(t.name)}" data-x="{x}" data-y="{y}"' if draggable else ""
-        cross = (f'<path d="M{x - 2},{y - 2}L{x + 2},{y + 2}M{x - 2},{y + 2}L{x + 2},{y - 2}" stroke="#333" '
-                 'stroke-width="0.5"/>' if t.out else "")
+        cross = (f'<path d="M{x - 1.5},{y - 1.5}L{x + 1.5},{y + 1.5}M{x - 1.5},{y + 1.5}L{x + 1.5},{y - 1.5}" '
+                 'stroke="#333" stroke-width="0.4"/>' if t.out else "")
         out.append(f'<g class="af-token{" af-out" if t.out else ""}"{drag}><title>{escape(t.name)} ({escape(t.side)}) '
                    f'at {x}, {y}{" (out of the fight)" if t.out else ""}</title>'
-                   f'<circle cx="{x}" cy="{y}" r="2.3" fill="{fill}" stroke="#222" stroke-width="0.3"/>{cross}'
-                   f'<text x="{x}" y="{y - 3}" font-size="2.4" text-anchor="middle" fill="#222">'
+                   f'<circle cx="{x}" cy="{y}" r="1.8" fill="{fill}" stroke="#222" stroke-width="0.25"/>{cross}'
+                   f'<text x="{x}" y="{y + 0.6}" font-size="1.5" text-anchor="middle" fill="#fff">'
                    f"{escape(_short(t.name))}</text></g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= 12 else name[:11] + "…"
+    """A token's label: "K5" for "Kobold 5", else the name's first four letters (the whole name is its title)."""
+    head, _, tail = name.rpartition(" ")
+    if head and tail.isdigit():
+        return head[0] + tail
+    return name[:4]
 
 
 def map_file(encounter: Encounter, events: Sequence[Event], ruleset: str, sides: Mapping[str, Any],
