@@ -81,9 +81,10 @@ def _names(combatants: Sequence[Any]) -> list[str]:
 
 
 def map_svg(tokens: Sequence[Token], trails: Sequence[Trail], sides: Sequence[str], title: str, *,
-            draggable: bool = False) -> str:
+            draggable: bool = False, me: str | None = None) -> str:
     """The map as one ``<svg>``: a 5-ft grid, the window's moves, a token per combatant (a side's colour; one out
-    of the fight greyed and crossed). ``draggable``: tokens carry ``data-name`` for the page's drag."""
+    of the fight greyed and crossed). ``draggable``: tokens carry ``data-name`` for the page's drag; ``me``: the
+    viewer's own token, ringed."""
     points = [t.at for t in tokens] + [p for tr in trails for p in (tr.frm, tr.to)] or [(0, 0)]
     x0 = (min(p[0] for p in points) - _MARGIN) // _GRID * _GRID
     y0 = (min(p[1] for p in points) - _MARGIN) // _GRID * _GRID
@@ -93,8 +94,9 @@ def map_svg(tokens: Sequence[Token], trails: Sequence[Trail], sides: Sequence[st
     colour = {s: _COLOURS[i % len(_COLOURS)] for i, s in enumerate(sides)}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="af-map" viewBox="{x0} {y0} {w} {h}" '
            f'width="{round(w * _PX)}" height="{round(h * _PX)}" data-x0="{x0}" data-y0="{y0}" role="img" '
-           f'aria-label="{escape(title)}" style="max-width:100%;height:auto;background:#fbfaf5">',
-           f"<title>{escape(title)}</title>"]
+           f'aria-label="{escape(title)}">',  # no style attribute: the page's CSP allows none (its CSS sizes it)
+           f"<title>{escape(title)}</title>",
+           f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="#fbfaf5"/>']
     grid = [f"M{x},{y0}V{y1}" for x in range(x0, x1 + 1, _GRID)] + [f"M{x0},{y}H{x1}" for y in range(y0, y1 + 1, _GRID)]
     out.append(f'<path d="{"".join(grid)}" stroke="#e2dfd3" stroke-width="0.2" fill="none"/>')
     tens = [f"M{x},{y0}V{y1}" for x in range(x0, x1 + 1, 10 * _GRID) if x % 50 == 0]
@@ -108,7 +110,7 @@ def map_svg(tokens: Sequence[Token], trails: Sequence[Trail], sides: Sequence[st
                    + (f'<text x="{(ax + bx) / 2:.1f}" y="{(ay + by) / 2 - 1:.1f}" font-size="2.2" fill="#333" '
                       f'text-anchor="middle">{tr.feet} ft{" " + escape(tr.mode) if tr.mode else ""}</text>'
                       if tr.feet >= 10 else f"<title>{tr.feet} ft</title>") + "</g>")
-    out.insert(2, '<defs><marker id="af-arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" markerHeight="4" '
+    out.insert(3, '<defs><marker id="af-arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" markerHeight="4" '
                'orient="auto"><path d="M0,0L6,3L0,6z" fill="#555"/></marker></defs>')
     for t in sorted(tokens, key=lambda t: not t.out):  # the fallen under the standing
         x, y = t.at
@@ -118,7 +120,8 @@ def map_svg(tokens: Sequence[Token], trails: Sequence[Trail], sides: Sequence[st
                  'stroke="#333" stroke-width="0.4"/>' if t.out else "")
         out.append(f'<g class="af-token{" af-out" if t.out else ""}"{drag}><title>{escape(t.name)} ({escape(t.side)}) '
                    f'at {x}, {y}{" (out of the fight)" if t.out else ""}</title>'
-                   f'<circle cx="{x}" cy="{y}" r="1.8" fill="{fill}" stroke="#222" stroke-width="0.25"/>{cross}'
+                   f'<circle cx="{x}" cy="{y}" r="1.8" fill="{fill}" stroke="{"#f6ad55" if t.name == me else "#222"}" '
+                   f'stroke-width="{0.7 if t.name == me else 0.25}"/>{cross}'
                    f'<text x="{x}" y="{y + 0.6}" font-size="1.5" text-anchor="middle" fill="#fff">'
                    f"{escape(_short(t.name))}</text></g>")
     out.append("</svg>")
