@@ -205,7 +205,7 @@ def run(
         seed_n, rounds = _numbers(seed, max_rounds)
         window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
         if window is not None and board is None and map_ is None:
-            raise OptionError("--round N picks the round --board or --map draws: give --board PATH or --map PATH too")
+            raise OptionError("--round N picks the round --board or --map draws: give --board PATH too (or --map PATH)")
         prepared, _options, _text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                            rounds, party)
         if map_ is not None:
