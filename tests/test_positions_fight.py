@@ -120,3 +120,49 @@ def test_places_add_no_typed_lines_at_the_console(tmp_path: Path, ruleset: str) 
     both = set(lines["plain"]) & set(lines["placed"])
     assert both, lines
     assert all(lines["placed"][r] <= lines["plain"][r] for r in both), lines
+
+
+# -- the simulator: places from the file, a bow keeping its range, a varied starting distance ----------------------
+def test_a_bow_keeps_its_range_under_auto() -> None:
+    # side-d6, surprise none. Wren (a short bow) at [0, 0], a kobold 10 ft off at [10, 0], within KEEP_FEET (15 ft);
+    # Brom, her ally, far off at [0, 100]. Her policy steps away before she shoots: a half move of 120 / 2 = 60 ft,
+    # which side-d6 holds to the free 1/3 move, 40 ft (MJ-05), straight away from the kobold: [0, 0] -> [-40, 0].
+    text = """\
+seed: 1
+surprise: none
+sides:
+  party:
+    pc: true
+    combatants:
+      - {name: Wren, class: thief, level: 3, hp: 11, at: [0, 0],
+         weapons: [{name: short bow, sf: 7, damage: 1d6, kind: missile, range: [50, 100, 150]}, short sword]}
+      - {name: Brom, class: fighter, level: 3, hp: 24, at: [0, 100], weapons: [long sword]}
+  kobolds:
+    combatants:
+      - {monster: kobold, name: Kobold, hp: 4, at: [10, 0]}
+plan:
+  Kobold: [{none: true}]
+  Brom: [{none: true}]
+"""
+    doc = timeline_dict(prepare(load_text(text), ruleset="side-d6").fight(auto=True, max_rounds=1).run())
+    moves = [(e["feet"], e["from"], e["to"]) for e in doc["events"] if e["kind"] == "move" and e["actor"] == "Wren"]
+    assert moves == [(40, [0, 0], [-40, 0])]
+
+
+def test_simulate_varies_a_starting_distance(tmp_path: Path) -> None:
+    # --vary sides.kobolds.at[0]=30,300: the kobolds' rank 30 ft, then 300 ft, from the party's. At 300 ft no blow
+    # lands in round 1 (side-d6, a round is 60 s): closing 180 ft a round at most (the PCs' 120 + the kobolds' 60),
+    # a full move allows nothing else (MJ-05), and 300 ft is beyond the bow's long range (150 ft). So the first
+    # blow's mean is at 60 s or later, and later than at 30 ft.
+    from cli_run import affray_here
+
+    file = tmp_path / "kobolds.yaml"
+    file.write_text(FIGHT.format(seed=5), encoding="utf-8")
+    done = affray_here("simulate", file, "--ruleset", "side-d6", "--fights", "8", "--vary",
+                       "sides.kobolds.at[0]=30,300", "--json")
+    assert done.returncode == 0, done.stderr
+    import json
+
+    points = {p["values"]["sides.kobolds.at[0]"]: p["rulesets"]["side-d6"] for p in json.loads(done.stdout)["points"]}
+    near, far = points[30]["first_blow_at"]["mean"], points[300]["first_blow_at"]["mean"]
+    assert far >= 60 and far > near, (near, far)
