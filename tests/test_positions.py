@@ -250,3 +250,20 @@ def test_a_standing_melee_closes_once_then_strikes(ruleset: str, moves: list[tup
     assert [(m["feet"], m["from"], m["to"]) for m in seen] == moves
     blows = attacks(doc, "Brom")
     assert blows and all(b["seq"] > seen[-1]["seq"] for b in blows)
+
+
+@pytest.mark.parametrize("ruleset", ["side-d6", "combat2-phase1", "combat2-phase2", "speed-segments", "phase-count",
+                                     "d12-procedure"])
+@pytest.mark.parametrize(("feet", "shots"), [(30, 2), (400, 0)])
+def test_range_and_ammunition_under_every_ruleset(ruleset: str, feet: int, shots: int) -> None:
+    # The archer's standing shot at Ann, four rounds: at 30 ft (short range) its ammo of 2 makes two shots and no
+    # more; at 400 ft (beyond the short bow's long range, 150 ft) none, refused in words by the one validator.
+    from side_d6_helpers import run_pinned
+
+    text = encounter({"party": {"at": [feet, 0], "combatants": [pc("Ann")]},
+                      "orcs": {"at": [0, 0], "combatants": [orc("Archer", weapons=[BOW], declare="repeat")]}},
+                     {"Ann": [NONE] * 20, "Archer": [missile("Ann")]})
+    doc = run_pinned(text, ruleset, max_rounds=4, pinned=False)  # dice from the seed: they decide no count here
+    assert len(attacks(doc, "Archer")) == shots
+    if feet == 400:
+        assert "400 ft from Archer: beyond its short bow's long range (150 ft)" in json.dumps(doc["events"])
