@@ -401,6 +401,9 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         rank = fight.state.ranks.get(f.side, 1)
         action = decl.action
         continuing = action == "melee" and f.remaining > 0 and decl is f.current and f.remaining != decl.distance
+        if continuing and fight.state.placed:  # the feet left come from where they stand: its declaration says
+            said = next((e for e in reversed(fight.events) if isinstance(e, Declare) and e.actor == f.name), None)
+            continuing = said is not None and said.continuing
         if action == "wait":
             until = decl.extra.get("until")
             if isinstance(until, int):
