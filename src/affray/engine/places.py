@@ -138,16 +138,15 @@ def reach_refusal(f: Fighter, target: Fighter, weapon: Arms) -> str | None:
 def missile_refusal(f: Fighter, target: Fighter | None, weapon: Arms) -> str | None:
     """Why ``f`` cannot shoot ``weapon`` at ``target`` now: none of its ammunition left, or the target beyond long
     range (2e PH); None when it can."""
-    left = f.ammo_left(weapon)
-    if left == 0:
-        return f"{f.name} has no shots left for its {weapon.name} (ammo {weapon.source.ammo}, all spent)"
-    if target is None or f.pos is None or target.pos is None:
+    if weapon.ammo is not None and f.ammo_left(weapon) == 0:
+        return f"{f.name} has no shots left for its {weapon.name} (ammo {weapon.ammo}, all spent)"
+    bands = weapon.range
+    if bands is None or target is None or f.pos is None or target.pos is None:
         return None
     feet = apart(f.pos, target.pos)
     if range_band(weapon.source, feet) is None:
-        assert weapon.source.range is not None
         return (f"{target.name} is {round(feet)} ft from {f.name}: beyond its {weapon.name}'s long range "
-                f"({weapon.source.range[2]} ft); close in or choose a nearer target")
+                f"({bands[2]} ft); close in or choose a nearer target")
     return None
 
 

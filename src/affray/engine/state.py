@@ -270,7 +270,7 @@ class Fighter:
 
     def ammo_left(self, weapon: Arms) -> int | None:
         """Shots left of ``weapon`` (its ``ammo`` less those made in this fight); None when uncounted."""
-        ammo = weapon.source.ammo
+        ammo = weapon.ammo
         if ammo is None:
             return None
         return max(0, ammo - (self.shots or {}).get(weapon.name, 0))

@@ -187,7 +187,7 @@ def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str 
     if state.placed and decl.distance:
         return (f"{f.name} stands at {_point(f.pos)}: where everyone stands says how far to close; drop distance "
                 "(or place it elsewhere)")
-    if decl.action == "missile":
+    if decl.action == "missile":  # ammunition spent, a range exceeded (both cheap to ask of a weapon without them)
         far = missile_refusal(f, state.fighters.get(decl.missile or ""), f.weapon(decl.weapon, missile=True))
         if far is not None:
             return far
