@@ -267,3 +267,16 @@ def test_range_and_ammunition_under_every_ruleset(ruleset: str, feet: int, shots
     assert len(attacks(doc, "Archer")) == shots
     if feet == 400:
         assert "400 ft from Archer: beyond its short bow's long range (150 ft)" in json.dumps(doc["events"])
+
+
+def test_the_console_says_a_moves_way() -> None:
+    from affray.drive.questions import AnswerError
+    from affray.drive.shorthand import entry
+
+    c = {"enemies": ["Orc 1"], "allies": ["Brom"], "move": ["full", "withdraw"], "moves": {"full": 120},
+         "movement": 120}
+    assert entry("move 30 toward orc 1", c) == {"move": 30, "toward": "Orc 1"}
+    assert entry("move to 40 -10", c) == {"move": 120, "to": [40, -10]}
+    assert entry("withdraw away Orc 1", c)["away"] == "Orc 1"
+    with pytest.raises(AnswerError, match="give X Y"):
+        entry("move 30 to x", c)

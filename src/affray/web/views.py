@@ -93,6 +93,7 @@ class DeclareForm:
     movement: int
     keys: list[tuple[str, str]]
     suggestion: str | None = None
+    placed: bool = False  # the fight places its combatants: the feet to close come from the map, not the form
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ def _form(q: DeclareQuestion, fight: Fight[Any]) -> DeclareForm:
         [m for m in c.get("move", MOVE_MODES)],
         int(c.get("movement", 0)),
         [(p(k), p(v)) for k, v in dict(c.get("keys", {})).items()],
-        p(suggestion) if suggestion else None)
+        p(suggestion) if suggestion else None, fight.state.placed)
 
 
 def _card(f: Fighter, *, known: bool, ours: bool, mine: bool, completes: dict[str, str], now: Any,
