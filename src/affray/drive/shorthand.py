@@ -35,7 +35,9 @@ _ATTACKS = {"melee": "melee", "attack": "melee", "strike": "melee", "missile": "
 _MOVES = ("withdraw", "retreat", "flee")
 #: The words a declaration may begin with (besides a ruleset's own keys).
 VERBS = (*_ATTACKS, "charge", "set", "cast", "move", *_MOVES, "wait", "none", "nothing", "misc")
-_MODIFIERS = ("with", "at", "roll", "distance", "hit", "miss", "speed", "mode", "toward", "away", "to")
+_MODIFIERS = ("with", "at", "roll", "distance", "hit", "miss", "speed", "mode")
+#: A placed fight's way of a move (docs/positions.md): read after a move, not offered by Tab in a fight without places.
+_WAYS = ("toward", "away", "to")
 
 
 def entry(text: str, choices: Mapping[str, Any]) -> dict[str, Any]:
@@ -202,7 +204,7 @@ class _Reader:
 
     def _value(self) -> Any:
         """A ruleset key's value: the words up to the next modifier or key; none: true; a, b: a list."""
-        stop = set(_MODIFIERS) | set(self.keys)
+        stop = set(_MODIFIERS) | set(_WAYS) | set(self.keys)
         j = self.i
         while j < len(self.words) and self.words[j].lower() not in stop:
             j += 1
