@@ -280,3 +280,23 @@ def test_the_console_says_a_moves_way() -> None:
     assert entry("withdraw away Orc 1", c)["away"] == "Orc 1"
     with pytest.raises(AnswerError, match="give X Y"):
         entry("move 30 to x", c)
+
+
+def test_a_party_file_stands_where_the_encounter_places_its_side(tmp_path: Any) -> None:
+    # The encounter places the party at [0, 40]; the party file gives no place: Aldric and Tam stand in the rank
+    # there, [0, 40] and [0, 45], as the file's own party would have.
+    from cli_run import affray_here
+
+    (tmp_path / "party.yaml").write_text("pc: true\ncombatants:\n"
+                                         "  - {name: Aldric, class: fighter, level: 3, hp: 26, weapons: [long sword]}\n"
+                                         "  - {name: Tam, class: cleric, level: 3, hp: 17, weapons: [mace]}\n")
+    fight = {"ruleset": "side-d6", "seed": 1, "surprise": "none",
+             "sides": {"party": {"pc": True, "at": [0, 40], "combatants": [pc("Brom")]},
+                       "orcs": {"at": [90, 40], "combatants": [orc("Orc")]}},
+             "plan": {"Orc": [NONE]}}
+    (tmp_path / "fight.json").write_text(json.dumps(fight))
+    done = affray_here("run", tmp_path / "fight.json", "--party", tmp_path / "party.yaml", "--json",
+                       "--max-rounds", "1")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout)["combatants"]
+    assert (final["Aldric"]["at"], final["Tam"]["at"]) == ([0, 40], [0, 45])
