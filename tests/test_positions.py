@@ -300,3 +300,21 @@ def test_a_party_file_stands_where_the_encounter_places_its_side(tmp_path: Any) 
     assert done.returncode == 0, done.stderr
     final = json.loads(done.stdout)["combatants"]
     assert (final["Aldric"]["at"], final["Tam"]["at"]) == ([0, 40], [0, 45])
+
+
+@pytest.mark.parametrize(("d20", "lands"), [(2, [60, 0]), (20, [0, 0])])
+def test_side_d6_running_right_past_a_foe_gives_it_a_free_attack(d20: int, lands: list[int]) -> None:
+    # MJ-09: "an enemy moves right past you ... you get one free attack out of turn; if it does at least 1 hp of
+    # damage the mover must stop". Brom moves 60 ft from [0, 0] to [60, 0] (a full move, MJ-05). Orc at [30, 3]:
+    # 30 ft off at both ends, 3 ft from his line (within its 5-ft reach): run right past, a free attack. Lurk at
+    # [30, 20], 20 ft from the line: none. d20 2 misses (2 < 14) and Brom arrives; d20 20 hits (1d8: 4) and he stops
+    # where he stood.
+    doc = play({"party": {"combatants": [pc("Brom", at=[0, 0])]},
+                "orcs": {"combatants": [orc("Orc", at=[30, 3]), orc("Lurk", at=[30, 20])]}},
+               {"Brom": [{"move": 60, "to": [60, 0]}], "Orc": [NONE], "Lurk": [NONE]},
+               initiative={1: {"party": 5, "orcs": 2}}, referee={("attack", "Orc"): [d20], ("damage", "Orc"): [4]},
+               max_rounds=1)
+    free = attacks(doc, "Orc")
+    assert len(free) == 1 and free[0]["opportunity"] and "right past" in free[0]["why"]
+    assert not attacks(doc, "Lurk")
+    assert one(doc, "move", "Brom")["to"] == lands

@@ -11,6 +11,7 @@ from affray.model.arms import Arms
 from affray.model.order import Order
 from affray.model.place import (
     RANK,
+    SLACK,
     apart,
     closing_feet,
     in_reach,
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     from affray.engine.state import Fighter, FightState
     from affray.engine.step import Step
 
-__all__ = ["AWAY", "PAST", "feet_to_close", "missile_refusal", "nearest_foe", "range_mod", "reach_refusal",
-           "whither"]
+__all__ = ["AWAY", "PAST", "feet_to_close", "missile_refusal", "nearest_foe", "passed", "range_mod",
+           "reach_refusal", "whither"]
 
 #: A move step's tag: the charge's momentum carries the mover on past its target (C2-20's overrun).
 PAST = "past"
@@ -99,6 +100,34 @@ def _away(state: FightState, f: Fighter, here: tuple[int, int], foe: tuple[int, 
         if clear(spot) > best_clear + 0.5:
             best, best_clear = spot, clear(spot)
     return best
+
+
+def passed(state: FightState, step: Step) -> list[Fighter]:
+    """The foes the move ``step`` runs right past (MJ-09): out of their reach where it starts and where it ends,
+    within it somewhere on the straight line between; file order. [] without places."""
+    f = step.actor
+    here = f.pos
+    if here is None:
+        return []
+    there = whither(state, step, step.feet)
+    if there is None or there == here:
+        return []
+    out = []
+    for g in state.order:
+        if g.side == f.side or not g.active or g.pos is None or g.name in f.engaged:
+            continue
+        reach = g.reach
+        if not in_reach(here, g.pos, reach) and not in_reach(there, g.pos, reach) and \
+                _off_line(here, there, g.pos) <= reach + SLACK:
+            out.append(g)
+    return out
+
+
+def _off_line(a: tuple[int, int], b: tuple[int, int], p: tuple[int, int]) -> float:
+    """How far ``p`` is from the segment from ``a`` to ``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
 
 
 def _free_spot(state: FightState, f: Fighter, goal: tuple[int, int], there: tuple[int, int],

@@ -30,6 +30,7 @@ from affray.engine.conditions import active, effect_of
 from affray.engine.events import Initiative, Surprise, Tick
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
+from affray.engine.places import passed
 from affray.engine.rules import KEPT, LOST, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
@@ -514,6 +515,8 @@ class SideD6Rules(Rule):
                     out.append((foe, foe.weapon(None), f"free attack: {mover.name} makes a full retreat from "
                                 "melee (MJ-09, MJ-11)"))
         past = decl.extra.get("past") if decl is not None else None
+        if past is None and state.placed:  # where they stand says whom it runs right past
+            past = [g.name for g in passed(state, step)]
         for name in past or ():
             foe = state.fighters[name]
             if name not in seen and foe.side != mover.side and foe.active and foe.aoo_round != rnd:
