@@ -103,8 +103,9 @@ def _away(state: FightState, f: Fighter, here: tuple[int, int], foe: tuple[int, 
 
 
 def passed(state: FightState, step: Step) -> list[Fighter]:
-    """The foes the move ``step`` runs right past (MJ-09): out of their reach where it starts and where it ends,
-    within it somewhere on the straight line between; file order. [] without places."""
+    """The foes the move ``step`` runs right past (MJ-09): within their reach somewhere on its straight line, and
+    clear of it where it starts and where it ends, by 5 ft more than the reach (one shuffling past a foe a step
+    off does not run past it: docs/positions.md, Decision P-10); file order. [] without places."""
     f = step.actor
     here = f.pos
     if here is None:
@@ -117,7 +118,8 @@ def passed(state: FightState, step: Step) -> list[Fighter]:
         if g.side == f.side or not g.active or g.pos is None or g.name in f.engaged:
             continue
         reach = g.reach
-        if not in_reach(here, g.pos, reach) and not in_reach(there, g.pos, reach) and \
+        clear = reach + RANK
+        if not in_reach(here, g.pos, clear) and not in_reach(there, g.pos, clear) and \
                 _off_line(here, there, g.pos) <= reach + SLACK:
             out.append(g)
     return out
