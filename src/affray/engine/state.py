@@ -448,17 +448,10 @@ class FightState:
                 if e.leaves:
                     self._leave(f)
             if e.to is not None:
-                f.pos = e.to
-                self._reach_kept(f)
-                current = f.current
-                goal = fs.get(current.melee or "") if current is not None else None
-                if f.remaining and current is not None and goal is not None and goal.pos is not None:  # what is left of
-                    # an approach still going on (one ended stays ended: a charge that struck and ran on past)
-                    f.remaining = closing_feet(e.to, goal.pos, f.weapon(current.weapon).reach)
+                self._moved(f, e.to)
         elif isinstance(e, Place):
-            f = fs[e.actor]  # type: ignore[index]
-            f.pos = e.to
-            self._reach_kept(f)
+            if e.to is not None:
+                self._moved(fs[e.actor], e.to)  # type: ignore[index]
         elif isinstance(e, Wound):
             wounded = fs[e.target]  # type: ignore[index]
             wounded.hp -= e.damage
@@ -620,6 +613,16 @@ class FightState:
         f.fled = True
         f.active = False
         self._disengage(f)
+
+    def _moved(self, f: Fighter, to: tuple[int, int]) -> None:
+        """``f`` stands at ``to`` now: engagements out of reach end, and an approach still going on has the feet
+        left from there (one ended stays ended: a charge that struck and ran on past)."""
+        f.pos = to
+        self._reach_kept(f)
+        current = f.current
+        goal = self.fighters.get(current.melee or "") if current is not None else None
+        if f.remaining and current is not None and goal is not None and goal.pos is not None:
+            f.remaining = closing_feet(to, goal.pos, f.weapon(current.weapon).reach)
 
     def _reach_kept(self, f: Fighter) -> None:
         """``f`` moved: an engagement ends with each foe now out of both their reaches (CONTRACT "Where everyone
