@@ -318,3 +318,20 @@ def test_side_d6_running_right_past_a_foe_gives_it_a_free_attack(d20: int, lands
     assert len(free) == 1 and free[0]["opportunity"] and "right past" in free[0]["why"]
     assert not attacks(doc, "Lurk")
     assert one(doc, "move", "Brom")["to"] == lands
+
+
+def test_combat2_a_withdrawal_out_of_reach_ends_the_engagement_and_the_foe_must_close() -> None:
+    # Phase 1: Brom [0, 0] and the orc [5, 0] trade misses (d20 2): engaged. Phase 2: Brom withdraws at 1/3 of the
+    # per-phase move, 120 / 3 / 3 = 13 ft (C2-18): [0, 0] -> [-13, 0], 18 ft from the orc, out of both reaches, and
+    # the engagement ends. The orc's attack stands (its one attack of round 1 spent, held over), and in phase 3 it
+    # must close 18 - 5 = 13 ft (C2-16, P1-07: [5, 0] -> [-8, 0]); its blow comes in round 2, phase 1, in reach.
+    import combat2_helpers as c2
+
+    doc = c2.play({"party": {"at": [0, 0], "combatants": [c2.pc("Brom")]},
+                   "orcs": {"at": [5, 0], "combatants": [c2.orc("Orc", hp=10, declare="repeat")]}},
+                  {"Brom": [c2.miss_on("Orc"), {"move": 200, "mode": "withdraw"}, NONE, NONE, NONE],
+                   "Orc": [c2.melee("Brom", 2)]},
+                  initiative=c2.init((3, 7), (3, 7)), referee={("attack", "Orc"): [2]}, max_rounds=2)
+    moves = [(m["actor"], m["tick"][:2], m["from"], m["to"]) for m in events(doc, "move")]
+    assert moves == [("Brom", [1, 2], [0, 0], [-13, 0]), ("Orc", [1, 3], [5, 0], [-8, 0])]
+    assert [a["tick"][:2] for a in attacks(doc, "Orc")] == [[1, 1], [2, 1]]
