@@ -335,3 +335,20 @@ def test_combat2_a_withdrawal_out_of_reach_ends_the_engagement_and_the_foe_must_
     moves = [(m["actor"], m["tick"][:2], m["from"], m["to"]) for m in events(doc, "move")]
     assert moves == [("Brom", [1, 2], [0, 0], [-13, 0]), ("Orc", [1, 3], [5, 0], [-8, 0])]
     assert [a["tick"][:2] for a in attacks(doc, "Orc")] == [[1, 1], [2, 1]]
+
+
+@pytest.mark.parametrize(("orc_at", "run"), [(30, None), (70, 65)])
+def test_side_d6_a_charge_must_run_half_the_base_move(orc_at: int, run: int | None) -> None:
+    # MJ-12: a charge "moves at least half its base move": MV 12, 60 ft. The orc 30 ft off: 30 - 5 = 25 ft to close,
+    # too short: refused in words when its moment comes. 70 ft off: 65 ft, a charge run of 65 ft, then the blow.
+    doc = play(_placed([0, 0], [orc_at, 0], [pc("Brom")], [orc("Orc")]),
+               {"Brom": [melee("Orc", 2, charge=True)], "Orc": [NONE]},
+               initiative={1: {"party": 5, "orcs": 2}}, max_rounds=1)
+    moves = events(doc, "move", "Brom")
+    if run is None:
+        assert not moves and not attacks(doc, "Brom")
+        assert "25 ft from Brom's reach: a charge runs at least half the base move, 60 ft" in one(
+            doc, "impossible", "Brom")["why"]
+    else:
+        assert [(m["feet"], m["mode"], m["to"]) for m in moves] == [(run, "charge", [run, 0])]
+        assert len(attacks(doc, "Brom")) == 1

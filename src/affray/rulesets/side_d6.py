@@ -56,6 +56,10 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 SETTERS = ("fighter", "paladin", "ranger")
 
 
+#: The tag of a charge declared in a placed fight with no run to make (MJ-12): refused when its moment comes.
+_SHORT_CHARGE = frozenset({"short-charge"})
+
+
 @mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class SideD6Options(BaseOptions):
@@ -113,7 +117,7 @@ class SideD6(Ruleset[None, SideD6Options]):
             half = f.mv * 10 // 2
             feet = fight.to_close(f, decl)
             if feet < half:
-                return (f"{decl.melee} is {feet} ft short of {f.name}'s reach: a charge covers at least half the base "
+                return (f"{decl.melee} is {feet} ft from {f.name}'s reach: a charge runs at least half the base "
                         f"move, {half} ft for MV {f.mv} (MJ-12)")
         return None
 
@@ -327,6 +331,11 @@ class SideD6(Ruleset[None, SideD6Options]):
         weapon = f.weapon(d.weapon)
         remaining = f.remaining
         why_move = ""
+        if d.charge and fight.state.placed and remaining < full // 2:  # MJ-12 from where they stand: no run to make
+            self._step(fight, f, rnd, turn, 4, "melee", base, decl=d, target=d.melee, weapon=weapon,
+                       tags=_SHORT_CHARGE, note=f"{d.melee} is {remaining} ft from {f.name}'s reach: a charge runs at "
+                       f"least half the base move, {full // 2} ft for MV {mv} (MJ-12); no charge")
+            return None
         if d.charge:
             run = min(remaining, full)
             why = (f"{base}; charging: a full move of {full} ft (MV {mv}) of the {remaining} ft, no attack yet "
@@ -479,6 +488,8 @@ class SideD6Rules(Rule):
     def refuse(self, fight: Fight[None], step: Step) -> str | None:
         a = step.actor
         state = fight.state
+        if step.tags is _SHORT_CHARGE:
+            return step.note
         if step.kind == "melee" and a.remaining > 0:
             return f"{a.name} was stopped {a.remaining} ft short of {step.target} (MJ-09)"
         if step.kind == "melee" and step.target is not None:
