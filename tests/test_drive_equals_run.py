@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from affray import load_text, prepare, timeline_dict
 from affray.drive import Coming, DeclareQuestion, DieQuestion, Drive, End
 from affray.drive.questions import plain
+from affray.engine.events import Declare
 from affray.engine.step import Step
 from affray.errors import AffrayError
 from affray.io.read import parse_yaml, plain_data
@@ -127,7 +128,10 @@ class Placer:
             return None
         f = state.fighters[actor]
         if purpose == "initiative":  # d12-procedure's PC's own d12; phase-count's d6 of an action declared now:
-            here = self.decl_place(actor, f.declared) if fight.ruleset.id == "phase-count" else None
+            # (not of an approach going on: its declaration's roll was its first placement's, PC-02)
+            said = next((e for e in reversed(fight.events) if isinstance(e, Declare) and e.actor == actor), None)
+            going_on = said is not None and said.continuing
+            here = self.decl_place(actor, f.declared) if fight.ruleset.id == "phase-count" and not going_on else None
             if here is not None and (*here, "roll") not in self.placed:  # its declaration's roll, the first time
                 return (*here, "roll")
             return ("rolls", "initiative", self.round(), actor)

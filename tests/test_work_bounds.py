@@ -129,13 +129,15 @@ def test_a_simulation_of_days_asks_for_yes_before_it_starts(tmp_path: Path) -> N
     code, out = cli("simulate", path, "--fights", "1000000", "--workers", "2")
     elapsed = time.perf_counter() - start
     assert code == 2, out
-    # a million fights of about a second on two processes is some 500,000 s: days, not the 10 minutes allowed
-    m = re.search(r"this simulation would take about ([\d,]+) days \(1,000,000 fights of about [\d.]+ s CPU on 2 "
-                  r"processes; \d+ fights? timed\): more than 10 min asks for --yes \(limit\): give --yes to run it, "
-                  r"or about --fights ([\d,]+) to finish within 10 min", out)
+    # a million fights of about a second on two processes is some 500,000 s: days, not the 10 minutes allowed. On a
+    # machine whose other processes crowd the timed fights out of its caches the figure moves (0.34 s a fight was
+    # seen): at least 0.1 s a fight on two processes is still 50,000 s, over 13 h
+    m = re.search(r"this simulation would take about (?:([\d,]+) days|(\d+) h \d+ min) \(1,000,000 fights of about "
+                  r"[\d.]+ s CPU on 2 processes; \d+ fights? timed\): more than 10 min asks for --yes \(limit\): give "
+                  r"--yes to run it, or about --fights ([\d,]+) to finish within 10 min", out)
     assert m is not None, out
-    assert int(m.group(1).replace(",", "")) >= 1
-    assert 1 <= int(m.group(2).replace(",", "")) < 10_000  # 600 s x 2 processes / (at least 0.1 s a fight)
+    assert m.group(1) is not None or int(m.group(2)) >= 13
+    assert 1 <= int(m.group(3).replace(",", "")) < 10_000  # 600 s x 2 processes / (at least 0.1 s a fight)
     assert elapsed < 30  # the plan of a million seeds and a second of fights timed; nothing else played
     assert limits.MAX_SIMULATE_SECONDS == 600
 

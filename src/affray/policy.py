@@ -44,6 +44,7 @@ from typing import Any, Protocol
 from affray.dice.expr import DiceExpr
 from affray.engine.conditions import effect_of, hit_dice
 from affray.engine.fight import Fight
+from affray.engine.places import nearest_foe
 from affray.engine.state import Fighter
 from affray.engine.validity import cast_refusal
 from affray.errors import AffrayError, PolicyError
@@ -51,6 +52,7 @@ from affray.limits import MAX_NAME
 from affray.model.arms import Arms
 from affray.model.encounter import POLICY_GROUP, Declaration, Spell
 from affray.model.order import Order, order_of
+from affray.model.place import apart
 
 __all__ = ["BADLY_WOUNDED", "POLICIES", "POLICY_GROUP", "UNKNOWN_SPELL", "WITHDRAW_FEET", "WOUNDED", "Auto",
            "Policy", "PolicyError", "PolicyFunction", "allies", "choose", "encircle", "enemies", "find_policy",
@@ -62,6 +64,9 @@ WOUNDED = 1 / 2
 BADLY_WOUNDED = 1 / 4
 #: The withdrawal's length: d12-procedure's fall back is at most 10 ft (D12-17); 10 ft is a step back everywhere.
 WITHDRAW_FEET = 10
+#: In a fight that places its combatants, a bow's wielder not in melee steps away (half its move) from a foe this
+#: close, while an ally fights on, rather than be caught shooting (docs/positions.md).
+KEEP_FEET = 15
 #: What a spell the file gives neither ``damage`` nor ``effect`` is worth a level, in hit points: the policies
 #: cannot know what it does, and take the referee's word that it is worth casting (a magic missile's 1d4+1 a level).
 UNKNOWN_SPELL = 3.5
@@ -561,6 +566,12 @@ def _play(auto: Auto, fight: Fight[Any], f: Fighter, back: float = BADLY_WOUNDED
             return decl
     shot = kit.throw if archer else kit.shot
     if shot is not None and not f.engaged:
+        if fight.state.placed:  # a bow keeps its range: a foe about to close is stepped away from first
+            foe = nearest_foe(fight.state, f)
+            if foe is not None and f.pos is not None and foe.pos is not None and apart(f.pos, foe.pos) <= KEEP_FEET \
+                    and auto.covered(fight, f, 0.0):
+                auto.unclaim(f, fight)
+                return _decl(move=f.mv * 10 // 2, mode="half", away=foe.name)
         decl = _shoot(auto, fight, f, shot, focus)
         if decl is not None:
             return decl

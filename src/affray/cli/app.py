@@ -200,19 +200,27 @@ def run(
     policy: _Policy = None,
     board: Annotated[Path | None, typer.Option(help="also draw the sequence board as an SVG file", metavar="PATH")] = (
         None),
-    round_: Annotated[str | None, typer.Option("--round", help="with --board: only this round (phase-count: run of "
-                                               "ten phases; combat2-phase2: cycle)", metavar="N")] = None,
+    round_: Annotated[str | None, typer.Option("--round", help="with --board or --map: only this round (phase-count: "
+                                               "run of ten phases; combat2-phase2: cycle)", metavar="N")] = None,
     party: _Party = None,
+    map_: Annotated[Path | None, typer.Option("--map", help="also draw where everyone stands as an SVG file (a fight "
+                                              "that places its combatants)", metavar="PATH")] = None,
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
     def body() -> None:
         seed_n, rounds = _numbers(seed, max_rounds)
         window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
-        if window is not None and board is None:
-            raise OptionError("--round N picks the round --board draws: give --board PATH too")
+        if window is not None and board is None and map_ is None:
+            raise OptionError("--round N picks the round --board or --map draws: give --board PATH too (or --map PATH)")
         prepared, _options, _text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
                                                            rounds, party)
+        if map_ is not None:
+            from affray.model.place import placed
+
+            if not placed(prepared.loaded.encounter):
+                raise OptionError("--map draws where everyone stands: this fight places nobody (give its sides or "
+                                  "combatants at: [x, y] in feet)")
         drawn = None
         if board is not None:  # opened before the fight: its folder checked, and never one of the inputs
             from affray.io.output import Output
@@ -234,6 +242,9 @@ def run(
                 except OSError as exc:
                     raise drawn.failed(exc) from None
                 drawn.commit()
+            if map_ is not None:
+                _write_map(map_, fight, window, [*_inputs(file, catalogue, prepared.loaded.encounter.catalogue),
+                                                 *([party] if party is not None else [])])
         finally:
             if drawn is not None:
                 drawn.discard()
@@ -247,6 +258,23 @@ def run(
             render_result(result, _console())
 
     _guard(body)
+
+
+def _write_map(path: Path, fight: Any, window: int | None, inputs: list[Path]) -> None:
+    """``--map``: where everyone stands, as SVG (refused in words for a fight that places nobody)."""
+    from affray.io.output import Output
+    from affray.render.map_svg import map_file
+
+    drawn = Output(path, "--map", inputs=inputs)
+    try:
+        try:
+            drawn.file.write(map_file(fight.encounter, fight.events, fight.ruleset.id, fight.state.sides,
+                                      window).encode("utf-8"))
+        except OSError as exc:
+            raise drawn.failed(exc) from None
+        drawn.commit()
+    finally:
+        drawn.discard()
 
 
 @_app.command()

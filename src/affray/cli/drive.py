@@ -24,7 +24,8 @@ questions of this declaration point), ``{"id": N, "die": V}``, ``{"id": N, "roll
 ``{"do": "say", "text": LINE}`` (a line as typed at the console: ``kobolds: melee Aldric``, ``round``...),
 ``{"do": "command", "text": "damage Orc 1 3"}``, ``{"do": "declare", "who": SIDE or NAME, "mode":
 "ask"|"auto"|"repeat"}``, ``{"do": "dice", "who": WHO, "mode": "ask"|"roll"}``, ``{"do": "save-party"}`` (the
-party file written now, with what the fight has left: ``--party``), ``{"do": "quit"}``. With a database every
+party file written now, with what the fight has left: ``--party``), ``{"do": "place", "who": NAME, "at": [X, Y]}`` (the
+referee places a combatant), ``{"do": "quit"}``. With a database every
 event and input is journalled as in ``affray play``.
 
 Both ways the lines are UTF-8, whatever the locale. A line read is bounded (``affray.io.lines``): longer than
@@ -199,6 +200,12 @@ def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:
         if not isinstance(who, str) or not isinstance(mode, str):
             return Reply("declare takes who (a side or a combatant) and mode (ask, auto or repeat)", ok=False)
         return session.command(f"declare {who} {mode}")
+    if do == "place":  # the referee places a combatant (CONTRACT "Where everyone stands"), journalled as the command
+        who, at = data.get("who"), data.get("at")
+        if (not isinstance(who, str) or not isinstance(at, list) or len(at) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)):
+            return Reply("place takes who (a combatant) and at ([x, y], whole feet)", ok=False)
+        return session.command(f"place {who} {at[0]} {at[1]}")
     if do == "save-party":  # the party file written now with what the fight has left (CONTRACT.md)
         return session.save_party()
     if do == "dice":

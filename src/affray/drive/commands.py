@@ -19,26 +19,31 @@ from pydantic import ValidationError
 from affray.dice.expr import parse_dice
 from affray.drive.questions import AnswerError, check_declaration
 from affray.engine.conditions import CONDITIONS, effect_of
-from affray.engine.events import Damage, Declarer, Down, Event, Expire, Heal, Join, Leave, Note, Replan, Tick
+from affray.engine.events import Damage, Declarer, Down, Event, Expire, Heal, Join, Leave, Note, Place, Replan, Tick
 from affray.engine.fight import FOREVER, SAME, Fight, describe_declaration
 from affray.engine.step import Step, Until
 from affray.engine.words import the
 from affray.errors import AffrayError
 from affray.io.load import format_path, load_value, validation_problems
-from affray.limits import MAX_COMBATANTS, MAX_HP
+from affray.limits import MAX_COMBATANTS, MAX_FEET, MAX_HP
 from affray.model.encounter import DECLARE_MODES, Combatant, Outcome
 from affray.model.order import Order, order_of
+from affray.model.place import RANK, step_away, toward_reach
 from affray.reckon.morale import MoraleOptions, losses, morale_due, morale_score
 
-__all__ = ["AHEAD", "COMMANDS", "CommandError", "FightCommand", "ahead_text", "parse_fight_command", "suggest",
-           "typed_outcome", "whole"]
+__all__ = ["AHEAD", "COMMANDS", "MOVE_COMMAND", "CommandError", "FightCommand", "ahead_text", "parse_fight_command",
+           "referee_move", "suggest", "typed_outcome", "whole"]
 
 #: The commands that change a fight, with how each is typed.
 COMMANDS = {
     "damage": "damage NAME N", "heal": "heal NAME N [temp]", "add": "add SIDE {...}", "remove": "remove NAME",
     "plan": "plan NAME [{...}]", "condition": "condition NAME C [N rounds]", "end": "end NAME [C]",
     "declare": "declare SIDE|NAME ask|auto|repeat", "morale": "morale SIDE [TOTAL]", "note": "note TEXT",
+    "place": "place NAME X Y",
 }
+#: The referee's move of a combatant (``move NAME to X Y``, ``toward NAME``, ``away NAME [FEET]``): a command only
+#: when a combatant's name follows ``move`` (else ``move 30`` is a declaration: ``referee_move``).
+MOVE_COMMAND = "move NAME to X Y | toward NAME | away NAME [FEET]"
 #: The command that says declarations ahead (``Fight.ahead``), as a session journals a group's answer or a change
 #: typed before a combatant's turn: ``ahead {"who": [NAME, ...], "declare": ENTRY or "same"}`` (JSON).
 AHEAD = "ahead"
@@ -78,7 +83,78 @@ def parse_fight_command(text: str, fight: Fight[Any]) -> FightCommand:
         return _note(rest)
     if verb == AHEAD:
         return _ahead(rest, fight)
+    if verb == "place":
+        return _place(rest, fight)
+    if verb == "move":
+        return _move(rest, fight)
     raise CommandError(f"unknown command {verb!r}")
+
+
+def referee_move(text: str, fight: Fight[Any]) -> bool:
+    """Whether ``text`` is the referee's ``move NAME ...`` (a combatant's name after ``move``), not a declaration."""
+    verb, _, rest = text.strip().partition(" ")
+    if verb.lower() != "move":
+        return False
+    lowered = rest.strip().lower()
+    return any(lowered == n.lower() or lowered.startswith(n.lower() + " ") for n in fight.state.fighters)
+
+
+def _feet(text: str) -> int | None:
+    """A coordinate in feet: a whole number, maybe negative, within the limit."""
+    negative = text.startswith("-")
+    n = whole(text[1:] if negative else text, MAX_FEET, 0)
+    return None if n is None else -n if negative else n
+
+
+def _placed(fight: Fight[Any], verb: str) -> None:
+    if not fight.state.placed:
+        raise CommandError(f"{verb}: this fight places nobody; give the file's sides (or combatants) at: [x, y] in "
+                           "feet to play it on a map")
+
+
+def _place_event(fight: Fight[Any], name: str, to: tuple[int, int], how: str) -> None:
+    f = fight.state.fighters[name]
+    frm = f.pos
+    _emit(fight, Place, name, f"the referee {how} {name} {'to' if how == 'moves' else 'at'} {to[0]},{to[1]}"
+          + (f" (from {frm[0]},{frm[1]})" if frm is not None else ""), from_=frm, to=to)
+
+
+def _place(rest: str, fight: Fight[Any]) -> FightCommand:
+    _placed(fight, "place")
+    example = "place Brom 30 -10"
+    name, tail = _lead(rest, fight, "place", example)
+    words = tail.split()
+    x, y = (_feet(words[0]), _feet(words[1])) if len(words) == 2 else (None, None)
+    if x is None or y is None:
+        raise CommandError(f"place: say `place NAME X Y`, X and Y whole feet from -{MAX_FEET} to {MAX_FEET}, "
+                           f"e.g. {example}")
+    to = (x, y)
+    return lambda fight: _place_event(fight, name, to, "places")
+
+
+def _move(rest: str, fight: Fight[Any]) -> FightCommand:
+    _placed(fight, "move")
+    example = "move Brom to 30 0, move Brom toward Orc, move Brom away Orc 30"
+    name, tail = _lead(rest, fight, "move", example)
+    how, _, more = tail.partition(" ")
+    how = how.lower()
+    words = more.split()
+    here = fight.state.fighters[name].pos
+    assert here is not None
+    if how == "to" and len(words) == 2 and None not in (_feet(words[0]), _feet(words[1])):
+        to = (_feet(words[0]) or 0, _feet(words[1]) or 0)
+    elif how in ("toward", "away") and words:
+        feet = whole(words[-1], MAX_FEET, 0) if len(words) > 1 else None
+        other = _fighter(" ".join(words[:-1] if feet is not None else words), fight, "move")
+        there = fight.state.fighters[other].pos
+        assert there is not None
+        if how == "toward":
+            to = toward_reach(here, there, feet if feet is not None else MAX_FEET, RANK)
+        else:
+            to = step_away(here, there, feet if feet is not None else fight.state.fighters[name].mv * 10)
+    else:
+        raise CommandError(f"move: say {MOVE_COMMAND}, e.g. {example}")
+    return lambda fight: _place_event(fight, name, to, "moves")
 
 
 def _moment(fight: Fight[Any]) -> tuple[Tick, str]:

@@ -13,7 +13,8 @@ The forms (then, in any order: ``with WEAPON``, ``at TARGET``, ``roll N``, ``dis
     charge NAME         a melee with charge
     set NAME            a melee with set (where the ruleset has it: set against a charge)
     cast SPELL          cast SPELL at TARGET
-    move [FEET] [MODE]  withdraw [FEET], retreat [FEET], flee [FEET] (default: its full movement)
+    move [FEET] [MODE]  withdraw [FEET], retreat [FEET], flee [FEET] (default: its full movement); in a fight
+                        that places its combatants, then ``toward NAME``, ``away NAME`` or ``to X Y``
     wait                none (nothing), misc TEXT
 """
 
@@ -35,6 +36,8 @@ _MOVES = ("withdraw", "retreat", "flee")
 #: The words a declaration may begin with (besides a ruleset's own keys).
 VERBS = (*_ATTACKS, "charge", "set", "cast", "move", *_MOVES, "wait", "none", "nothing", "misc")
 _MODIFIERS = ("with", "at", "roll", "distance", "hit", "miss", "speed", "mode")
+#: A placed fight's way of a move (docs/positions.md): read after a move, not offered by Tab in a fight without places.
+_WAYS = ("toward", "away", "to")
 
 
 def entry(text: str, choices: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,6 +102,12 @@ class _Reader:
                 if hit is not None:
                     raise AnswerError(f"{what}: {hit[0]} is out of the fight ({hit[1]}); still standing: {known}")
         raise AnswerError(f"{what}: no {_KIND_WORDS[kind]} named {said!r} ({known})")
+
+    def _coordinate(self, what: str) -> int:
+        word = self._word()
+        if word is None or not word.lstrip("-").isdigit() or len(word) > 6:
+            raise AnswerError(f"{what}: give X Y, whole feet (e.g. move 30 to 40 -10)")
+        return int(word)
 
     def _int(self, what: str) -> int:
         word = self._word()
@@ -166,6 +175,11 @@ class _Reader:
             out["at"] = self._name("target", "at")
         elif word in ("roll", "distance", "speed"):
             out[word] = self._int(word)
+        elif word in ("toward", "away") and "move" in out:  # a placed fight's way (docs/positions.md)
+            out[word] = self._name("target", word)
+        elif word == "to" and "move" in out:
+            x, y = self._coordinate("to"), self._coordinate("to")
+            out["to"] = [x, y]
         elif word == "mode":
             mode = self._word()
             if mode is None:
@@ -190,7 +204,7 @@ class _Reader:
 
     def _value(self) -> Any:
         """A ruleset key's value: the words up to the next modifier or key; none: true; a, b: a list."""
-        stop = set(_MODIFIERS) | set(self.keys)
+        stop = set(_MODIFIERS) | set(_WAYS) | set(self.keys)
         j = self.i
         while j < len(self.words) and self.words[j].lower() not in stop:
             j += 1

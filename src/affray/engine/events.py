@@ -50,6 +50,7 @@ __all__ = [
     "Morale",
     "Move",
     "Note",
+    "Place",
     "Replan",
     "Rolls",
     "SpellLost",
@@ -204,14 +205,15 @@ class Check(Event):
 class Move(Event):
     """Movement: ``feet`` covered; ``disengage`` leaves melee, ``leaves`` the fight; ``stopped`` short."""
 
-    __slots__ = ("disengage", "feet", "leaves", "mode", "stopped", "target")
+    __slots__ = ("disengage", "feet", "from_", "leaves", "mode", "stopped", "target", "to")
     kind: ClassVar[str] = "move"
-    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "feet", "mode", "stopped", "disengage", "leaves")
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "target", "feet", "mode", "stopped", "disengage", "leaves",
+                                         "from_", "to")
 
     def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
                  detail: str | None = None, rolls: Rolls = (), target: str | None = None, feet: int = 0,
                  mode: str | None = None, stopped: bool = False, disengage: bool = False,
-                 leaves: bool = False) -> None:
+                 leaves: bool = False, from_: tuple[int, int] | None = None, to: tuple[int, int] | None = None) -> None:
         super().__init__(tick, at, round, actor, why, detail, rolls)
         self.target: Final = target
         self.feet: Final = feet
@@ -219,6 +221,9 @@ class Move(Event):
         self.stopped: Final = stopped
         self.disengage: Final = disengage
         self.leaves: Final = leaves
+        #: Where it stood and where it stands after (a fight that places its combatants; else None).
+        self.from_: Final = from_
+        self.to: Final = to
 
 
 class Melee(Event):
@@ -543,6 +548,21 @@ class Leave(Event):
     kind: ClassVar[str] = "leave"
 
 
+class Place(Event):
+    """The referee places a combatant (or corrects its place): ``to`` in feet, from ``from_``."""
+
+    __slots__ = ("from_", "to")
+    kind: ClassVar[str] = "place"
+    _fields: ClassVar[tuple[str, ...]] = (*COMMON_FIELDS, "from_", "to")
+
+    def __init__(self, tick: Tick, at: str, round: int | None, actor: str | None = None, why: str | None = None,
+                 detail: str | None = None, rolls: Rolls = (), from_: tuple[int, int] | None = None,
+                 to: tuple[int, int] | None = None) -> None:
+        super().__init__(tick, at, round, actor, why, detail, rolls)
+        self.from_: Final = from_
+        self.to: Final = to
+
+
 class Replan(Event):
     """The referee replaces the actor's declarations still to come."""
 
@@ -584,4 +604,4 @@ class Note(Event):
 EVENT_TYPES: tuple[type[Event], ...] = (
     Surprise, Initiative, Declare, Morale, Check, Move, Melee, Missile, Wound, CastStart, Cast, SpellRuined,
     SpellLost, Effect, Expire, Misc, Wait, Surrender, Delay, Impossible, Abort, Fatigue, Condition, Down, Damage,
-    Heal, Join, Leave, Replan, Declarer, Note)
+    Heal, Join, Leave, Replan, Declarer, Note, Place)

@@ -36,6 +36,7 @@ from affray.engine.events import (
     Tick,
 )
 from affray.engine.options import BaseOptions
+from affray.engine.places import feet_to_close
 from affray.engine.rules import LOST, Chain, FreeAttack
 from affray.engine.state import Fighter, FightState, FinalState, Memorized, PoolFactory
 from affray.engine.step import AttackMods, Step, Until
@@ -364,6 +365,8 @@ class Fight(Generic[S]):
             if member is not None:
                 decl = decl.changed(**{decl.action: member.name})
         remaining = f.remaining if continuing else decl.distance if decl.action == "melee" else 0
+        if self.state.placed and decl.action == "melee":  # where they stand says how far, every time it declares
+            remaining = self.to_close(f, decl)
         detail = None
         if self.explain:
             detail = describe_declaration(decl, f) + (f" (of the {said.target})" if said is not decl else "")
@@ -459,8 +462,18 @@ class Fight(Generic[S]):
         if (last.distance or last.charge) and last.target in f.engaged:
             update["distance"] = 0
             update["charge"] = False
+        elif last.charge and self.state.placed and self.to_close(f, last) == 0:  # in reach: no run left to charge
+            update["charge"] = False
         decl = last.changed(**update) if update else last
         return decl if self.why_not(f, decl) is None else None
+
+    def to_close(self, f: Fighter, decl: Order) -> int:
+        """Feet ``f`` must close to strike with the melee ``decl``: from where both stand in a fight that places its
+        combatants, else the ``distance`` typed in."""
+        if self.state.placed:
+            feet = feet_to_close(f, decl, self.state)
+            return feet if feet is not None else 0
+        return decl.distance
 
     def why_not(self, f: Fighter, decl: Order) -> str | None:
         """Why ``decl`` cannot be ``f``'s at this moment (its target is out of the fight, its spell cannot be paid

@@ -29,10 +29,12 @@ from affray.engine.events import (
     Wound,
 )
 from affray.engine.fight import FOREVER, Fight
+from affray.engine.places import missile_refusal, range_mod, reach_refusal, whither
 from affray.engine.rules import KEPT, LOST
 from affray.engine.state import Fighter
 from affray.engine.step import AttackMods, AttackRoll, Step, Until
 from affray.model.encounter import Outcome, Spell, parse_duration
+from affray.model.place import apart
 
 __all__ = ["Engine"]
 
@@ -98,6 +100,12 @@ class Engine(Fight[S]):
             if not target.active:
                 self._impossible(step, f"the target {target.name} is {'down' if target.down else 'gone'} (G-05)"
                                  if self.explain else None, target=target.name)
+                return
+            weapon = step.weapon if step.weapon is not None else a.weapons[0]
+            far = (missile_refusal(a, target, weapon) if kind == "missile" else
+                   reach_refusal(a, target, weapon) if self.state.placed else None)
+            if far is not None:
+                self._impossible(step, far, target=target.name)
                 return
             self.attack(step, target)
         elif kind == "move":
@@ -174,6 +182,10 @@ class Engine(Fight[S]):
         if weapon is not None and weapon.magic:
             mods.add("hit", weapon.magic, "magic weapon")
             mods.add("damage", weapon.magic, "magic weapon")
+        if weapon is not None and step.kind == "missile" and self.state.placed:
+            band = range_mod(step.actor, target, weapon)
+            if band is not None:
+                mods.add("hit", band[0], band[1])
         self.rules.mods(self, step, target, mods)
         return mods
 
@@ -339,9 +351,18 @@ class Engine(Fight[S]):
         if stopped and self.explain:
             detail = (detail + "; " if detail else "") + (f"stopped: an opportunity attack drew blood, so none of "
                                                           f"its {step.feet} ft is covered")
-        self.record(Move(step.tick, step.at, self.round_at(step.tick), mover.name, step.why, detail or None,
-                         target=step.target, feet=0 if stopped else step.feet, mode=step.mode, stopped=stopped,
-                         disengage="disengage" in tags, leaves="leaves" in tags, rolls=self.rolls()))
+        feet = 0 if stopped else step.feet
+        here = mover.pos
+        there = whither(self.state, step, feet) if here is not None else None
+        if there is not None and here is not None:  # a closing stops at reach, whatever its allowance
+            feet = min(feet, round(apart(here, there)))
+        why = step.why
+        if there is not None and here is not None and self.explain:
+            why = (why + "; " if why else "") + f"{feet} ft, {here[0]},{here[1]} -> {there[0]},{there[1]}"
+        self.record(Move(step.tick, step.at, self.round_at(step.tick), mover.name, why, detail or None,
+                         target=step.target, feet=feet, mode=step.mode, stopped=stopped,
+                         disengage="disengage" in tags, leaves="leaves" in tags, rolls=self.rolls(),
+                         from_=here, to=there))
 
     def _cast(self, step: Step) -> None:
         a = step.actor

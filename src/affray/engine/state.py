@@ -30,6 +30,7 @@ from affray.engine.events import (
     Missile,
     Morale,
     Move,
+    Place,
     Replan,
     SpellLost,
     SpellRuined,
@@ -42,6 +43,7 @@ from affray.model.arms import Arms, arms_of
 from affray.model.derive import attacks_per_round, hd_value, save_vs_spell, thac0_for
 from affray.model.encounter import Combatant, Encounter, Spell, Weapon, expand
 from affray.model.order import Order, order_of
+from affray.model.place import closing_feet, in_reach, placed, placements
 
 __all__ = ["NEXT_STRIKE", "NOBODY", "NO_CONDITIONS", "UNARMED", "FightState", "Fighter", "FinalState", "Held",
            "Memorized", "PoolFactory", "SpellPool"]
@@ -199,9 +201,9 @@ class Fighter:
 
     __slots__ = ("ac", "active", "aoo_round", "attacks", "casting", "casts", "conditions", "current",
                  "damage_bonus", "declared", "declares", "dex", "down", "engaged", "fled", "hd", "hp", "index", "klass",
-                 "level", "load", "memo", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool",
-                 "remaining", "routed", "routine", "save", "shield", "side", "size", "spec", "spells", "subdual",
-                 "thac0", "unconscious", "weapons")
+                 "level", "load", "memo", "mounted", "mv", "name", "pc", "plan", "plan_pos", "policy", "pool", "pos",
+                 "remaining", "routed", "routine", "save", "shield", "shots", "side", "size", "spec", "spells",
+                 "subdual", "thac0", "unconscious", "weapons")
 
     def __init__(self, name: str, side: str, index: int, spec: Combatant, pc: bool,
                  plan: tuple[Order, ...], attack_scheme: str | None, pool: SpellPool,
@@ -256,6 +258,22 @@ class Fighter:
         #: Timed conditions (C2X-03/04: dazed, stunned, prone, slowed...) by name. A condition holds at ticks
         #: from its ``since`` to before its ``until``; "next strike" ones also end with the next attack.
         self.conditions: dict[str, Held] = NO_CONDITIONS  # its own dict from its first condition
+        #: Where it stands, in feet, in a fight that places its combatants (else None).
+        self.pos: tuple[int, int] | None = None
+        #: Shots made by weapon name (counted against a weapon's ``ammo``); None until its first.
+        self.shots: dict[str, int] | None = None
+
+    @property
+    def reach(self) -> int:
+        """The longest reach of its melee weapons (5 ft unarmed)."""
+        return max((w.reach for w in self.weapons if not w.is_missile), default=5)
+
+    def ammo_left(self, weapon: Arms) -> int | None:
+        """Shots left of ``weapon`` (its ``ammo`` less those made in this fight); None when uncounted."""
+        ammo = weapon.ammo
+        if ammo is None:
+            return None
+        return max(0, ammo - (self.shots or {}).get(weapon.name, 0))
 
     def weapon(self, name: str | None, missile: bool = False) -> Arms:
         """The named weapon, else the first of the right kind, else the first."""
@@ -292,7 +310,7 @@ class Fighter:
         return {"side": self.side, "hp": self.hp, "down": self.down, "fled": self.fled,
                 "unconscious": self.unconscious, "engaged": sorted(self.engaged), "casting": self.casting,
                 "pool": self.pool.snapshot(), "shield": self.shield, "conditions": dict(self.conditions),
-                "plan": self.plan[self.plan_pos:]}
+                "plan": self.plan[self.plan_pos:], "pos": self.pos, "shots": self.shots}
 
     def __repr__(self) -> str:
         return f"Fighter({self.name!r}, hp={self.hp})"
@@ -389,6 +407,11 @@ class FightState:
         self.ranks: dict[str, int] = {}  # side -> place in this declaration point's order (1 = first)
         self.surprised: frozenset[str] = frozenset()
         self.surprisers: frozenset[str] = frozenset()
+        #: Whether the fight places its combatants (CONTRACT "Where everyone stands"): then each has a ``pos``.
+        self.placed = placed(encounter)
+        if self.placed:
+            for name, point, _loc in placements(encounter):
+                self.fighters[name].pos = point
 
     def _pcs_first(self) -> list[Fighter]:
         pc_sides = self._pc_sides
@@ -412,6 +435,8 @@ class FightState:
             if not e.continuing:
                 f.current = decl
                 f.remaining = e.remaining or 0
+            elif self.placed and e.remaining is not None:  # an approach goes on: the feet left, from where they stand
+                f.remaining = e.remaining
         elif isinstance(e, Melee):
             self._attack(e)
         elif isinstance(e, Move):
@@ -422,6 +447,11 @@ class FightState:
                     self._disengage(f)
                 if e.leaves:
                     self._leave(f)
+            if e.to is not None:
+                self._moved(f, e.to)
+        elif isinstance(e, Place):
+            if e.to is not None:
+                self._moved(fs[e.actor], e.to)  # type: ignore[index]
         elif isinstance(e, Wound):
             wounded = fs[e.target]  # type: ignore[index]
             wounded.hp -= e.damage
@@ -528,6 +558,10 @@ class FightState:
                     target.subdual += e.damage
             if e.splinter:
                 self._splinter(target)
+            if isinstance(e, Missile) and actor is not None and e.weapon is not None:
+                shots = actor.shots if actor.shots is not None else {}
+                actor.shots = shots
+                shots[e.weapon] = shots.get(e.weapon, 0) + 1
             if actor is not None and not isinstance(e, Missile) and target is not actor:
                 _engage(actor, target.name)
                 _engage(target, actor.name)
@@ -541,6 +575,8 @@ class FightState:
     def _join(self, name: str, side: str, spec: Combatant, plan: tuple[Order, ...]) -> None:
         pc = spec.pc if spec.pc is not None else side in self._pc_sides and not spec.henchman
         f = Fighter(name, side, len(self.fighters), spec, pc, plan, self.attack_scheme, self.pools(spec))
+        if self.placed:
+            f.pos = spec.at if spec.at is not None else (0, 0)
         f.policy = f.policy or self._side_policy[side]
         f.declares = spec.declare or self._side_declare[side] or "ask"
         self.fighters[name] = f
@@ -578,6 +614,31 @@ class FightState:
         f.active = False
         self._disengage(f)
 
+    def _moved(self, f: Fighter, to: tuple[int, int]) -> None:
+        """``f`` stands at ``to`` now: engagements out of reach end, and an approach still going on has the feet
+        left from there (one ended stays ended: a charge that struck and ran on past)."""
+        f.pos = to
+        self._reach_kept(f)
+        current = f.current
+        goal = self.fighters.get(current.melee or "") if current is not None else None
+        if f.remaining and current is not None and goal is not None and goal.pos is not None:
+            f.remaining = closing_feet(to, goal.pos, f.weapon(current.weapon).reach)
+
+    def _reach_kept(self, f: Fighter) -> None:
+        """``f`` moved: an engagement ends with each foe now out of both their reaches (CONTRACT "Where everyone
+        stands": moving out of reach ends an engagement)."""
+        if not f.engaged or f.pos is None:
+            return
+        for other in sorted(f.engaged):
+            g = self.fighters[other]
+            if g.pos is not None and not in_reach(f.pos, g.pos, max(f.reach, g.reach)):
+                mine = f.engaged
+                if isinstance(mine, set):
+                    mine.discard(other)
+                engaged = g.engaged
+                if isinstance(engaged, set):
+                    engaged.discard(f.name)
+
     def _disengage(self, f: Fighter) -> None:
         for other in f.engaged:
             engaged = self.fighters[other].engaged
@@ -612,6 +673,8 @@ class FightState:
             if f.unconscious:
                 entry["unconscious"] = True
             entry.update(f.pool.final())
+            if f.pos is not None:
+                entry["at"] = list(f.pos)
             combatants[f.name] = entry
         return FinalState(combatants, standing[0] if len(standing) == 1 else None)
 

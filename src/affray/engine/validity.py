@@ -22,13 +22,14 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
+from affray.engine.places import missile_refusal
 from affray.model.encounter import Declaration, Spell, Weapon
 from affray.model.order import Order, order_of
 
 if TYPE_CHECKING:
     from affray.engine.state import Fighter, FightState
 
-__all__ = ["Moment", "cast_refusal", "needs_target", "out_how", "references", "why_not"]
+__all__ = ["Moment", "cast_refusal", "needs_target", "out_how", "place_references", "references", "why_not"]
 
 
 class Refuses(Protocol):
@@ -100,6 +101,27 @@ def references(decl: Declaration, actor: str, weapons: Sequence[Weapon], spells:
         yield "charge", "charge: true goes with a melee declaration"
 
 
+def place_references(decl: Declaration, names: Mapping[str, str], placed_by: str | None) -> Iterator[tuple[str, str]]:
+    """(field, what is wrong) of a declaration's words of place: ``to``, ``toward`` and ``away`` go with a move, one
+    of them, naming a combatant; ``placed_by`` (the field that places the fight, None if nothing does) rules out a
+    ``distance`` typed in (the engine works it out) and asks a place of a move's direction."""
+    given = [k for k in ("to", "toward", "away") if getattr(decl, k) is not None]
+    if given and decl.action != "move":
+        yield given[0], f"{given[0]} goes with a move (move: FEET, {given[0]}: ...)"
+    elif len(given) > 1:
+        yield given[1], f"a move goes one way: give one of to, toward and away (here {' and '.join(given)})"
+    for key in ("toward", "away"):
+        who = getattr(decl, key)
+        if who is not None and who not in names:
+            yield key, f"no combatant named {who!r} (combatants: {_listed(names)})"
+    if given and placed_by is None:
+        yield given[0], ("nobody in this fight has a place: give the sides or combatants at: [x, y] (feet) to move "
+                         f"by {given[0]}")
+    if placed_by is not None and decl.distance:
+        yield "distance", (f"the fight places its combatants ({placed_by}): the feet to close are worked out from "
+                           "where they stand; drop distance (or place them elsewhere)")
+
+
 def _acts(spell: Spell) -> str:
     return ", ".join(w for w, on in (("damage", spell.damage), ("healing", spell.heal),
                                      (spell.effect.condition if spell.effect else "", spell.effect)) if on is not None)
@@ -162,4 +184,15 @@ def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str 
                     return f"{spell.name} takes one target (its area is 1): name a combatant of {at}, not the side"
                 if state.active_left[at] == 0:
                     return f"no one of {at} is left in the fight"
+    if state.placed and decl.distance:
+        return (f"{f.name} stands at {_point(f.pos)}: where everyone stands says how far to close; drop distance "
+                "(or place it elsewhere)")
+    if decl.action == "missile":  # ammunition spent, a range exceeded (both cheap to ask of a weapon without them)
+        far = missile_refusal(f, state.fighters.get(decl.missile or ""), f.weapon(decl.weapon, missile=True))
+        if far is not None:
+            return far
     return fight.ruleset.refusal(fight, f, decl) if now else None
+
+
+def _point(p: tuple[int, int] | None) -> str:
+    return f"[{p[0]}, {p[1]}]" if p is not None else "nowhere"

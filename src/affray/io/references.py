@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from affray.engine.state import UNARMED
-from affray.engine.validity import references
+from affray.engine.validity import place_references, references
 from affray.model.encounter import Declaration, Spell, Weapon
 
 __all__ = ["cross_references"]
@@ -68,6 +68,9 @@ def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
         if side not in sides:
             yield ("surprise", side), f"unknown side {side!r} (sides: {side_list})"
     every = {n: str(loc[1]) for n, loc in owners.items()}
+    places = _places(sides)
+    if places:
+        yield from _unplaced(sides, places)
     for actor, decls in _dict(data.get("plan")).items():
         if actor not in specs:
             yield ("plan", actor), f"no combatant named {actor!r} (combatants: {names})"
@@ -78,6 +81,31 @@ def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
             if decl is not None:  # else the model reports it
                 for key, message in references(decl, actor, weapons, spells, every, [str(s) for s in sides]):
                     yield ("plan", actor, i, key), message
+                for key, message in place_references(decl, every, places[0] if places else None):
+                    yield ("plan", actor, i, key), message
+
+
+def _places(sides: dict[Any, Any]) -> list[str]:
+    """The field paths of every ``at`` the file gives (a side's, a combatant's): the fight is placed if any."""
+    out = []
+    for side, s in sides.items():
+        if _dict(s).get("at") is not None:
+            out.append(f"sides.{side}.at")
+        for i, c in enumerate(_list(_dict(s).get("combatants"))):
+            if isinstance(c, dict) and c.get("at") is not None:
+                out.append(f"sides.{side}.combatants[{i}].at")
+    return out
+
+
+def _unplaced(sides: dict[Any, Any], places: list[str]) -> Iterator[tuple[Loc, str]]:
+    for side, s in sides.items():
+        if _dict(s).get("at") is not None:
+            continue
+        for i, c in enumerate(_list(_dict(s).get("combatants"))):
+            if isinstance(c, dict) and c.get("at") is None and c.get("fallen") is None:
+                yield ("sides", side, "combatants", i, "at"), (
+                    f"the fight places its combatants ({places[0]}), so each needs a place: give this one at: [x, y] "
+                    f"in feet, or its side one (sides.{side}.at: [x, y], a rank 5 ft apart)")
 
 
 M = TypeVar("M", bound=BaseModel)

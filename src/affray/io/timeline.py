@@ -19,7 +19,7 @@ __all__ = ["event_dict", "timeline_dict", "timeline_json"]
 
 _COMMON = frozenset({"tick", "at", "round", "actor", "why", "detail", "rolls", "target", "hit", "damage",
                      "opportunity", "spell", "passed"})
-_RENAME = {"decl": "declaration", "free_damage": "damage"}
+_RENAME = {"decl": "declaration", "free_damage": "damage", "from_": "from"}
 #: Each event type's payload: (field, JSON key), in the order they are written.
 _PAYLOAD: dict[type, tuple[tuple[str, str], ...]] = {
     t: tuple((f, _RENAME.get(f, f)) for f in t._fields if f not in _COMMON) for t in EVENT_TYPES}

@@ -50,6 +50,9 @@ class Arms(View):
         self.slots: Final[int] = source.slots
         self.strength: Final[bool | None] = source.strength
         self.natural: Final[bool] = source.natural
+        #: Shots carried (None: uncounted) and a missile's range bands in feet (None: unbounded).
+        self.ammo: Final[int | None] = source.ammo
+        self.range: Final[tuple[int, int, int] | None] = source.range
         #: A missile or thrown weapon; one that can be set against a charge (MJ-13, C2-21); a lance (MJ-17).
         self.is_missile: Final[bool] = source.is_missile
         self.settable: Final[bool] = source.settable

@@ -49,6 +49,7 @@ __all__ = [
     "Declaration",
     "DeclareMode",
     "Encounter",
+    "Point",
     "Rolls",
     "Side",
     "Spell",
@@ -86,6 +87,8 @@ def _text(value: str) -> str:
 
 
 Name = Annotated[str, AfterValidator(_name)]
+#: A place on the plane of the fight, in feet: ``[x, y]`` (CONTRACT "Where everyone stands").
+Point = tuple[Annotated[int, Field(ge=-MAX_FEET, le=MAX_FEET)], Annotated[int, Field(ge=-MAX_FEET, le=MAX_FEET)]]
 Modifier = Annotated[int, Field(ge=-MAX_DURATION, le=MAX_DURATION)]
 Text = Annotated[str, AfterValidator(_text)]
 
@@ -231,6 +234,18 @@ class Weapon(_Frozen):
                              "counts them down by the shots of each fight")
     natural: bool = Field(False, description="a natural attack (claw, bite, horn): timed by the creature's size where "
                           "no speed factor is given (C2-02; speed-segments: SEG-08)")
+    range: tuple[Annotated[int, Field(ge=1, le=MAX_FEET)], Annotated[int, Field(ge=1, le=MAX_FEET)],
+                 Annotated[int, Field(ge=1, le=MAX_FEET)]] | None = Field(
+        None, description="a missile's short, medium and long range in feet (2e PH: medium -2, long -5 to hit; "
+        "beyond long it cannot shoot), read when the fight places its combatants")
+
+    @field_validator("range")
+    @classmethod
+    def _bands(cls, v: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
+        if v is not None and not v[0] <= v[1] <= v[2]:
+            raise ValueError(f"range {list(v)}: short, medium and long in feet, each at least the one before "
+                             "(a short bow: [50, 100, 150])")
+        return v
 
     @cached_property
     def is_missile(self) -> bool:
@@ -389,6 +404,8 @@ class Combatant(_Frozen):
     race: Name = "human"
     specialist: bool = False
     on_point: bool = Field(False, description="leads the side's march (an elf or halfling on point, D12-02)")
+    at: Point | None = Field(None, description="where it stands, [x, y] in feet (a count of them: in a rank from "
+                             "there, 5 ft apart); default: its side's rank")
     surprise_odds: str | None = Field(None, description="a monster's listed chance of being surprised, "
                                       "'1/8' or '1/10' (D12-02)")
     load: int | None = Field(None, ge=0, le=5000, description="pounds carried: sets the movement rate (D12-15)")
@@ -562,6 +579,9 @@ class Declaration(_Checked):
     weapon: Name | None = None
     charge: bool = False
     distance: int = Field(0, ge=0, le=MAX_FEET)
+    to: Point | None = None
+    toward: Name | None = None
+    away: Name | None = None
     at: Name | None = None
     mode: Literal[MOVE_MODES] | None = None  # type: ignore[valid-type]
     speed: Modifier | Literal[SPEED_CATEGORIES] | None = None  # type: ignore[valid-type]
@@ -656,6 +676,8 @@ class Side(_Frozen):
     declare: DeclareMode | None = Field(
         None, description="who answers its combatants' declarations once their plans are used up: ask, auto or "
         "repeat (a combatant's own setting wins); default: ask")
+    at: Point | None = Field(None, description="where its combatants stand, [x, y] in feet: in a rank from there, "
+                             "5 ft apart along y (a combatant's own at wins)")
 
 
 def _free_entry(value: object) -> object:

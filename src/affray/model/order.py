@@ -44,6 +44,9 @@ class Order(View):
         self.charge: Final[bool] = source.charge
         self.distance: Final[int] = source.distance
         self.at: Final[str | None] = source.at
+        self.to: Final[tuple[int, int] | None] = source.to
+        self.toward: Final[str | None] = source.toward
+        self.away: Final[str | None] = source.away
         self.mode: Final[str | None] = source.mode
         self.speed: Final[int | str | None] = source.speed
         self.roll: Final[int | None] = source.roll

@@ -168,7 +168,11 @@ def with_party(text: str, file: str, party: Party) -> tuple[str, str]:
     pcs = [n for n, s in sides.items() if isinstance(s, dict) and s.get("pc") is True]
     name = party.side_name([str(n) for n in sides], [str(n) for n in pcs])
     if name in sides:
+        old = sides[name]
         sides[name] = party.fighting()
+        where = old.get("at") if isinstance(old, dict) else None
+        if where is not None and isinstance(sides[name], dict) and "at" not in sides[name]:
+            sides[name]["at"] = where  # the encounter places the party: its rank stands where the file says
     elif hasattr(sides, "insert"):
         sides.insert(0, name, party.fighting())
     else:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from affray.engine.events import Condition, Event, Expire, Initiative, Morale, Tick
+from affray.engine.events import Condition, Event, Expire, Initiative, Morale, Move, Tick
 from affray.engine.fight import Fight
 from affray.engine.step import Step
 from affray.printable import printable as p
@@ -90,6 +90,7 @@ class Mark:
     hit: bool | None = None
     passed: bool | None = None
     declared: bool = False  # an action declared, not yet placed in time: drawn in its declaration's column
+    feet: str = ""  # a closing or a charge: the feet it covers ("40 ft"), written beside its mark
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,13 @@ def _lane_of(e: Event, lanes: Mapping[str, Lane]) -> str:
 def _title(s: Seen) -> str:
     """A mark's line, then its moment and why (on a line of their own: names come from files, printable)."""
     return p(" ".join(s.text.split())) + "\n" + p(s.why if s.why else f"at {s.event.at}")
+
+
+def _feet(e: Event) -> str:
+    """A closing's or a charge's feet, as its mark shows them (a move on a target, or a charge)."""
+    if isinstance(e, Move) and e.feet and (e.target is not None or e.mode == "charge"):
+        return f"{e.feet} ft" + (" charge" if e.mode == "charge" else "")
+    return ""
 
 
 def _step_title(step: Step) -> str:
@@ -304,7 +312,7 @@ def build_board(ruleset: str, options: Mapping[str, Any], sides: Sequence[str], 
     place = _Placer(layout, window, columns, now)
     marks = [Mark(_lane_of(s.event, by_id), place.index(s.event.tick), s.event.kind, s.event.tick, _title(s), s.seq,
                   hit=getattr(s.event, "hit", None) if s.event.kind in ("melee", "missile") else None,
-                  passed=getattr(s.event, "passed", None))
+                  passed=getattr(s.event, "passed", None), feet=_feet(s.event))
              for s in seen if s.event.tick and layout.window(s.event.tick) == window
              and s.event.kind not in ("condition", "expire")]
     marks += [Mark(st.actor.name, place.index(st.tick), st.kind, st.tick, _step_title(st), placed=True)

@@ -374,7 +374,9 @@ def _mark(m: Mark, cx: float, cy: float) -> str:
     return (f'<g class="{cls}"{seq} data-col="{m.column}" data-tick="{tick}" data-lane="{_x(m.lane)}" '
             f'data-cx="{cx:.1f}"><title>{_x(m.title)}</title>'
             f'<rect x="{cx - _MARK / 2:.1f}" y="{cy - 9:.1f}" width="{_MARK}" height="18" fill="transparent"/>'
-            f"<g{faint}>{_glyph(m.kind, m.hit, m.passed, m.placed, round(cx, 1), round(cy, 1))}</g></g>")
+            f"<g{faint}>{_glyph(m.kind, m.hit, m.passed, m.placed, round(cx, 1), round(cy, 1))}</g>"
+            + (f'<text class="bd-feet" x="{cx:.1f}" y="{cy + 13:.1f}" text-anchor="middle" font-size="7">'
+               f"{_x(m.feet)}</text>" if m.feet else "") + "</g>")
 
 
 def board_panels(board: Board, width: int = PANEL_WIDTH, *, kids: bool = False) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from affray.engine.fight import Fight
+from affray.engine.places import PAST
 from affray.engine.state import Fighter
 from affray.engine.step import Step
 from affray.model.order import Order
@@ -186,7 +187,8 @@ class Combat2Movement(Combat2Part):
         if overrun:
             fight.push(Step((rnd, phase, 7, 2), f, "move", self.words.at_move(rnd, phase), "momentum carries the "
                             f"charger on past {target}: {run} - {remaining} = {overrun} ft (C2-20)", decl=d,
-                            feet=overrun, mode="charge", note=f"overruns {target} by {overrun} ft"))
+                            feet=overrun, mode="charge", tags=frozenset({PAST}), note=f"overruns {target} by "
+                            f"{overrun} ft"))
 
     def readied_wait(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int) -> None:
         """C2-21: a readied weapon strikes as the foe arrives: simultaneously with a charge, before a move."""

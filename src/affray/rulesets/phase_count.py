@@ -401,6 +401,9 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
         rank = fight.state.ranks.get(f.side, 1)
         action = decl.action
         continuing = action == "melee" and f.remaining > 0 and decl is f.current and f.remaining != decl.distance
+        if continuing and fight.state.placed:  # the feet left come from where they stand: its declaration says
+            said = next((e for e in reversed(fight.events) if isinstance(e, Declare) and e.actor == f.name), None)
+            continuing = said is not None and said.continuing
         if action == "wait":
             until = decl.extra.get("until")
             if isinstance(until, int):
@@ -661,7 +664,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
             # declared here, not through Fight.declare: a half-finished approach must not continue
             fight.emit(Declare, step.tick, step.at, f.name, detail=_what(nxt) if fight.explain else None,
                        decl=nxt.source, consumed=True, continuing=False,
-                       remaining=nxt.distance if nxt.action == "melee" else 0)
+                       remaining=fight.to_close(f, nxt) if nxt.action == "melee" else 0)
             if self._place(fight, f, nxt, phase, step.tick):
                 self._abort_ahead(fight, f, phase)
             else:

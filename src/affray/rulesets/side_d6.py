@@ -30,6 +30,7 @@ from affray.engine.conditions import active, effect_of
 from affray.engine.events import Initiative, Surprise, Tick
 from affray.engine.fight import Fight
 from affray.engine.options import BaseOptions, default_morale, morale_dice, option
+from affray.engine.places import passed
 from affray.engine.rules import KEPT, LOST, RUINED, FreeAttack, Rule
 from affray.engine.ruleset import Ruleset
 from affray.engine.state import Fighter
@@ -41,6 +42,7 @@ from affray.model.arms import Arms
 from affray.model.derive import attacks_in_round
 from affray.model.encounter import Combatant, Declaration, Dice, Spell
 from affray.model.order import Order
+from affray.model.place import placed
 from affray.reckon import casualty_morale, turn_sides
 from affray.supplements.c2x.agility import unshielded_ac
 
@@ -53,6 +55,10 @@ STEPS = {4: "movement", 5: "missile attacks", 6: "spells", 7: "melee", 8: "misce
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 #: MJ-13: Fighting-Men (and Men-at-Arms) and Demi-Men may set a spear.
 SETTERS = ("fighter", "paladin", "ranger")
+
+
+#: The tag of a charge declared in a placed fight with no run to make (MJ-12): refused when its moment comes.
+_SHORT_CHARGE = frozenset({"short-charge"})
 
 
 @mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
@@ -108,6 +114,12 @@ class SideD6(Ruleset[None, SideD6Options]):
             if target is not None and target.engaged:
                 return (f"{target.name} is in melee with {', '.join(sorted(target.engaged))}: henchmen and retainers "
                         "never fire into a melee (MJ-16)")
+        if decl.action == "melee" and decl.charge and fight.state.placed:
+            half = f.mv * 10 // 2
+            feet = fight.to_close(f, decl)
+            if feet < half:
+                return (f"{decl.melee} is {feet} ft from {f.name}'s reach: a charge runs at least half the base "
+                        f"move, {half} ft for MV {f.mv} (MJ-12)")
         return None
 
     @classmethod
@@ -133,7 +145,7 @@ class SideD6(Ruleset[None, SideD6Options]):
                 yield loaded.problem(loc + ("past",), "past takes a list of combatant names")
             if d.charge:
                 half = spec.mv * 10 // 2
-                if d.distance < half:
+                if d.distance < half and not placed(loaded.encounter):  # placed: the fight asks (refusal)
                     yield loaded.problem(loc + ("distance",), f"a charge covers at least half the base "
                                          f"move: {half} ft for MV {spec.mv} (MJ-12); give distance >= {half}")
                 weapon = spec.weapon_for(d.weapon)
@@ -320,6 +332,11 @@ class SideD6(Ruleset[None, SideD6Options]):
         weapon = f.weapon(d.weapon)
         remaining = f.remaining
         why_move = ""
+        if d.charge and fight.state.placed and remaining < full // 2:  # MJ-12 from where they stand: no run to make
+            self._step(fight, f, rnd, turn, 4, "melee", base, decl=d, target=d.melee, weapon=weapon,
+                       tags=_SHORT_CHARGE, note=f"{d.melee} is {remaining} ft from {f.name}'s reach: a charge runs at "
+                       f"least half the base move, {full // 2} ft for MV {mv} (MJ-12); no charge")
+            return None
         if d.charge:
             run = min(remaining, full)
             why = (f"{base}; charging: a full move of {full} ft (MV {mv}) of the {remaining} ft, no attack yet "
@@ -472,6 +489,8 @@ class SideD6Rules(Rule):
     def refuse(self, fight: Fight[None], step: Step) -> str | None:
         a = step.actor
         state = fight.state
+        if step.tags is _SHORT_CHARGE:
+            return step.note
         if step.kind == "melee" and a.remaining > 0:
             return f"{a.name} was stopped {a.remaining} ft short of {step.target} (MJ-09)"
         if step.kind == "melee" and step.target is not None:
@@ -508,6 +527,8 @@ class SideD6Rules(Rule):
                     out.append((foe, foe.weapon(None), f"free attack: {mover.name} makes a full retreat from "
                                 "melee (MJ-09, MJ-11)"))
         past = decl.extra.get("past") if decl is not None else None
+        if past is None and state.placed:  # where they stand says whom it runs right past
+            past = [g.name for g in passed(state, step)]
         for name in past or ():
             foe = state.fighters[name]
             if name not in seen and foe.side != mover.side and foe.active and foe.aoo_round != rnd:

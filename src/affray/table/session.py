@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from affray.drive import ROLL, AnswerError, Coming, DeclareQuestion, DieQuestion, Drive, End, Question
-from affray.drive.commands import COMMANDS, ahead_text, typed_outcome, whole
+from affray.drive.commands import COMMANDS, ahead_text, referee_move, typed_outcome, whole
 from affray.drive.driven import Declaring
 from affray.drive.questions import check_declaration, choices, plain
 from affray.drive.shorthand import VERBS as DECLARING
@@ -340,14 +340,14 @@ class Session:
         group = self._group(line)
         if group is not None:
             return self._say_group(*group)
-        if q is not None and verb not in COMMANDS:
+        if q is not None and verb not in COMMANDS and not referee_move(line, self.fight):
             return self._answer_line(q, line, player=False)
         if not words:
             return self.go("step")
         if (outcome := typed_outcome([w.lower() for w in words])) is not None or (
                 len(words) == 1 and whole(verb, 20) is not None):
             return self.preset(line, outcome if outcome is not None else int(verb))
-        if verb in COMMANDS:
+        if verb in COMMANDS or referee_move(line, self.fight):
             return self.command(line)
         if verb in DECLARING or verb in self.fight.ruleset.declaration_keys:
             declaring = self.drive.declaring

@@ -25,6 +25,8 @@ from affray.engine.step import Step
 from affray.model.encounter import MOVE_MODES
 from affray.printable import printable as p
 from affray.render.board import Board, Seen, Who, build_board
+from affray.render.board_clock import layout_for
+from affray.render.map_svg import map_svg, map_tokens
 from affray.render.status import morale_due, next_lines, still_to_come, warn_opportunity
 from affray.render.timeline import event_line, why_line
 from affray.rulesets import find_ruleset
@@ -91,6 +93,7 @@ class DeclareForm:
     movement: int
     keys: list[tuple[str, str]]
     suggestion: str | None = None
+    placed: bool = False  # the fight places its combatants: the feet to close come from the map, not the form
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,9 @@ class View:
     #: The sides and their combatants still in the fight, each with who answers its declarations (the referee's
     #: group form).
     declarers: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    #: Where everyone stands, as SVG, in a fight that places its combatants (CONTRACT "Where everyone stands"):
+    #: the referee's tokens draggable; a player's drawn from the events its character saw.
+    map: str = ""
 
     @property
     def mine(self) -> Card | None:
@@ -273,7 +279,7 @@ def _form(q: DeclareQuestion, fight: Fight[Any]) -> DeclareForm:
         [m for m in c.get("move", MOVE_MODES)],
         int(c.get("movement", 0)),
         [(p(k), p(v)) for k, v in dict(c.get("keys", {})).items()],
-        p(suggestion) if suggestion else None)
+        p(suggestion) if suggestion else None, fight.state.placed)
 
 
 def _card(f: Fighter, *, known: bool, ours: bool, mine: bool, completes: dict[str, str], now: Any,
@@ -339,6 +345,17 @@ def _completes(table: Table) -> dict[str, str]:
     return {s.actor.name: s.at for s in _steps(table) if s.kind == "cast"}
 
 
+def _map(fight: Fight[Any], events: list[Event], *, draggable: bool, me: str | None = None) -> str:
+    """The map of ``events`` (what the viewer saw), or "" in a fight that places nobody."""
+    if not fight.state.placed:
+        return ""
+    ticks = [e.tick for e in events if e.tick]
+    window = layout_for(fight.ruleset.id).window(ticks[-1]) if ticks else None  # the moves of the latest round
+    tokens, trails = map_tokens(fight.encounter, events, fight.ruleset.id, window)
+    title = p(f"Where everyone stands: {fight.now_at}" + (f"; you are {me}" if me else ""))
+    return map_svg(tokens, trails, list(fight.state.sides), title, draggable=draggable, me=me)
+
+
 def referee_view(table: Table, rev: int) -> View:
     """Everything: what the console shows at a prompt, the whole timeline with each why, any question."""
     d = table.session.drive
@@ -367,7 +384,7 @@ def referee_view(table: Table, rev: int) -> View:
                 _ask(q, fight) if q is not None else None, None, _over(table, None), notes, dict(d.dice.by),
                 list(fight.state.sides), list(fight.state.fighters), _paused(table) if q is None else None,
                 [(p(side), [(p(f.name), f.declares) for f in members if f.active])
-                 for side, members in fight.state.sides.items()])
+                 for side, members in fight.state.sides.items()], _map(fight, list(fight.events), draggable=True))
 
 
 def _placed_words(plan: tuple[str, str] | None) -> tuple[str, str]:
@@ -411,7 +428,7 @@ def _knows(fight: Fight[Any], sides: set[str], heard: set[int]) -> Keep:
     return keep
 
 
-SideView = tuple[list[Card], list[Line], Board, list[str]]
+SideView = tuple[list[Card], list[Line], Board, list[str], list[Event]]
 
 
 def _side_view(table: Table, sides: set[str], heard: set[int]) -> SideView:
@@ -447,7 +464,7 @@ def _seen_by(table: Table, sides: set[str], heard: set[int]) -> SideView:
                    plan=_placed_words(plans.get(f.name)) if f.side in sides else (plans.get(f.name, ("", ""))[0], ""))
              for f in fight.state.fighters.values()]
     nxt = [p(f"{s.actor.name} {_step_words(s)}, {s.at}") for s in steps if s.kind in _DOES][:4]
-    return cards, lines, _board(table, seen, steps, ours, secret=True), nxt
+    return cards, lines, _board(table, seen, steps, ours, secret=True), nxt, [s.event for s in seen]
 
 
 def _step_words(s: Step) -> str:
@@ -460,7 +477,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
     fight = table.session.fight
     me = fight.state.fighters[pc]
     side = me.side
-    cards, lines, board, nxt = _side_view(table, {side}, table.session.heard.get(pc, set()))
+    cards, lines, board, nxt, saw = _side_view(table, {side}, table.session.heard.get(pc, set()))
     cards = [replace(c, mine=c.name == p(pc)) for c in cards]
     q = table.pending
     ask = _ask(q, fight) if q is not None and table.session.entitled(pc, q) else None
@@ -470,7 +487,7 @@ def player_view(table: Table, pc: str, rev: int) -> View:
         asked = fight.state.fighters.get(who)
         waiting = p(f"waiting for {who}") if asked is not None and asked.side == side else "waiting for the referee"
     return View(p(pc), "player", rev, p(f"{pc} ({side}), under {fight.ruleset.id}"), p(fight.now_at), nxt, cards,
-                lines, board, ask, waiting, _over(table, side))
+                lines, board, ask, waiting, _over(table, side), map=_map(fight, saw, draggable=False, me=pc))
 
 
 def board_view(table: Table, rev: int) -> View:
@@ -480,11 +497,12 @@ def board_view(table: Table, rev: int) -> View:
     pcs = [f for f in fight.state.fighters.values() if f.pc]
     sides = {f.side for f in pcs}
     heard: set[int] = set().union(*table.session.heard.values()) if table.session.heard else set()
-    cards, lines, board, nxt = _side_view(table, sides, heard)
+    cards, lines, board, nxt, saw = _side_view(table, sides, heard)
     cards = [replace(c, declared="", lands="") for c in cards]  # the board shows them, for the table to see
     side = next(iter(sides)) if len(sides) == 1 else None
     return View("table view", "board", rev, p(f"{PurePath(table.game.file).stem} under {fight.ruleset.id}"),
-                p(fight.now_at), nxt, cards, lines[:12], board, over=_over(table, side))
+                p(fight.now_at), nxt, cards, lines[:12], board, over=_over(table, side),
+                map=_map(fight, saw, draggable=False))
 
 
 def _over(table: Table, side: str | None) -> str | None:

@@ -173,5 +173,34 @@
     });
   }
 
+  // The referee's map: a token dragged and dropped is placed there, snapped to 5 ft (`place NAME X Y`, the map's
+  // form). Listened for on the live part, so it holds across the screen's changes.
+  var drag = null;
+  function feetAt(svg, ev) {
+    var pt = svg.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    return pt.matrixTransform(svg.getScreenCTM().inverse());
+  }
+  live.addEventListener("pointerdown", function (ev) {
+    var t = ev.target.closest ? ev.target.closest(".map-place .af-token[data-name]") : null;
+    if (!t) { return; }
+    drag = { token: t, svg: t.ownerSVGElement, x: +t.getAttribute("data-x"), y: +t.getAttribute("data-y") };
+    ev.preventDefault();
+  });
+  live.addEventListener("pointermove", function (ev) {
+    if (!drag) { return; }
+    var at = feetAt(drag.svg, ev);
+    drag.token.setAttribute("transform", "translate(" + (at.x - drag.x) + "," + (at.y - drag.y) + ")");
+  });
+  live.addEventListener("pointerup", function (ev) {
+    if (!drag) { return; }
+    var at = feetAt(drag.svg, ev), form = drag.svg.closest("form");
+    var x = Math.round(at.x / 5) * 5, y = Math.round(at.y / 5) * 5, name = drag.token.getAttribute("data-name");
+    drag = null;
+    if (!form) { return; }
+    form.querySelector('input[name="text"]').value = "place " + name + " " + x + " " + y;
+    if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+  });
+
   if (window.EventSource) { connect(); }
 })();
