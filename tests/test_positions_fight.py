@@ -62,7 +62,7 @@ def _fight(ruleset: str, seed: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("seed", [3, 4])
-@pytest.mark.parametrize("ruleset", [r.id for r in RULESETS])
+@pytest.mark.parametrize("ruleset", list(RATE))  # the six house systems; the books' baselines run side-d6's moves
 def test_the_kobold_fight_closes_engages_and_disengages_as_the_seeds_say(ruleset: str, seed: int) -> None:
     doc = _fight(ruleset, seed)
     at: dict[str, list[int]] = {"Brom": [0, 0], "Hild": [0, 5], "Osric": [0, 10], "Wren": [0, 15]}

@@ -41,13 +41,13 @@ class BookOptions(BaseOptions):
     ties: str = option("simultaneous", "BX-03", "sides that tie on initiative: act at the same time (the books' "
                        "rule), or roll again until they differ", ("simultaneous", "reroll"))
 
-    morale_first_casualty = "own"  # a side checks after its own first casualty (BX-05, PH2-05)
-    many_sides = "descending"  # more than two sides act in the order of their rolls (BX-02, PH2-02)
-    melee_disrupts = True  # any hit before the spell goes off disrupts it (BX-04, PH2-04)
-    mutual_surprise = "cancel"  # not read: the books' surprise is below
-    lance_first = False  # side-d6's MJ-17: not in the books
-    shield_splinter = "never"  # side-d6's MJ-19: not in the books
-    missile_rate = False  # B/X: one missile attack a round
+    morale_first_casualty: ClassVar[str] = "own"  # a side checks after its own first casualty (BX-05, PH2-05)
+    many_sides: ClassVar[str] = "descending"  # more than two sides act in the order of their rolls (BX-02, PH2-02)
+    melee_disrupts: ClassVar[bool] = True  # any hit before the spell goes off disrupts it (BX-04, PH2-04)
+    mutual_surprise: ClassVar[str] = "cancel"  # not read: the books' surprise is below
+    lance_first: ClassVar[bool] = False  # side-d6's MJ-17: not in the books
+    shield_splinter: ClassVar[str] = "never"  # side-d6's MJ-19: not in the books
+    missile_rate: ClassVar[bool] = False  # B/X: one missile attack a round
 
 
 @mypyc_attr(native_class=False)
@@ -60,7 +60,7 @@ class PH2Options(BookOptions):
                              "environment +6, hindered +3, waiting +1), when every member acting that round shares "
                              "the circumstance (declaration key situation; a wait is waiting)")
 
-    missile_rate = True  # PH2-04: a bow's rate of fire (2/round) is its shots a round
+    missile_rate: ClassVar[bool] = True  # PH2-04: a bow's rate of fire (2/round) is its shots a round
 
 
 #: PH2-06, the 2e PH's Table 55 "Standard Modifiers to Initiative": each circumstance and what it adds to the d10.
