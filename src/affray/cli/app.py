@@ -15,6 +15,8 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
+from affray.cli.common import bounded_fight as _bounded_fight
+from affray.cli.common import console as _console
 from affray.cli.common import guard as _guard
 from affray.cli.common import numbers as _numbers
 from affray.cli.common import parse_sets as _parse_sets
@@ -24,7 +26,6 @@ from affray.limits import MAX_SEED
 from affray.printable import printable
 
 if TYPE_CHECKING:
-    from rich.console import Console
     from typer.models import CommandInfo
 
     from affray.api import Prepared
@@ -81,19 +82,6 @@ _Party = Annotated[Path | None, typer.Option("--party", metavar="PARTY.yaml", he
 _NewRules = Annotated[bool, typer.Option("--new-rules", help="a fight saved by an affray whose rules played it "
                                          "otherwise: go on under this version's rules from the last event both agree "
                                          "on (the saved rest is kept as a branch: `affray log --branch N`)")]
-
-def _console() -> Console:
-    """A console for the output (rich is imported only when something is printed); stdout closed, it ends the
-    command as a closed stdout ends affray's JSON lines (``CLOSED_STDOUT``), not rich's exit 1 (an internal error's)."""
-    from rich.console import Console
-
-    class Out(Console):
-        def on_broken_pipe(self) -> None:
-            self.quiet = True
-            raise BrokenPipeError  # to ``guard``, which ends the command quietly
-
-    return Out(highlight=False)
-
 
 def _game(game: str | None) -> int | None:
     return _whole("--game", game, 1, MAX_SEED, "the number of a fight (`affray games` lists them)")
@@ -706,19 +694,6 @@ def _warn(loaded: Loaded) -> None:
 
         for w in loaded.warnings:
             err().print(printable(f"warning: {w}"), markup=False)
-
-
-def _bounded_fight(file: Path, loaded: Loaded, rounds: int) -> None:
-    """``MAX_FIGHT_BLOWS``: a fight played here keeps every event (some 1 KB a blow), so its most blows a round x
-    ``--max-rounds`` is bounded; the default 50 rounds always pass (``MAX_BLOWS`` x 50)."""
-    from affray.io.load import blows_in_a_round
-    from affray.limits import MAX_FIGHT_BLOWS
-
-    blows = blows_in_a_round(loaded.encounter)[0]
-    if blows * rounds > MAX_FIGHT_BLOWS:
-        raise OptionError(f"{printable(str(file))}: --max-rounds {rounds}: up to {blows:,} blows a round x {rounds} "
-                          f"rounds is {blows * rounds:,} blows in the fight: at most {MAX_FIGHT_BLOWS:,} (limit): "
-                          f"--max-rounds {MAX_FIGHT_BLOWS // blows} at most for this file")
 
 
 def _log_stored(store: Store, game: Game, branch: int | None, as_json: bool) -> None:

@@ -16,9 +16,13 @@ from affray.limits import MAX_ROUNDS, MAX_SEED
 from affray.printable import printable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
 
-__all__ = ["CLOSED_STDOUT", "err", "guard", "numbers", "parse_sets", "whole"]
+    from affray.io.load import Loaded
+
+__all__ = ["CLOSED_STDOUT", "bounded_fight", "console", "err", "guard", "numbers", "parse_sets", "whole"]
 
 #: The exit status once the reader of stdout has gone (``affray drive ... | head -n 1``): a shell's for a command
 #: ended by SIGPIPE (128 + 13), as ``yes | head`` ends; nothing is printed.
@@ -132,3 +136,27 @@ def numbers(seed: str | None, max_rounds: str) -> tuple[int | None, int]:
     return n, rounds
 
 
+def console() -> Console:
+    """A console for the output (rich is imported only when something is printed); stdout closed, it ends the
+    command as a closed stdout ends affray's JSON lines (``CLOSED_STDOUT``), not rich's exit 1 (an internal error's)."""
+    from rich.console import Console
+
+    class Out(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError  # to ``guard``, which ends the command quietly
+
+    return Out(highlight=False)
+
+
+def bounded_fight(file: Path, loaded: Loaded, rounds: int) -> None:
+    """``MAX_FIGHT_BLOWS``: a fight played here keeps every event (some 1 KB a blow), so its most blows a round x
+    ``--max-rounds`` is bounded; the default 50 rounds always pass (``MAX_BLOWS`` x 50)."""
+    from affray.io.load import blows_in_a_round
+    from affray.limits import MAX_FIGHT_BLOWS
+
+    blows = blows_in_a_round(loaded.encounter)[0]
+    if blows * rounds > MAX_FIGHT_BLOWS:
+        raise OptionError(f"{printable(str(file))}: --max-rounds {rounds}: up to {blows:,} blows a round x {rounds} "
+                          f"rounds is {blows * rounds:,} blows in the fight: at most {MAX_FIGHT_BLOWS:,} (limit): "
+                          f"--max-rounds {MAX_FIGHT_BLOWS // blows} at most for this file")

@@ -18,7 +18,8 @@ __all__ = ["replay_command"]
 def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | None, sets: list[str] | None,
                    max_rounds: str, as_json: bool, board: Path | None, write: Path | None,
                    catalogue: Path | None) -> None:
-    from affray.cli.app import _bounded_fight, _console
+    from affray.cli.common import bounded_fight as _bounded_fight
+    from affray.cli.common import console as _console
     from affray.extensions import option_names
     from affray.replay.played import is_database, played_from_db, played_from_file
     from affray.replay.report import replay_all

@@ -16,12 +16,16 @@ from typing import Any
 
 from affray.errors import AffrayError
 
-__all__ = ["GROUPS", "OWN", "Entry", "ExtensionError", "entries", "entry", "forget"]
+__all__ = ["GROUPS", "OWN", "SHOWN_ORDER", "Entry", "ExtensionError", "entries", "entry", "forget"]
 
 #: The entry point groups, by kind.
 GROUPS = {"ruleset": "affray.rulesets", "extension": "affray.extensions", "policy": "affray.policies"}
-#: The distribution whose entries are affray's own (listed first; its rulesets in ``affray.rulesets.SHOWN_ORDER``).
+#: The distribution whose entries are affray's own (listed first; its rulesets in ``SHOWN_ORDER``).
 OWN = "affray"
+#: The order affray's own rulesets are listed and compared in (they are registered by entry point, which setuptools
+#: writes sorted by name): the six house systems, then the books' baselines.
+SHOWN_ORDER = ("combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure",
+               "bx-group", "adnd2e-standard")
 
 
 class ExtensionError(AffrayError):
@@ -106,8 +110,6 @@ def _all(group: str) -> dict[str, Entry]:
         e = Entry(kind, point.name, point.value, package, version)
         (own if package == OWN else others).append(e)
     if kind == "ruleset":
-        from affray.rulesets import SHOWN_ORDER  # setuptools writes entry points sorted by name
-
         own.sort(key=lambda x: SHOWN_ORDER.index(x.name) if x.name in SHOWN_ORDER else len(SHOWN_ORDER))
     out: dict[str, Entry] = {}
     for e in own + sorted(others, key=lambda x: (x.package.lower(), x.name)):

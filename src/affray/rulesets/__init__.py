@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from affray.extensions.registry import SHOWN_ORDER
+
 if TYPE_CHECKING:
     from affray.engine.ruleset import Ruleset
     from affray.rulesets.combat2_phase1 import Combat2Phase1
@@ -25,10 +27,6 @@ __all__ = ["RULESETS", "SHOWN_ORDER",
            "find_ruleset", "ruleset_ids"]
 
 
-#: The order affray's own rulesets are listed and compared in (they are registered by entry point, which setuptools
-#: writes sorted by name): the six house systems, then the books' baselines.
-SHOWN_ORDER = ("combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure",
-               "bx-group", "adnd2e-standard")
 
 
 def ruleset_ids() -> list[str]:
