@@ -79,6 +79,24 @@ def test_side_d6_a_standing_melee_closes_once_then_strikes() -> None:
     assert doc["combatants"]["Brom"]["at"] == [55, 0]
 
 
+def test_side_d6_a_closer_follows_a_foe_who_moved_first_within_the_free_third() -> None:
+    # MJ-05: a melee attacker closes in step 4 "within the free 1/3 move" and strikes at step 7. The orc [15, 0]
+    # declares melee Brom [0, 0]: 15 - 5 (reach) = 10 ft to close then. The party wins initiative (5 against 2), so
+    # Brom's move [0, 0] -> [0, 10] comes first; at the orcs' step 4 Brom stands sqrt(15^2 + 10^2) = 18.03 ft off:
+    # 13.03 ft to close, still within the free third (120 / 3 = 40 ft), so the orc follows him: 13.03 ft along
+    # the line, [15 - 13.03 x 15 / 18.03, 13.03 x 10 / 18.03] = [4.16, 7.23] -> [4, 7], 13 ft, sqrt(4^2 + 3^2) =
+    # 5 ft from Brom: in reach, and its d20 20 hits at step 7. (It once closed the 10 ft of the round's start, to
+    # [7, 6], 8 ft off, and its blow was refused as out of reach.)
+    doc = play(_placed([0, 0], [15, 0], [pc("Brom")], [orc("Orc")]),
+               {"Brom": [{"move": 10, "to": [0, 10]}], "Orc": [melee("Brom", 20, 3)]},
+               initiative={1: {"party": 5, "orcs": 2}}, max_rounds=1)
+    assert one(doc, "move", "Brom")["to"] == [0, 10]
+    closing = one(doc, "move", "Orc")
+    assert (closing["from"], closing["to"], closing["feet"]) == ([15, 0], [4, 7], 13)
+    blows = attacks(doc, "Orc")
+    assert [(b["round"], b["tick"][2], b["hit"]) for b in blows] == [(1, 7, True)]
+
+
 def test_side_d6_a_retreat_out_of_reach_ends_the_engagement() -> None:
     # Round 1: Brom [0, 0] and the orc [5, 0] trade misses (in reach, 5 ft): engaged. Round 2: Brom retreats (MJ-11:
     # full speed away, 120 ft for MV 12; the orc's free attack, d20 2, misses: 2 < 14 needed), so he goes straight

@@ -356,9 +356,13 @@ class SideD6(Ruleset[None, SideD6Options]):
         elif remaining > 0:
             if ex:
                 why_move = f", after closing {remaining} ft within the free 1/3 move ({third} ft, MJ-05)"
+            # with places, the closer follows a foe that moved since the round began, within the free 1/3 move; the
+            # engine stops it at reach (docs/positions.md)
             self._step(fight, f, rnd, turn, 4, "move", f"{base}; closes {remaining} ft, within the free 1/3 move "
-                       f"of {third} ft (MJ-05)" if ex else "", decl=d, feet=remaining, mode="half", target=d.melee,
-                       note=f"closes {remaining} ft to {d.melee}" if ex else "")
+                       f"of {third} ft (MJ-05)" if ex else "", decl=d,
+                       feet=third if fight.state.placed else remaining, mode="half", target=d.melee,
+                       note=(f"closes on {d.melee}" if fight.state.placed else f"closes {remaining} ft to {d.melee}")
+                       if ex else "")
         strike_turn, lance = turn, ""
         melee = d.melee
         target = fight.state.fighters[melee or ""]
