@@ -39,7 +39,7 @@ def child(file: str, ruleset: str, mode: str, fights: int) -> None:
     prepared, sides, hp = job_prepared(job)
     inclusive = unit_of(ruleset)[1]
     spells = any(c.spells for s in prepared.loaded.encounter.sides.values() for c in s.combatants)
-    summary = Summary(list(dict.fromkeys(sides.values())), dict(sides))
+    summary = Summary(list(dict.fromkeys(sides.values())), dict(sides), digest=job.digest)  # as run_batch
 
     def bare(_acc: Any, seed: int) -> None:
         replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False).run()

@@ -479,7 +479,7 @@ def _moments() -> list[float]:
 def _add(m: list[float], x: float) -> None:
     m[0] += x
     m[1] += x * x
-    m[2] += 1
+    m[2] += 1.0
 
 
 def _at(moments: dict[str, list[float]], key: str) -> list[float]:
@@ -531,17 +531,21 @@ def fold(summary: Summary, r: FightRecord) -> None:
     for side, (checks, failures) in r.morale.items():
         summary.morale_checks[side] += checks
         summary.morale_failures[side] += failures
-    survived = summary.survived
+    survived, hurt = summary.survived, summary.hurt
     for c in r.combatants:
+        name = c.name
         if not c.down:
-            survived[c.name] += 1
-        if c.hurt_at is not None:
-            summary.hurt[c.name] += 1
-            _add(_at(m, "hurt:" + c.name), c.hurt_at)
-        if c.down_at is not None:
-            _add(_at(m, "down:" + c.name), c.down_at)
-        if c.struck_at is not None:
-            _add(_at(m, "struck:" + c.name), c.struck_at)
+            survived[name] += 1
+        at = c.hurt_at
+        if at is not None:
+            hurt[name] += 1
+            _add(_at(m, "hurt:" + name), at)
+        at = c.down_at
+        if at is not None:
+            _add(_at(m, "down:" + name), at)
+        at = c.struck_at
+        if at is not None:
+            _add(_at(m, "struck:" + name), at)
         if not c.castings:
             continue
         first: dict[str, Casting] = {}
