@@ -31,7 +31,7 @@ def child(file: str, ruleset: str, mode: str, fights: int) -> None:
     from affray.sim import fight_seeds
     from affray.sim.runner import Job, job_prepared, unit_of
     from affray.sim.summary import Summary
-    from affray.sim.tally import Tally
+    from affray.sim.tally import Sums, Tally
 
     text = Path(file).read_text(encoding="utf-8")
     seeds = tuple(s for batch in fight_seeds(1, fights + 5) for s in batch)
@@ -40,6 +40,7 @@ def child(file: str, ruleset: str, mode: str, fights: int) -> None:
     inclusive = unit_of(ruleset)[1]
     spells = any(c.spells for s in prepared.loaded.encounter.sides.values() for c in s.combatants)
     summary = Summary(list(dict.fromkeys(sides.values())), dict(sides), digest=job.digest)  # as run_batch
+    sums = Sums(summary.sides, job.digest)
 
     def bare(_acc: Any, seed: int) -> None:
         replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False).run()
@@ -49,12 +50,13 @@ def child(file: str, ruleset: str, mode: str, fights: int) -> None:
         fight = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,
                                                    on_event=tally, lean_listener=True)
         result = fight.run()
-        summary.add(tally.record(seed, result.final.winner, result.final.combatants, fight.now))
+        sums.add(tally.record(seed, result.final.winner, result.final.combatants, fight.now))
 
     one = bare if mode == "bare" else simulated
     for seed in seeds[fights:]:  # the warm-up, not counted
         one(None, seed)
     functools.reduce(one, seeds[:fights], None)
+    sums.into(summary)  # once a batch, not counted
 
 
 def measure(file: str, ruleset: str, mode: str, fights: int) -> int:

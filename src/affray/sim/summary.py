@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affray.sim.stats import Interval, Mean, mean_interval, wilson
-from affray.sim.tally import OUTCOMES, SIMULTANEOUS, FightRecord, _add, _moments, fold, landed_before_hurt
+from affray.sim.tally import OUTCOMES, SIMULTANEOUS, FightRecord, Sums, _add, _moments, landed_before_hurt
 
 __all__ = ["SPELL_KINDS", "CombatantStats", "LengthStats", "RulesetStats", "SideStats", "SpellStats", "Summary",
            "landed_before_hurt"]
@@ -67,8 +67,11 @@ class Summary:
     digest: bool = True  # keep ``digests`` (a sweep compares its points with them)
 
     def add(self, r: FightRecord) -> None:
-        """One fight's record added (``tally.fold``: compiled with the tally in the compiled build)."""
-        fold(self, r)
+        """One fight's record added (``tally.Sums``, compiled with the tally in the compiled build; a batch of
+        fights is summed there and added once)."""
+        sums = Sums(self.sides, self.digest)
+        sums.add(r)
+        sums.into(self)
 
     def merge(self, other: Summary) -> None:
         for name, side in other.combatants.items():
