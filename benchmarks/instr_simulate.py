@@ -18,6 +18,7 @@ import functools
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ def child(file: str, ruleset: str, mode: str, fights: int) -> None:
     from affray.sim import fight_seeds
     from affray.sim.runner import Job, job_prepared, unit_of
     from affray.sim.summary import Summary
-    from affray.sim.tally import Sums, Tally
+    from affray.sim.tally import FightRecord, Tally
 
     text = Path(file).read_text(encoding="utf-8")
     seeds = tuple(s for batch in fight_seeds(1, fights + 5) for s in batch)
@@ -40,23 +41,43 @@ def child(file: str, ruleset: str, mode: str, fights: int) -> None:
     inclusive = unit_of(ruleset)[1]
     spells = any(c.spells for s in prepared.loaded.encounter.sides.values() for c in s.combatants)
     summary = Summary(list(dict.fromkeys(sides.values())), dict(sides), digest=job.digest)  # as run_batch
-    sums = Sums(summary.sides, job.digest)
+    try:
+        from affray.sim.tally import Sums  # as run_batch: the batch summed natively, added to the summary once
+
+        sums = Sums(summary.sides, job.digest)
+        add: Callable[[FightRecord], None] = sums.add
+        done: Callable[[], None] = lambda: sums.into(summary)  # noqa: E731
+    except ImportError:  # a version before it (issue 43's start): each record added to the summary
+        add, done = summary.add, lambda: None
+
+    # as run_batch: the sides' order worked out once a batch (a version before issue 43's end: every fight)
+    order: dict[str, Any] = {"order": summary.sides}
+    try:
+        Tally(sides, hp, **order)
+    except TypeError:
+        order = {}
 
     def bare(_acc: Any, seed: int) -> None:
         replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False).run()
 
     def simulated(_acc: Any, seed: int) -> None:  # run_batch's loop, one fight
-        tally = Tally(sides, hp, inclusive=inclusive, ruleset=ruleset, spells=spells)
+        tally = Tally(sides, hp, inclusive=inclusive, ruleset=ruleset, spells=spells, **order)
         fight = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,
                                                    on_event=tally, lean_listener=True)
         result = fight.run()
-        sums.add(tally.record(seed, result.final.winner, result.final.combatants, fight.now))
+        add(tally.record(seed, result.final.winner, result.final.combatants, fight.now))
 
     one = bare if mode == "bare" else simulated
+
+    def counted(_acc: Any, seed: int | None) -> None:
+        if seed is not None:
+            one(None, seed)
+        elif mode == "simulate":
+            done()  # the batch's sums added to its summary, once
+
     for seed in seeds[fights:]:  # the warm-up, not counted
         one(None, seed)
-    functools.reduce(one, seeds[:fights], None)
-    sums.into(summary)  # once a batch, not counted
+    functools.reduce(counted, [*seeds[:fights], None], None)
 
 
 def measure(file: str, ruleset: str, mode: str, fights: int) -> int:

@@ -117,7 +117,7 @@ def run_batch(job: Job) -> Batch:
     records = []
     spells = _spells(prepared)
     for seed in job.seeds:
-        tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset, spells=spells)
+        tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset, spells=spells, order=summary.sides)
         fight = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,
                                                    on_event=tally, lean_listener=True)
         result = fight.run()

@@ -218,13 +218,15 @@ class Tally:
                  "inclusive", "sides")
 
     def __init__(self, sides: dict[str, str], hp: dict[str, int], *, inclusive: bool = True,
-                 ruleset: str = "", spells: bool = True) -> None:
-        """``spells``: whether anyone in the fight has a spell (without, declarations are not read at all)."""
+                 ruleset: str = "", spells: bool = True, order: list[str] | None = None) -> None:
+        """``spells``: whether anyone in the fight has a spell (without, declarations are not read at all);
+        ``order``: the sides in the order of their first combatants, when the caller has it (a batch's fights
+        share it; it is read, never changed)."""
         self.sides = sides
         self.hp = hp
         self.inclusive = inclusive
         self.clock: Callable[[Tick], float] = seconds_of(ruleset)
-        self._sides_list = list(dict.fromkeys(sides.values()))
+        self._sides_list = order if order is not None else list(dict.fromkeys(sides.values()))
         self._first: Tick | None = None
         self._first_hit: Tick | None = None
         self._first_fall: Tick | None = None
@@ -498,7 +500,7 @@ class Sums:
     gives a summary the same, key order and all."""
 
     __slots__ = ("broke", "castings", "dealt", "digest", "digests", "draws", "fights", "first_blow", "first_blow_won",
-                 "fled", "hurt", "lengths", "moments", "morale_checks", "morale_failures", "seconds", "sides",
+                 "fled", "hurt", "keys", "lengths", "moments", "morale_checks", "morale_failures", "seconds", "sides",
                  "spells", "survived", "taken", "winners", "wins")
 
     def __init__(self, sides: list[str], digest: bool) -> None:
@@ -524,6 +526,15 @@ class Sums:
         self.winners: list[int] = []
         self.seconds: list[float] = []
         self.digests: list[int] = []
+        #: A combatant's (or side's) moments' keys, "hurt:NAME", "down:NAME", "struck:NAME" ("dealt:SIDE"), written
+        #: once a batch rather than three times a fight.
+        self.keys: dict[str, tuple[str, str, str]] = {}
+
+    def key(self, name: str) -> tuple[str, str, str]:
+        keys = self.keys.get(name)
+        if keys is None:
+            keys = self.keys[name] = ("hurt:" + name, "down:" + name, "struck:" + name)
+        return keys
 
     def add(self, r: FightRecord) -> None:
         fold(self, r)
@@ -604,7 +615,7 @@ def fold(sums: Sums, r: FightRecord) -> None:
     dealt, taken = sums.dealt, sums.taken
     for side, dmg in r.dealt.items():
         dealt[side] = dealt.get(side, 0) + dmg
-        _add(_at(m, "dealt:" + side), dmg)
+        _add(_at(m, "dealt:" + side), dmg)  # a side or two a fight
     for side, dmg in r.taken.items():
         taken[side] = taken.get(side, 0) + dmg
     fled, broke = sums.fled, sums.broke
@@ -621,16 +632,17 @@ def fold(sums: Sums, r: FightRecord) -> None:
         name = c.name
         if not c.down:
             survived[name] = survived.get(name, 0) + 1
+        hurt_key, down_key, struck_key = sums.key(name)
         at = c.hurt_at
         if at is not None:
             hurt[name] = hurt.get(name, 0) + 1
-            _add(_at(m, "hurt:" + name), at)
+            _add(_at(m, hurt_key), at)
         at = c.down_at
         if at is not None:
-            _add(_at(m, "down:" + name), at)
+            _add(_at(m, down_key), at)
         at = c.struck_at
         if at is not None:
-            _add(_at(m, "struck:" + name), at)
+            _add(_at(m, struck_key), at)
         if not c.castings:
             continue
         first: dict[str, Casting] = {}
