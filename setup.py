@@ -26,11 +26,11 @@ sys.path.insert(0, str(HERE / "build_backend"))
 from affray_backend import compile_asked  # noqa: E402
 
 #: Compiled: the fight's hot path (the engine, the rulesets, the plug-ins, and what they call on every step: the
-#: default policy, the dice, the shared reckonings, the derived tables; the simulator's tally of each fight), the
-#: events included. Left interpreted: the options (fields built by ``option()``, read by dataclasses at class
-#: creation) and the packages' ``__init__``.
+#: default policy, the dice, the shared reckonings, the derived tables; the simulator's tally of each fight, its
+#: clock and its fold into the summary), the events included. Left interpreted: the options (fields built by
+#: ``option()``, read by dataclasses at class creation) and the packages' ``__init__``.
 COMPILED = ("engine/*.py", "rulesets/*.py", "plugins/*.py", "reckon/*.py", "policy.py", "dice/roller.py",
-            "sim/tally.py", "model/derive.py", "model/arms.py", "model/order.py", "model/view.py",
+            "sim/tally.py", "sim/clock.py", "model/derive.py", "model/arms.py", "model/order.py", "model/view.py",
             # Combat II's supplement's step rules and reckonings (its options and its extension class stay
             # interpreted: option() fields, and a subclass of the interpreted affray.extensions.Extension)
             "supplements/c2x/crits.py", "supplements/c2x/strength.py", "supplements/c2x/pools.py",

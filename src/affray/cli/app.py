@@ -202,7 +202,7 @@ def run(
         if window is not None and board is None and map_ is None:
             raise OptionError("--round N picks the round --board or --map draws: give --board PATH too (or --map PATH)")
         prepared, _options, _text, keeper = _prepare_party(file, ruleset, seed_n, set_, catalogue, declare, policy,
-                                                           rounds, party)
+                                                           rounds, party, text_kept=False)
         if map_ is not None:
             from affray.model.place import placed
 
@@ -612,13 +612,15 @@ def _prepare(file: Path, ruleset: str | None, seed: int | None, sets: list[str] 
 def _prepare_party(file: Path, ruleset: str | None, seed: int | None, sets: list[str] | None,
                    catalogue: Path | None = None, declare: list[str] | None = None,
                    policies: list[str] | None = None, rounds: int | None = None,
-                   party: Path | None = None) -> tuple[Prepared, dict[str, Any], str, Keeper | None]:
+                   party: Path | None = None, *, text_kept: bool = True,
+                   ) -> tuple[Prepared, dict[str, Any], str, Keeper | None]:
     """Load ``file`` and settle its ruleset, options (``--set``), seed, who declares (``--declare``) and how
     ``--auto`` plays (``--policy``), both written into the file's text; bad ones are the file's errors. The text
     is returned too (the console keeps it in its database, so that a resumed fight plays the same): for a file
     that names catalogue entries or rolls hit points, the encounter as the fight starts it, standing alone
     (``Loaded.settled_text``). With ``party``, the party file's side in place of the file's of its name (its
-    problems the party file's), and the keeper that writes what the fight left back into it."""
+    problems the party file's), and the keeper that writes what the fight left back into it. ``text_kept=False``:
+    a command that keeps no text (``run``) is given the file's as it is (the settled one is not written)."""
     from affray.api import prepare
     from affray.io.load import read_text
     from affray.io.rewrite import with_declare
@@ -628,21 +630,22 @@ def _prepare_party(file: Path, ruleset: str | None, seed: int | None, sets: list
     keeper = None
     if party is not None:
         text, keeper = _with_party(text, file, party, catalogue)
-    _load_party(text, file, catalogue, keeper)  # the file as written: its own problems first
+    loaded = _load_party(text, file, catalogue, keeper)  # the file as written: its own problems first
     if declare:
         text = with_declare(text, str(file), declare)
     if policies:
         from affray.cli.sim import with_policies
 
         text = with_policies(text, file, policies)
-    loaded = _load_party(text, file, catalogue, keeper, code)
+    if declare or policies:  # the text written again: loaded again (as written, it is what was just loaded)
+        loaded = _load_party(text, file, catalogue, keeper, code)
     _warn(loaded)
     if rounds is not None:
         _bounded_fight(file, loaded, rounds)
     try:
         options = _parse_sets(sets or [])
         prepared = prepare(loaded, ruleset=ruleset, seed=seed, options=options, code=code)
-        return prepared, options, prepared.loaded.settled_text() or text, keeper
+        return prepared, options, (prepared.loaded.settled_text() if text_kept else None) or text, keeper
     except (OptionError, UnknownRulesetError) as exc:
         what = "--ruleset" if isinstance(exc, UnknownRulesetError) else "options (--set)"
         raise OptionError(f"{file}: {what}: {exc}") from None

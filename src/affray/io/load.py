@@ -45,7 +45,9 @@ class Loaded:
 
     encounter: Encounter
     file: str
-    doc: Any  # the ruamel tree, for line numbers of later (ruleset) checks
+    #: The file's tree: ruamel's round-trip one (line numbers), or the plain one the safe reader made, read again
+    #: with lines from ``text`` the first time ``doc`` is asked for (a problem to report, a simulation's file).
+    tree: Any
     problems: tuple[Problem, ...] = ()  # cross-reference problems, kept when loaded with strict=False
     data: dict[str, Any] | None = None  # the file's data with names resolved (None: the file names nothing)
     hp_rolls: tuple[HpRoll, ...] = ()
@@ -55,6 +57,14 @@ class Loaded:
     _settled: dict[tuple[int, str], Loaded] = field(default_factory=dict, compare=False, repr=False)
     #: What is valid but most likely not meant (a weapon written out without damage under a catalogue name).
     warnings: tuple[Problem, ...] = ()
+    text: str | None = field(default=None, compare=False, repr=False)  # the file's text, when ``tree`` has no lines
+
+    @property
+    def doc(self) -> Any:
+        """The ruamel tree, for line numbers of later (ruleset) checks."""
+        if self.text is not None and not hasattr(self.tree, "lc"):
+            object.__setattr__(self, "tree", parse_yaml(self.text, self.file))  # a cache: the same tree, with lines
+        return self.tree
 
     def problem(self, loc: Loc, message: str) -> Problem:
         return Problem(self.file, line_of(self.doc, loc), format_path(loc), message)
@@ -103,8 +113,8 @@ class Loaded:
             data_sides[side] = {**raw_side, "combatants": raw}
         data["sides"] = data_sides
         encounter = self.encounter.model_copy(update={"sides": sides})
-        return Loaded(encounter, self.file, self.doc, self.problems, data, self.hp_rolls, self.morale, seed,
-                      morale_dice, warnings=self.warnings)
+        return Loaded(encounter, self.file, self.tree, self.problems, data, self.hp_rolls, self.morale, seed,
+                      morale_dice, warnings=self.warnings, text=self.text)
 
     def settled_text(self) -> str | None:
         """The settled encounter as a file that stands alone (every name's figures written in, hit points and
@@ -167,7 +177,21 @@ def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
     A new file is held to what a saved fight's text (``stored``) was not (``affray.io.newfile``): no designer's
     ``module:function`` policy but those named on the command line (``code``), and names a referee can tell apart.
     """
-    doc = parse_yaml(text, file)
+    fast = parse_yaml(text, file, lines=False)
+    if hasattr(fast, "lc"):  # read with lines already (a tag, a merge key: ``parse_yaml``)
+        return _load(fast, text, file, strict, catalogue, stored, code)
+    try:
+        loaded = _load(fast, text, file, strict, catalogue, stored, code)
+    except EncounterError:  # its problems' lines: read again with them
+        return _load(parse_yaml(text, file), text, file, strict, catalogue, stored, code)
+    if loaded.warnings or loaded.problems:  # kept for later: with their lines
+        return _load(parse_yaml(text, file), text, file, strict, catalogue, stored, code)
+    return loaded
+
+
+def _load(doc: Any, text: str, file: str, strict: bool, catalogue: str | Path | None, stored: bool,
+          code: Collection[str]) -> Loaded:
+    """``load_text`` of ``doc``, the tree of ``text``: with lines (ruamel's round-trip reader) or without."""
     if not isinstance(doc, dict):
         raise EncounterError([Problem(file, 1, "sides", "the file must be a mapping with at least "
                                       "`sides:` (two sides, each with combatants)")])
@@ -205,11 +229,12 @@ def load_text(text: str, file: str = "<encounter>", *, strict: bool = True,
 
     warnings = tuple(Problem(file, line_of(doc, loc), format_path(loc), message)
                      for loc, message in bare_weapons(data, catalogue))
+    lines = None if hasattr(doc, "lc") else text
     if not named.used:
-        return Loaded(encounter, file, doc, tuple(references), warnings=warnings)
+        return Loaded(encounter, file, doc, tuple(references), warnings=warnings, text=lines)
     seed = encounter.seed if encounter.seed is not None else 0
     return Loaded(encounter, file, doc, tuple(references), data, tuple(named.hp), tuple(named.morale), seed,
-                  warnings=warnings)
+                  warnings=warnings, text=lines)
 
 
 def blows_a_round(c: Combatant, foes: int) -> tuple[int, str]:

@@ -188,8 +188,15 @@ def _flow_too_deep(text: str) -> int | None:
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-def parse_yaml(text: str, file: str) -> Any:
-    """The ruamel tree of ``text`` (with line numbers), within the nesting limit; EncounterError otherwise."""
+def parse_yaml(text: str, file: str, *, lines: bool = True) -> Any:
+    """The ruamel tree of ``text`` (with line numbers), within the nesting limit; EncounterError otherwise.
+
+    ``lines=False``: a tree of plain dicts and lists, without line numbers, read by ruamel's safe reader (libyaml's C
+    parser when ``ruamel.yaml.clib`` is installed: some 5 times faster than the round-trip reader, which is pure
+    Python), for a caller that reads it again with lines when it has a problem to report (``load_text``). The same
+    tree as ``plain_data`` makes of the round-trip one (``tests/test_read_fast.py``: every example and fixture).
+    A text the safe reader might read otherwise (a YAML tag, a merge key ``<<``), or cannot read, is read by the
+    round-trip reader as with ``lines`` (whose errors name the line)."""
     if len(text) > MAX_FILE_BYTES:
         size = len(text.encode("utf-8"))
         if size > MAX_FILE_BYTES:
@@ -198,6 +205,11 @@ def parse_yaml(text: str, file: str) -> Any:
     if deep is not None:
         raise EncounterError([Problem(file, deep, "", f"mappings and lists nested more than {MAX_DEPTH} deep "
                                       "(limit)")])
+    if not lines and not _TAGGED.search(text):
+        try:
+            return copy.deepcopy(_parsed_fast(text)) if len(text) <= _KEPT_TEXT else _fast().load(text)
+        except Exception:  # any error at all is said by the round-trip reader, with its line
+            pass
     try:
         return copy.deepcopy(_parsed(text)) if len(text) <= _KEPT_TEXT else _yaml().load(text)
     except MaxDepthExceededError as exc:
@@ -229,6 +241,24 @@ def _parsed(text: str) -> Any:
     resume, rebuild and undo; a simulation's file once a worker): given out as a copy (``parse_yaml``), some 5
     to 10 times faster than reading it again. A text that fails is not kept."""
     return _yaml().load(text)
+
+
+#: What the safe reader would read otherwise than the round-trip one with ``plain_data``: a tag (``!!str 5`` is a
+#: problem there), a merge key.
+_TAGGED = re.compile(r"!|<<")
+
+
+def _fast() -> YAML:
+    y = YAML(typ="safe")  # ruamel.yaml.clib's C parser when installed, else the pure Python one
+    y.allow_duplicate_keys = False
+    y.max_depth = MAX_DEPTH
+    return y
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_fast(text: str) -> Any:
+    """The safe reader's tree of ``text``, kept as ``_parsed`` keeps the round-trip one."""
+    return _fast().load(text)
 
 
 def _too_big(size: int | None) -> str:

@@ -33,7 +33,7 @@ from affray.rulesets import RULESETS, find_ruleset
 from affray.sim.rules import RulesNote, rules_note
 from affray.sim.summary import Summary
 from affray.sim.sweep import Axis, grid, with_fields
-from affray.sim.tally import FightRecord, Tally
+from affray.sim.tally import FightRecord, Sums, Tally
 
 __all__ = ["BATCH_SIZE", "UNITS", "Batch", "Cell", "Job", "OnBatch", "Plan", "Progress", "default_workers",
            "fight_seeds", "job_prepared", "plan", "run_batch", "run_jobs", "stop_pool", "unit_of", "worker_pool"]
@@ -113,17 +113,19 @@ def run_batch(job: Job) -> Batch:
     prepared, sides, hp = job_prepared(job)
     inclusive = unit_of(job.ruleset)[1]
     summary = Summary(list(dict.fromkeys(sides.values())), dict(sides), digest=job.digest)
+    sums = Sums(summary.sides, job.digest)  # the batch summed natively, added to its summary once
     records = []
     spells = _spells(prepared)
     for seed in job.seeds:
-        tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset, spells=spells)
+        tally = Tally(sides, hp, inclusive=inclusive, ruleset=job.ruleset, spells=spells, order=summary.sides)
         fight = replace(prepared, seed=seed).fight(auto=True, max_rounds=job.max_rounds, explain=False, keep=False,
                                                    on_event=tally, lean_listener=True)
         result = fight.run()
         record = tally.record(seed, result.final.winner, result.final.combatants, fight.now)
-        summary.add(record)
+        sums.add(record)
         if job.keep:
             records.append(record)
+    sums.into(summary)
     return Batch(summary, records, time.process_time() - start)
 
 

@@ -3,45 +3,19 @@ from declaration to outcome, damage, survival, and when each combatant was first
 
 from __future__ import annotations
 
-import zlib
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from affray.sim.stats import Interval, Mean, mean_interval, wilson
-from affray.sim.tally import OUTCOMES, SIMULTANEOUS, Casting, CombatantRecord, FightRecord
+from affray.sim.tally import OUTCOMES, SIMULTANEOUS, FightRecord, Sums, _add, _moments, landed_before_hurt
 
 __all__ = ["SPELL_KINDS", "CombatantStats", "LengthStats", "RulesetStats", "SideStats", "SpellStats", "Summary",
            "landed_before_hurt"]
 
 #: A side's spells by how they ended (``tally.OUTCOMES``: ``landed`` is counted as ``completed``).
 SPELL_KINDS = ("completed", "ruined", "lost", "unbegun", "cut")
-
-
-def landed_before_hurt(k: Casting, c: CombatantRecord) -> bool:
-    """Whether the casting ``k`` of ``c`` landed strictly before ``c`` first took damage (or ``c`` never did): by
-    tick, for equal ticks are simultaneous (side-d6 times nothing within its one-minute round, but orders it)."""
-    if k.outcome != "landed" or k.tick is None:
-        return False
-    return c.hurt_tick is None or k.tick < c.hurt_tick
-
-
-def _moments() -> list[float]:
-    return [0.0, 0.0, 0.0]  # sum, sum of squares, count
-
-
-def _add(m: list[float], x: float) -> None:
-    m[0] += x
-    m[1] += x * x
-    m[2] += 1
-
-
-def _at(moments: dict[str, list[float]], key: str) -> list[float]:
-    m = moments.get(key)
-    if m is None:
-        m = moments[key] = _moments()
-    return m
 
 
 def _merge(a: dict[Any, list[float]], b: dict[Any, list[float]]) -> None:
@@ -93,74 +67,11 @@ class Summary:
     digest: bool = True  # keep ``digests`` (a sweep compares its points with them)
 
     def add(self, r: FightRecord) -> None:
-        self.fights += 1
-        if r.winner is None:
-            self.draws += 1
-        else:
-            self.wins[r.winner] += 1
-        self.winners.append(self.sides.index(r.winner) if r.winner in self.sides else -1)
-        self.seconds.append(r.seconds)
-        if self.digest:
-            self.digests.append(zlib.crc32(repr((r.winner, r.length, r.dealt, r.taken, r.down, r.fled)).encode()))
-        self.lengths[r.length] += 1
-        self.first_blow[r.first_blow or "none"] += 1
-        if r.first_blow is not None and r.first_blow == r.winner:
-            self.first_blow_won += 1
-        m = self.moments
-        if r.first_blow_at is not None:
-            _add(_at(m, "first_blow"), r.first_blow_at)
-        if r.first_fall_at is not None:
-            _add(_at(m, "first_fall"), r.first_fall_at)
-        spells = self.spells
-        for side, counts in r.spells.items():
-            mine = spells.get(side)
-            if mine is None:
-                mine = spells[side] = Counter()
-            for kind, n in counts.items():
-                if n:
-                    mine[kind] += n
-        dealt, taken = self.dealt, self.taken
-        for side, dmg in r.dealt.items():
-            dealt[side] += dmg
-            _add(_at(m, "dealt:" + side), dmg)
-        for side, dmg in r.taken.items():
-            taken[side] += dmg
-        for name in r.fled:
-            self.fled[name] += 1
-        for name in r.broke:
-            self.broke[name] += 1
-        for side, (checks, failures) in r.morale.items():
-            self.morale_checks[side] += checks
-            self.morale_failures[side] += failures
-        survived = self.survived
-        for c in r.combatants:
-            if not c.down:
-                survived[c.name] += 1
-            if c.hurt_at is not None:
-                self.hurt[c.name] += 1
-                _add(_at(m, "hurt:" + c.name), c.hurt_at)
-            if c.down_at is not None:
-                _add(_at(m, "down:" + c.name), c.down_at)
-            if c.struck_at is not None:
-                _add(_at(m, "struck:" + c.name), c.struck_at)
-            if not c.castings:
-                continue
-            first: dict[str, Casting] = {}
-            for k in c.castings:
-                counts = self.castings.setdefault((c.name, k.spell), Counter())
-                counts[k.outcome] += 1
-                if k.why is not None:
-                    counts[f"{k.outcome}:{k.why}"] += 1
-                if k.hurt:
-                    counts["hurt"] += 1
-                if k.outcome == "landed" and k.spell not in first and k.ended is not None:
-                    first[k.spell] = k
-            for spell, k in first.items():
-                counts = self.castings[(c.name, spell)]
-                counts["fights"] += 1
-                if landed_before_hurt(k, c):
-                    counts["before"] += 1
-                _add(_at(m, f"landed:{c.name}:{spell}"), k.ended or 0.0)
+        """One fight's record added (``tally.Sums``, compiled with the tally in the compiled build; a batch of
+        fights is summed there and added once)."""
+        sums = Sums(self.sides, self.digest)
+        sums.add(r)
+        sums.into(self)
 
     def merge(self, other: Summary) -> None:
         for name, side in other.combatants.items():
