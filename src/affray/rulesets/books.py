@@ -11,56 +11,20 @@ switched off through the options side-d6's code reads, fixed here (not options o
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
-
-from mypy_extensions import mypyc_attr
 
 from affray.engine.events import Declare, Initiative, Surprise
 from affray.engine.fight import Fight
-from affray.engine.options import BaseOptions, default_morale, morale_dice, option
 from affray.engine.words import listed, subject, the, their
 from affray.errors import Problem
 from affray.io.checks import planned
+from affray.rulesets.books_options import BookOptions, PH2Options
 from affray.rulesets.side_d6 import ORDINAL, SideD6
 
 if TYPE_CHECKING:
     from affray.io.load import Loaded
 
 __all__ = ["ADnD2eStandard", "BXGroup"]
-
-
-@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
-@dataclass(frozen=True)
-class BookOptions(BaseOptions):
-    """The books' options; the side-d6 house rules the books do not have, fixed off (class attributes, not fields:
-    side-d6's code reads them)."""
-
-    morale_dice: str = morale_dice("2d6")
-    default_morale: int = default_morale(7)
-    ties: str = option("simultaneous", "BX-03", "sides that tie on initiative: act at the same time (the books' "
-                       "rule), or roll again until they differ", ("simultaneous", "reroll"))
-
-    morale_first_casualty: ClassVar[str] = "own"  # a side checks after its own first casualty (BX-05, PH2-05)
-    many_sides: ClassVar[str] = "descending"  # more than two sides act in the order of their rolls (BX-02, PH2-02)
-    melee_disrupts: ClassVar[bool] = True  # any hit before the spell goes off disrupts it (BX-04, PH2-04)
-    mutual_surprise: ClassVar[str] = "cancel"  # not read: the books' surprise is below
-    lance_first: ClassVar[bool] = False  # side-d6's MJ-17: not in the books
-    shield_splinter: ClassVar[str] = "never"  # side-d6's MJ-19: not in the books
-    missile_rate: ClassVar[bool] = False  # B/X: one missile attack a round
-
-
-@mypyc_attr(native_class=False)
-@dataclass(frozen=True)
-class PH2Options(BookOptions):
-    ties: str = option("simultaneous", "PH2-03", "sides that tie on initiative: everything happens at once (the "
-                       "PH's rule), or roll again until they differ", ("simultaneous", "reroll"))
-    modifiers: bool = option(False, "PH2-06", "Table 55's standard modifiers to a side's d10 (hasted -2, slowed +2, "
-                             "higher ground -1, set for a charge -2, slippery footing +2, deep water +4, a foreign "
-                             "environment +6, hindered +3, waiting +1), when every member acting that round shares "
-                             "the circumstance (declaration key situation; a wait is waiting)")
-
-    missile_rate: ClassVar[bool] = True  # PH2-04: a bow's rate of fire (2/round) is its shots a round
 
 
 #: PH2-06, the 2e PH's Table 55 "Standard Modifiers to Initiative": each circumstance and what it adds to the d10.
