@@ -46,7 +46,7 @@ def child(file: str, ruleset: str, mode: str, fights: int) -> None:
 
         sums = Sums(summary.sides, job.digest)
         add: Callable[[FightRecord], None] = sums.add
-        done: Callable[[], None] = lambda: sums.into(summary)  # noqa: E731
+        done: Callable[[], None] = lambda: summary.take(sums)  # noqa: E731
     except ImportError:  # a version before it (issue 43's start): each record added to the summary
         add, done = summary.add, lambda: None
 

@@ -125,7 +125,7 @@ def run_batch(job: Job) -> Batch:
         sums.add(record)
         if job.keep:
             records.append(record)
-    sums.into(summary)
+    summary.take(sums)
     return Batch(summary, records, time.process_time() - start)
 
 

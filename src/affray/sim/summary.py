@@ -71,7 +71,46 @@ class Summary:
         fights is summed there and added once)."""
         sums = Sums(self.sides, self.digest)
         sums.add(r)
-        sums.into(self)
+        self.take(sums)
+
+    def take(self, sums: Sums) -> None:
+        """``sums`` (``tally.Sums``, a batch's) added: as adding each record in turn would, the same to the last bit
+        when this summary has none of these moments yet (a batch's own summary), or they are one fight's (a
+        moment's sums added in another order could round otherwise)."""
+        self.fights += sums.fights
+        self.draws += sums.draws
+        self.first_blow_won += sums.first_blow_won
+        for mine, theirs in ((sums.wins, self.wins), (sums.first_blow, self.first_blow),
+                             (sums.dealt, self.dealt), (sums.taken, self.taken), (sums.fled, self.fled),
+                             (sums.broke, self.broke), (sums.morale_checks, self.morale_checks),
+                             (sums.morale_failures, self.morale_failures), (sums.survived, self.survived),
+                             (sums.hurt, self.hurt)):
+            for k, n in mine.items():
+                theirs[k] += n
+        for length, n in sums.lengths.items():
+            self.lengths[length] += n
+        for side, counts in sums.spells.items():
+            kinds = self.spells.get(side)
+            if kinds is None:
+                kinds = self.spells[side] = Counter()
+            for kind, n in counts.items():
+                kinds[kind] += n
+        moments = self.moments
+        for key, m in sums.moments.items():
+            have = moments.get(key)
+            if have is None:
+                moments[key] = m
+            else:
+                have[0] += m[0]
+                have[1] += m[1]
+                have[2] += m[2]
+        for caster_spell, counts in sums.castings.items():
+            outcomes = self.castings.setdefault(caster_spell, Counter())
+            for kind, n in counts.items():
+                outcomes[kind] += n
+        self.winners.extend(sums.winners)
+        self.seconds.extend(sums.seconds)
+        self.digests.extend(sums.digests)
 
     def merge(self, other: Summary) -> None:
         for name, side in other.combatants.items():

@@ -15,9 +15,8 @@ Each kind of event goes to its handler by a chain of type tests, the commonest k
 from __future__ import annotations
 
 import zlib
-from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from affray.engine.events import (
     Cast,
@@ -36,9 +35,6 @@ from affray.engine.events import (
     Wound,
 )
 from affray.sim.clock import seconds_of
-
-if TYPE_CHECKING:
-    from affray.sim.summary import Summary
 
 __all__ = ["OUTCOMES", "SIMULTANEOUS", "Casting", "CombatantRecord", "FightRecord", "Sums", "Tally", "fold",
            "landed_before_hurt"]
@@ -538,45 +534,6 @@ class Sums:
 
     def add(self, r: FightRecord) -> None:
         fold(self, r)
-
-    def into(self, summary: Summary) -> None:
-        """These sums added to ``summary``: as adding each record to it in turn would, the same to the last bit
-        when ``summary`` has none of these moments yet (a batch's own summary), or these are one fight's (a
-        moment's sums added in another order could round otherwise)."""
-        summary.fights += self.fights
-        summary.draws += self.draws
-        summary.first_blow_won += self.first_blow_won
-        for mine, theirs in ((self.wins, summary.wins), (self.first_blow, summary.first_blow),
-                             (self.dealt, summary.dealt), (self.taken, summary.taken), (self.fled, summary.fled),
-                             (self.broke, summary.broke), (self.morale_checks, summary.morale_checks),
-                             (self.morale_failures, summary.morale_failures), (self.survived, summary.survived),
-                             (self.hurt, summary.hurt)):
-            for k, n in mine.items():
-                theirs[k] += n
-        for length, n in self.lengths.items():
-            summary.lengths[length] += n
-        for side, counts in self.spells.items():
-            kinds = summary.spells.get(side)
-            if kinds is None:
-                kinds = summary.spells[side] = Counter()
-            for kind, n in counts.items():
-                kinds[kind] += n
-        moments = summary.moments
-        for key, m in self.moments.items():
-            have = moments.get(key)
-            if have is None:
-                moments[key] = m
-            else:
-                have[0] += m[0]
-                have[1] += m[1]
-                have[2] += m[2]
-        for caster_spell, counts in self.castings.items():
-            outcomes = summary.castings.setdefault(caster_spell, Counter())
-            for kind, n in counts.items():
-                outcomes[kind] += n
-        summary.winners.extend(self.winners)
-        summary.seconds.extend(self.seconds)
-        summary.digests.extend(self.digests)
 
 
 def fold(sums: Sums, r: FightRecord) -> None:
