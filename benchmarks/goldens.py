@@ -34,7 +34,7 @@ SEEDS = range(6)
 Case = tuple[str, Path, str, int, bool, tuple[str, ...]]
 
 
-def cases(files: list[Path], seeds: range = SEEDS) -> Iterator[Case]:
+def cases(files: list[Path], seeds: range = SEEDS) -> Iterator[Case]:  # noqa: C901
     """(name, file, ruleset, seed, auto, --set values) of every case."""
     for file in files:
         for cls in RULESETS:

@@ -61,7 +61,7 @@ plan:
 RULESETS = ["combat2-phase1", "combat2-phase2", "side-d6", "speed-segments", "phase-count", "d12-procedure"]
 
 
-def expected(ruleset: str, at: str) -> tuple[str, str]:
+def expected(ruleset: str, at: str) -> tuple[str, str]:  # noqa: C901
     """The column (group, label) a moment's words name, read from the words alone (docs/rulesets/*.md)."""
     if ruleset.startswith("combat2"):
         m = re.search(r"phase (\w), (stating intentions|movement|half-segment (\d+))", at)

@@ -113,7 +113,7 @@ class Placer:
             return self.decl_place(actor, d) if d is not order else None
         return None
 
-    def where(self, q: DieQuestion) -> Path_ | None:
+    def where(self, q: DieQuestion) -> Path_ | None:  # noqa: C901
         fight, purpose, actor = self.fight, q.purpose, q.actor
         state = fight.state
         if actor is None:
@@ -275,7 +275,7 @@ def _same(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def drive_and_write(path: Path, ruleset: str, seed: int, rnd: random.Random, options: dict[str, Any],
+def drive_and_write(path: Path, ruleset: str, seed: int, rnd: random.Random, options: dict[str, Any],  # noqa: C901
                     rounds: int) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     """Drive the file, every die asked; (the driven timeline, the file with every answer written, dice with no
     place)."""

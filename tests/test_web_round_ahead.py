@@ -84,7 +84,7 @@ def _acted(served: Served, window: int) -> bool:
 
 
 @pytest.mark.parametrize("ruleset", ruleset_ids())
-def test_the_board_shows_the_round_ahead(tmp_path: Path, ruleset: str) -> None:
+def test_the_board_shows_the_round_ahead(tmp_path: Path, ruleset: str) -> None:  # noqa: C901
     with client(opening(tmp_path, ruleset, FIGHT)) as (_c, served):
         table = served.table
         _on(served, lambda: table.command("dice roll"))

@@ -304,7 +304,7 @@ class Auto:
                 best = g
         return best
 
-    def melee_target(self, fight: Fight[Any], f: Fighter, focus: bool = False) -> Fighter | None:
+    def melee_target(self, fight: Fight[Any], f: Fighter, focus: bool = False) -> Fighter | None:  # noqa: C901
         """Whom ``f`` strikes in melee: the foe it was sent at while it still stands (and ``f`` is in melee with
         nobody else); else, engaged, the foe in melee with it that fewest of its side are on (``focus``: the one
         with the fewest hit points); else the foe ``spread`` (``focus``) finds; every foe encircled, the
@@ -706,7 +706,7 @@ def _standard(top: str) -> bool:
         where.startswith(s + os.sep) for s in sites)
 
 
-def load_policy(ref: str) -> PolicyFunction:
+def load_policy(ref: str) -> PolicyFunction:  # noqa: C901
     """The designer's policy ``ref``: ``module:function`` (the module found as Python finds it, the current
     directory first) or the name of an entry point of the group ``affray.policies``. PolicyError says why not."""
     fn = _LOADED.get(ref)

@@ -175,7 +175,7 @@ def check(file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSO
 
 
 @_app.command()
-def run(
+def run(  # noqa: C901
     file: Annotated[Path, typer.Argument(help="encounter file (YAML or JSON)")],
     ruleset: _Ruleset = None,
     seed: _Seed = None,
@@ -196,7 +196,7 @@ def run(
 ) -> None:
     """Resolve an encounter's plan under a ruleset and print the timeline."""
 
-    def body() -> None:
+    def body() -> None:  # noqa: C901
         seed_n, rounds = _numbers(seed, max_rounds)
         window = _whole("--round", round_, 1, 1_000_000, "a round is a whole number from 1")
         if window is not None and board is None and map_ is None:
@@ -329,7 +329,7 @@ def play(
 
 
 @_app.command()
-def drive(
+def drive(  # noqa: C901
     file: Annotated[Path | None, typer.Argument(help="encounter file; without it, resume the database's fight")] = None,
     ruleset: _Ruleset = None,
     seed: _Seed = None,
@@ -350,7 +350,7 @@ def drive(
 ) -> None:
     """Drive a fight as JSON lines: events and questions on stdout, answers on stdin (see the README)."""
 
-    def body() -> None:
+    def body() -> None:  # noqa: C901
         from affray.cli.drive import converse, divergence, write
         from affray.drive import DicePrefs
         from affray.table import DivergedError, Session, open_fight

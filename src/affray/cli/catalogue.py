@@ -144,7 +144,7 @@ def _spell_level(e: SpellEntry, level: int | None) -> int:
     return _FIRST_LEVEL.get(e.caster or "wizard", {}).get(spell_level, 1)
 
 
-def _written(catalogue: Catalogue, f: Found, level: int | None) -> tuple[dict[str, Any], list[str]]:
+def _written(catalogue: Catalogue, f: Found, level: int | None) -> tuple[dict[str, Any], list[str]]:  # noqa: C901
     """The entry as an encounter file writes it out in full, and the comment lines that go with it."""
     from affray.io.names import monster_figures, scaled_figures
 

@@ -88,7 +88,7 @@ def converse(session: Session, inp: BinaryIO, out: BinaryIO) -> None:
             return
 
 
-def _read(session: Session, item: object, inp: BinaryIO, out: BinaryIO) -> bool:
+def _read(session: Session, item: object, inp: BinaryIO, out: BinaryIO) -> bool:  # noqa: C901
     """Read lines until the question is answered (or, at the end, an undo): False to stop."""
     q = item if isinstance(item, (DeclareQuestion, DieQuestion)) else None
     qid = q.id if q is not None else None
@@ -150,7 +150,7 @@ def _parse(line: str) -> dict[str, Any] | str:
     return surrogate if surrogate is not None else data
 
 
-def _too_deep(line: str) -> bool:
+def _too_deep(line: str) -> bool:  # noqa: C901
     """Whether the lists and objects of a JSON line nest deeper than ``MAX_DEPTH`` (brackets in strings not
     counted): one pass over the line, which a parser would recurse into."""
     if line.count("[") + line.count("{") <= MAX_DEPTH:
@@ -180,7 +180,7 @@ def _pause(session: Session, p: Pause) -> dict[str, Any]:
     return {"pause": {"why": p.why, "at": session.fight.now_at, "events": len(session.fight.events)}}
 
 
-def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:
+def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:  # noqa: C901
     """A ``do`` line carried out; None when it is none of them."""
     if do == "undo":
         n = data.get("n", 1)
@@ -216,7 +216,7 @@ def _do(session: Session, do: object, data: dict[str, Any]) -> Reply | None:
     return None
 
 
-def _answer(session: Session, q: DeclareQuestion | DieQuestion | None, data: dict[str, Any]) -> str | None:
+def _answer(session: Session, q: DeclareQuestion | DieQuestion | None, data: dict[str, Any]) -> str | None:  # noqa: C901
     """Give the answer a line carries; None once accepted, else what is wrong."""
     if q is None:
         return "no question is waiting: send {\"do\": \"undo\", \"n\": K} or {\"do\": \"quit\"}"

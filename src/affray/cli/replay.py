@@ -15,7 +15,7 @@ from affray.printable import printable
 __all__ = ["replay_command"]
 
 
-def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | None, sets: list[str] | None,
+def replay_command(source: Path, ruleset: str, *, game: str | None, seed: str | None, sets: list[str] | None,  # noqa: C901
                    max_rounds: str, as_json: bool, board: Path | None, write: Path | None,
                    catalogue: Path | None) -> None:
     from affray.cli.common import bounded_fight as _bounded_fight

@@ -98,7 +98,7 @@ def _progress() -> Iterator[Callable[[int, int], None] | None]:
         yield advance
 
 
-def policy_fields(file: Path | str, sides: list[str], items: list[str]) -> tuple[dict[str, Any], list[Any]]:
+def policy_fields(file: Path | str, sides: list[str], items: list[str]) -> tuple[dict[str, Any], list[Any]]:  # noqa: C901
     """``--policy`` as fixed fields of the file (every side, or one) and sweep axes (a side given several): each
     item is NAME (every side), SIDE=NAME or SIDE=n1,n2,...; a NAME is a built-in policy or ``module:function``."""
     from affray.model.encounter import POLICY_NAMES
@@ -189,7 +189,7 @@ def _outputs(file: Path, plot: Path | None, rows: Path | None, sweep: bool) -> I
         raise
 
 
-def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,
+def _run(file: Path, ruleset: str | None, fights_text: str, seed_text: str | None, workers_text: str | None,  # noqa: C901
          scheduler: str | None, sets: list[str] | None, vary: list[str] | None, policy: list[str] | None,
          max_rounds_text: str, plot: Path | None, rows: Path | None = None, yes: bool = False,
          as_json: bool = False) -> None:

@@ -90,7 +90,7 @@ class Seen:
         self.temp: dict[str, int] = {}  # name -> temporary hit points the referee gave (``heal NAME N temp``)
         self.said: dict[str, dict[str, Any]] = {}  # name -> the declaration said ahead for it, not yet declared
 
-    def note(self, e: Event, seq: int, state: Any) -> None:
+    def note(self, e: Event, seq: int, state: Any) -> None:  # noqa: C901
         kind = e.kind
         leaves = kind == "move" and getattr(e, "leaves", False) and not getattr(e, "stopped", False)
         if (kind in ("down", "leave", "surrender") or leaves) and e.actor is not None:
@@ -158,7 +158,7 @@ class RandomReferee:
         return self.session.fight
 
     # -- the invariants ---------------------------------------------------------------------------------------
-    def check_event(self, e: Event, seq: int) -> None:
+    def check_event(self, e: Event, seq: int) -> None:  # noqa: C901
         """``e`` against what the events before it made of the fight (the session's state may already be past it:
         a step's events come out together), then noted."""
         seen = self.seen

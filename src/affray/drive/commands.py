@@ -55,7 +55,7 @@ class CommandError(AffrayError):
     """A command the console cannot carry out, with what would be right."""
 
 
-def parse_fight_command(text: str, fight: Fight[Any]) -> FightCommand:
+def parse_fight_command(text: str, fight: Fight[Any]) -> FightCommand:  # noqa: C901
     """Check ``text`` against the fight as it stands; the returned command emits its events."""
     verb, _, rest = text.strip().partition(" ")
     verb = verb.lower()
@@ -204,7 +204,7 @@ def whole(text: str, most: int, least: int = 1) -> int | None:
     return int(text)
 
 
-def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:
+def _hp(verb: str, rest: str, fight: Fight[Any]) -> FightCommand:  # noqa: C901
     temp = verb == "heal" and rest.lower().endswith(" temp")
     if temp:
         rest = rest[:-5].rstrip()
@@ -446,7 +446,7 @@ def _note(rest: str) -> FightCommand:
     return note
 
 
-def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:
+def _ahead(rest: str, fight: Fight[Any]) -> FightCommand:  # noqa: C901
     """Declarations said ahead (``AHEAD``): each named combatant takes ``declare`` (a plan entry, or "same": its
     standing declaration) at its next declaration point."""
     try:

@@ -125,7 +125,7 @@ class _Reader:
         return self.words[self.i].lower() if self.i < len(self.words) else None
 
     # -- the declaration ------------------------------------------------------------------------------
-    def read(self) -> dict[str, Any]:
+    def read(self) -> dict[str, Any]:  # noqa: C901
         verb = (self._word() or "").lower()
         out: dict[str, Any] = {}
         if verb in _ATTACKS:
@@ -167,7 +167,7 @@ class _Reader:
             out["move"] = int(self.c.get("moves", {}).get(out["mode"], out["move"]))
         return out
 
-    def _modifier(self, word: str, out: dict[str, Any]) -> None:
+    def _modifier(self, word: str, out: dict[str, Any]) -> None:  # noqa: C901
         self.i += 1
         if word == "with":
             out["weapon"] = self._name("weapon", "with")

@@ -293,7 +293,7 @@ class Fight(Generic[S]):
         change = f.plan[f.plan_pos].extra.get(CHANGE)
         return change is True or (type(change) is int and change == self.period)
 
-    def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",
+    def declare(self, f: Fighter, tick: Tick, at: str, *, resume: Order | None = None, note: str = "",  # noqa: C901
                 known: tuple[tuple[str, Declaration], ...] = (), fallback: Order | None = None,
                 displaces: str = "", offer: Order | None = None) -> Order | None:
         """``f``'s action for this declaration point: its continuing action, the next of its plan, a flight
@@ -404,7 +404,7 @@ class Fight(Generic[S]):
         now = decl.source
         return last is now or _bare(last) == _bare(now)
 
-    def _unplanned(self, f: Fighter, tick: Tick, at: str,
+    def _unplanned(self, f: Fighter, tick: Tick, at: str,  # noqa: C901
                    known: tuple[tuple[str, Declaration], ...]) -> tuple[Order | None, bool]:
         """Who declares for ``f`` once its plan is used up (CONTRACT "Who declares"), and whether the declaration
         counts as its plan's next entry: one said ahead for it (``ahead``: a group's answer, a change typed before

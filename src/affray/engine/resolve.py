@@ -67,7 +67,7 @@ class Engine(Fight[S]):
                                detail if detail is not None else f"{step.kind} cancelled" if self.explain else None,
                                target=target, spell=spell, rolls=self.rolls(), ends="ends" in step.tags))
 
-    def _resolve(self, step: Step) -> None:
+    def _resolve(self, step: Step) -> None:  # noqa: C901
         if step.kind in self.own_kinds:  # the ruleset's own kind of step: its one route
             self.ruleset.resolve_own(self, step)
             return
@@ -189,7 +189,7 @@ class Engine(Fight[S]):
         self.rules.mods(self, step, target, mods)
         return mods
 
-    def attack(self, step: Step, target: Fighter, *, opportunity: bool = False) -> Melee:
+    def attack(self, step: Step, target: Fighter, *, opportunity: bool = False) -> Melee:  # noqa: C901
         """Resolve one attack roll (G-04) and emit it."""
         a = step.actor
         weapon = step.weapon if step.weapon is not None else a.weapons[0]
@@ -364,7 +364,7 @@ class Engine(Fight[S]):
                          disengage="disengage" in tags, leaves="leaves" in tags, rolls=self.rolls(),
                          from_=here, to=there))
 
-    def _cast(self, step: Step) -> None:
+    def _cast(self, step: Step) -> None:  # noqa: C901
         a = step.actor
         spell = step.spell
         assert spell is not None
@@ -520,7 +520,7 @@ class Engine(Fight[S]):
                 words.append(f"{t.name} regains {amount} hp ({heal.text}: {rolled}{cap})")
         return healed, f"{spell.name}: {', '.join(words)}" if words else ""
 
-    def _affected(self, step: Step, spell: Spell, targets: list[Fighter],
+    def _affected(self, step: Step, spell: Spell, targets: list[Fighter],  # noqa: C901
                   spared: set[str]) -> tuple[list[Fighter], str, list[str]]:
         """The targets a spell's effect takes (``max_hd``; those in melee for one that takes the unengaged; a pool of
         Hit Dice, the fewest first, or a number of creatures; a saving throw; a shield given up to turn it, MJ-19),

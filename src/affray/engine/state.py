@@ -419,7 +419,7 @@ class FightState:
             f for s in self.sides if s not in pc_sides for f in self.sides[s]]
 
     # -- the fold -------------------------------------------------------------------------------------
-    def apply(self, e: Event) -> None:
+    def apply(self, e: Event) -> None:  # noqa: C901
         # isinstance, not ``match``: the compiled build checks a native class's type by pointer (a class pattern is
         # Python's generic isinstance, ~150 instructions a case); a narrowed event's fields are read directly.
         fs = self.fighters
@@ -546,7 +546,7 @@ class FightState:
             self.surprisers = frozenset(e.surprisers)
         # the rest changes nothing of the state (misc, wait, delay, expire, checks...)
 
-    def _attack(self, e: Melee) -> None:
+    def _attack(self, e: Melee) -> None:  # noqa: C901
         fs = self.fighters
         target = fs[e.target] if e.target is not None else None
         actor = fs[e.actor] if e.actor is not None else None

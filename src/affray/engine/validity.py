@@ -58,7 +58,7 @@ def _listed(names: Collection[str]) -> str:
     return ", ".join(shown[:12]) + (" ..." if len(shown) > 12 else "") or "none"
 
 
-def references(decl: Declaration, actor: str, weapons: Sequence[Weapon], spells: Sequence[Spell],
+def references(decl: Declaration, actor: str, weapons: Sequence[Weapon], spells: Sequence[Spell],  # noqa: C901
                names: Mapping[str, str], sides: Collection[str]) -> Iterator[tuple[str, str]]:
     """(field, what is wrong) for each thing ``decl`` names that ``actor`` cannot use whatever the moment; ``weapons``
     and ``spells`` are its own, ``names`` every combatant's side by name, ``sides`` the sides."""
@@ -147,7 +147,7 @@ def out_how(f: Fighter) -> str:
     return ("unconscious" if f.unconscious else "dead") if f.down else "fled" if f.fled else "gone"
 
 
-def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str | None:
+def why_not(fight: Moment, f: Fighter, decl: Order, *, now: bool = True) -> str | None:  # noqa: C901
     """Why ``decl`` cannot be ``f``'s declaration in this fight as it stands, or None. ``now``: for this very moment,
     so the ruleset's restrictions of the moment count (``Ruleset.refusal``); else for a later declaration point (the
     console's ``plan``, a declaration said ahead), held only to what lasts: a target out of the fight, a spell that

@@ -138,7 +138,7 @@ class _Reader:
         self.notes.append(note(self.file, where, message))
 
 
-def _actor(file: str, at: str, actor: dict[str, Any]) -> Imported:
+def _actor(file: str, at: str, actor: dict[str, Any]) -> Imported:  # noqa: C901
     system = _system_of(actor)
     name = actor.get("name")
     if system is not None and system != "ose":
@@ -343,7 +343,7 @@ def _thac0(r: _Reader, c: dict[str, Any]) -> None:
         r.said(r.where("thac0", "bba"), f"attack bonus +{bba}: THAC0 {19 - bba} (19 - bonus, OSE)")
 
 
-def _weapons(r: _Reader, items: list[dict[str, Any]], *, monster: bool) -> list[Any]:
+def _weapons(r: _Reader, items: list[dict[str, Any]], *, monster: bool) -> list[Any]:  # noqa: C901
     from affray.catalogue import package_catalogue
 
     catalogue = package_catalogue()

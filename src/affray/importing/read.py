@@ -20,7 +20,7 @@ __all__ = ["as_party_text", "read_input"]
 MAX_FILES = 500
 
 
-def read_input(source: str) -> Imported:
+def read_input(source: str) -> Imported:  # noqa: C901
     """What ``source`` holds (a path, or ``-`` for stdin): Unreadable naming every problem."""
     from affray.importing.foundry import is_foundry, read_foundry
     from affray.importing.statline import read_statlines

@@ -103,7 +103,7 @@ def read_statlines(text: str, file: str) -> Imported:
     return out
 
 
-def _line(line: str, file: str, n: int) -> tuple[dict[str, Any], list[Problem]]:
+def _line(line: str, file: str, n: int) -> tuple[dict[str, Any], list[Problem]]:  # noqa: C901
     first = _FIRST_RE.search(line)
     if first is None:
         raise Unreadable([note(file, "", "not a stat line: no AC, HD, hp, MV, #AT or THAC0 in it (a line reads "
@@ -220,7 +220,7 @@ def _movement(text: str) -> tuple[int, str] | None:
     return min(240, value), ""
 
 
-def _attack_forms(figures: dict[str, str], file: str, n: int, problems: list[Problem],
+def _attack_forms(figures: dict[str, str], file: str, n: int, problems: list[Problem],  # noqa: C901
                   notes: list[Problem]) -> list[dict[str, Any]]:
     """The attack forms: OSE's ``Att`` (named forms), else ``#AT`` and ``D`` (unnamed: natural attacks)."""
     if "att" in figures:

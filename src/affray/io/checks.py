@@ -31,7 +31,7 @@ def planned(loaded: Loaded) -> tuple[dict[str, Combatant], list[Planned]]:
                    if actor in specs for i, d in enumerate(decls)]
 
 
-def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:
+def check(cls: type[Ruleset[Any, Any]], loaded: Loaded) -> Iterator[Problem]:  # noqa: C901
     """Ruleset-dependent problems: options, declaration keys, dice out of range for their die."""
     enc = loaded.encounter
     for name, value in enc.options.items():

@@ -92,7 +92,7 @@ def uses_names(data: dict[str, Any]) -> bool:
 
 # --------------------------------------------------------------------------------------------- resolution
 
-def resolve_names(data: dict[str, Any], file: str, catalogue_file: str | Path | None = None) -> Named:
+def resolve_names(data: dict[str, Any], file: str, catalogue_file: str | Path | None = None) -> Named:  # noqa: C901
     """``data`` with every name's figures written in (see the module). ``catalogue_file``: the referee's file
     given on the command line (``--catalogue``), whose entries win over the file's ``catalogue:``; either one's
     problems raise EncounterError naming that file."""
@@ -370,7 +370,7 @@ def _armour(catalogue: Catalogue, problems: Problems, c: dict[str, Any], out: di
 
 # --------------------------------------------------------------------------------------------- hit points
 
-def _hit_points(named: Named, c: dict[str, Any], out: dict[str, Any], loc: Loc, entry: MonsterEntry | None,
+def _hit_points(named: Named, c: dict[str, Any], out: dict[str, Any], loc: Loc, entry: MonsterEntry | None,  # noqa: C901
                 given: dict[Any, Any], rolled: set[str], seed: int) -> None:
     """Hit points written as dice, or left to the Hit Dice: set aside to roll (a value for now: the file's seed)."""
     hp = c.get("hp")
@@ -475,7 +475,7 @@ def morale_2d10(score_2d6: int) -> int:
 
 # ------------------------------------------------------------------------------------ a referee's catalogue
 
-def with_file(catalogue: Catalogue, path: str | Path) -> Catalogue:
+def with_file(catalogue: Catalogue, path: str | Path) -> Catalogue:  # noqa: C901
     """``catalogue`` with the entries of the referee's file ``path`` added or replacing; EncounterError lists every
     problem of the file (its line and field path)."""
     file = str(path)

@@ -94,7 +94,7 @@ def _measure(node: Any, loc: Loc, depth: int, memo: dict[int, tuple[int, int]], 
     return values, height
 
 
-def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:
+def _plain(node: Any, loc: Loc, problems: list[tuple[Loc, str]]) -> Any:  # noqa: C901
     """The ruamel tree (measured first) as plain dicts, lists, str, int, float, bool and None; a YAML tag, a
     binary or a set is a problem at its place."""
     tag = getattr(getattr(node, "tag", None), "value", None)
@@ -188,7 +188,7 @@ def _flow_too_deep(text: str) -> int | None:
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-def parse_yaml(text: str, file: str, *, lines: bool = True) -> Any:
+def parse_yaml(text: str, file: str, *, lines: bool = True) -> Any:  # noqa: C901
     """The ruamel tree of ``text`` (with line numbers), within the nesting limit; EncounterError otherwise.
 
     ``lines=False``: a tree of plain dicts and lists, without line numbers, read by ruamel's safe reader (libyaml's C

@@ -26,7 +26,7 @@ def _dict(value: Any) -> dict[Any, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:
+def cross_references(data: dict[str, Any]) -> Iterator[tuple[Loc, str]]:  # noqa: C901
     """(location, message) for every reference in the file that names nothing."""
     sides = _dict(data.get("sides"))
     owners: dict[str, Loc] = {}

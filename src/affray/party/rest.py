@@ -45,7 +45,7 @@ def rest(path: str | Path, days: int, *, bed: bool = False) -> tuple[str, list[s
     return text, [f"{party.path}: {how} (2e PH ch. 9: {rate} hp a day)"] + words
 
 
-def _rested(c: dict[str, Any], days: int, rate: int) -> tuple[dict[str, Any], str]:
+def _rested(c: dict[str, Any], days: int, rate: int) -> tuple[dict[str, Any], str]:  # noqa: C901
     name = str(c.get("name") or c.get("monster") or "?")
     fields: dict[str, Any] = {}
     said: list[str] = []

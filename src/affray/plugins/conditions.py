@@ -49,7 +49,7 @@ def blocked(fight: Fight[Any], step: Step) -> str | None:
     return None
 
 
-def condition_mods(fight: Fight[Any], step: Step, target: Fighter, mods: AttackMods) -> None:
+def condition_mods(fight: Fight[Any], step: Step, target: Fighter, mods: AttackMods) -> None:  # noqa: C901
     """The attacker's and target's conditions on one attack roll (2e PH Table 51, C2X-03, C2X-04)."""
     tick = step.tick
     for name, _ in active(step.actor, tick):

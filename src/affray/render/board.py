@@ -187,7 +187,7 @@ def _step_title(step: Step) -> str:
     return p(f"coming: {step.actor.name}: {what}{target}{weapon}") + "\n" + p(f"at {step.at}.{why}")
 
 
-def _spans(seen: Sequence[Seen], steps: Sequence[Step], lanes: Mapping[str, Lane],
+def _spans(seen: Sequence[Seen], steps: Sequence[Step], lanes: Mapping[str, Lane],  # noqa: C901
            secret: frozenset[str]) -> list[_Span]:
     """Castings, conditions and falls over the whole fight (a bar of this window may have begun earlier)."""
     done: list[_Span] = []

@@ -166,7 +166,7 @@ def _lane_height(lane: Lane, rows: int) -> int:
     return 22 + _BAR * rows
 
 
-def panel_svg(board: Board, panel: Panel, *, heading: str | None = None, kids: str | None = None) -> str:
+def panel_svg(board: Board, panel: Panel, *, heading: str | None = None, kids: str | None = None) -> str:  # noqa: C901
     """One panel as a whole ``<svg>`` element (its lanes' names, its columns, their marks and bars). ``kids``: the
     page's name for it as a list whose children a live frame may send one by one (``affray.web.live``)."""
     widths = _widths(board)
@@ -309,7 +309,7 @@ def _bar(bar: Bar, row: int, top: float, panel: Panel, xs: dict[int, float], wid
     return f'<g class="{cls}"><title>{_x(bar.title)}</title>{shape}{ends}{text}</g>'
 
 
-def _glyph(kind: str, hit: bool | None, passed: bool | None, placed: bool, cx: float, cy: float) -> str:
+def _glyph(kind: str, hit: bool | None, passed: bool | None, placed: bool, cx: float, cy: float) -> str:  # noqa: C901
     """A mark's shape, centred on (cx, cy): its kind told by its shape, a hit by its fill."""
     filled = hit is True or (hit is None and not placed and kind not in ("cast-start", "misc", "wait", "impossible"))
     fill = "currentColor" if filled and not placed else "none"

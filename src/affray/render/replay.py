@@ -20,7 +20,7 @@ MORE_SHOWN = 6
 ORDER_SHOWN = 12
 
 
-def render_report(report: Report, console: Console) -> None:
+def render_report(report: Report, console: Console) -> None:  # noqa: C901
     played, view, carried = report.played, report.view, report.carried
     surprise = _surprise(report)
     console.print(Text(p(f"affray replay: {played.source}; played under {played.ruleset}, seed {played.seed}"),

@@ -264,7 +264,7 @@ def _winner(events: Sequence[Event], winner: str | None) -> tuple[str | None, st
     return winner, settled
 
 
-def _differences(first: str, rp: Replayed, rows: Sequence[Row], falls: Mapping[str, Mapping[str, Fall]],
+def _differences(first: str, rp: Replayed, rows: Sequence[Row], falls: Mapping[str, Mapping[str, Fall]],  # noqa: C901
                  winners: Mapping[str, tuple[str | None, str]]) -> list[Difference]:
     col = rp.ruleset
     out: list[Difference] = []

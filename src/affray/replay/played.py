@@ -158,7 +158,7 @@ def played_from_game(game: Game, prepared: Prepared, drive: Drive, where: str, *
                      options, commands)
 
 
-def said(events: Sequence[Event], sides: dict[str, list[str]]) -> list[Said]:
+def said(events: Sequence[Event], sides: dict[str, list[str]]) -> list[Said]:  # noqa: C901
     """Every declaration made, in the order made, with the dice each used. A declaration begins something new:
     neither an action carried on (``continuing``) nor a flight forced on the routed or the fleeing, which a replay
     leaves to its own morale and conditions. Each attack, cast or cancelled attack belongs to its actor's latest

@@ -74,7 +74,7 @@ class Combat2Attacks(Combat2Part):
                     for i, w in enumerate(routine)]
         return [(f.weapon(d.weapon, missile=d.action == "missile"), target)]
 
-    def attack(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int,
+    def attack(self, fight: Fight[Memo], f: Fighter, d: Order, rnd: int, phase: int, period: int,  # noqa: C901
                 *, contact: bool = False) -> None:
         """P1-07 one attack action a phase; P1-04 its band; C2-25 double attacks; C2-07 routines."""
         b = book(fight, f)

@@ -161,7 +161,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
                      f"= {counted(phases, 'phase')}{seg}: it ends with {self.words.phase_name(end)}, after its "
                      "movement and combat (P2-05)")
 
-    def begin(self, fight: Fight[Memo], period: int) -> None:
+    def begin(self, fight: Fight[Memo], period: int) -> None:  # noqa: C901
         rnd, phase = round_of(period), (period - 1) % 3 + 1
         state = fight.state
         if phase == 1:
@@ -494,7 +494,7 @@ class Combat2Phase1(Ruleset[Memo, Combat2Phase1Options]):
         return super().attack_dice(spec, decl)
 
     @classmethod
-    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:  # noqa: C901
         specs, decls = planned(loaded)
         for actor, spec, d, loc in decls:
             for key in ("reposition", "set", "draw", "ambush"):

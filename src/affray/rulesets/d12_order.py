@@ -154,7 +154,7 @@ def compare(x: Act, y: Act, o: TieOptions) -> tuple[int, str]:
     return 0, ""
 
 
-def ties(acts: list[Act], opt: TieOptions) -> None:
+def ties(acts: list[Act], opt: TieOptions) -> None:  # noqa: C901
     """D12-07: ties are simultaneous; each option breaks some; ``sub`` is the act's rank within its count."""
     if not (opt.tie_wsf or opt.tie_attacks or opt.tie_spell_melee or opt.tie_missile_spell):
         for a in acts:  # no option breaks a tie (``compare`` is always 0): all of a count go at once

@@ -201,7 +201,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
 
     # -- load-time checks ------------------------------------------------------------------------------
     @classmethod
-    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:  # noqa: C901
         enc = loaded.encounter
         side_of = {name: side for name, side, _c, _l in expand(enc)}
         for rnd, by_key in enc.rolls.initiative.items():
@@ -489,7 +489,7 @@ class D12Procedure(Ruleset[D12Memo, D12Options]):
             fight.morale_check(side, members, score, (rnd, 0, 1, k, 0), f"round {rnd}, start (morale)",
                                ("referee",), why, parse_dice(self.opt.morale_dice))
 
-    def _initiative(self, fight: Fight[D12Memo], rnd: int, turns: list[Fighter]) -> dict[str, tuple[int, str]]:
+    def _initiative(self, fight: Fight[D12Memo], rnd: int, turns: list[Fighter]) -> dict[str, tuple[int, str]]:  # noqa: C901
         """D12-04: a d12 per side with a member to take its turn, minus the DEX reaction adjustment; the lowest
         count acts first. With ``individual_rolls`` each PC's own d12 (``rolls.initiative: {ROUND: {NAME: N}}``)."""
         state = fight.state

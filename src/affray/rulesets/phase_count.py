@@ -460,7 +460,7 @@ class PhaseCount(Ruleset[_Battle, PhaseCountOptions]):
                 why += f"; phase {phase} is already reached, so phase {phase + 1}"
         return max(at, phase + 1), why
 
-    def _schedule(self, fight: Fight[_Battle], f: Fighter, decl: Order, at: int, stage: int | None, rank: int,
+    def _schedule(self, fight: Fight[_Battle], f: Fighter, decl: Order, at: int, stage: int | None, rank: int,  # noqa: C901
                   why: str) -> list[Step]:
         """The steps of one action from its phase ``at`` (``stage`` forces the surprise slot)."""
         ex = fight.explain

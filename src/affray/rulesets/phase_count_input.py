@@ -43,7 +43,7 @@ def ct_category(ct: int) -> str:
     return "very slow" if ct == 10 else "strikes last"
 
 
-def check_file(loaded: Loaded) -> Iterator[Problem]:
+def check_file(loaded: Loaded) -> Iterator[Problem]:  # noqa: C901
     """phase-count's own checks: one opening roll (the sides' dice under one key; a combatant's name under a phase
     gives the d6 of an action it declares then), durations it can count, its declaration keys' values."""
     enc = loaded.encounter

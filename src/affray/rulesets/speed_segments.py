@@ -411,7 +411,7 @@ class SpeedSegmentsRules(Rule):
         return LOST
 
 
-def _key_problems(d: Declaration, i: int, names: set[str]) -> Iterator[tuple[str, str]]:
+def _key_problems(d: Declaration, i: int, names: set[str]) -> Iterator[tuple[str, str]]:  # noqa: C901
     """Each of this ruleset's declaration keys on the right action with a value of the right type."""
     x: dict[str, Any] = d.extra
     action = d.action

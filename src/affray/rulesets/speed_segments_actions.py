@@ -73,7 +73,7 @@ def _arith(terms: list[tuple[int, str]]) -> str:
 
 
 # -- from declaration to parts ----------------------------------------------------------------------------
-def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order, rnd: int, *,
+def schedule(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order, rnd: int, *,  # noqa: C901
              start: int = 0, index: int = 0, now: Tick | None = None, changed: bool = False, held: bool = False,
              begun: Tick | None = None, after: tuple[int, str] | None = None, floor: int = 0) -> None:
     """Push the steps of ``d``: at speed + penalties (from ``start`` when changed), or (``now``) at once, a
@@ -250,7 +250,7 @@ def _speeds(opt: SpeedSegmentsOptions, f: Fighter, weapon: Arms, n: int, *,
     return [(k * step, f"attack {k} of {n}: {k} x (Spd {sf}{sp} - 1) =", weapon) for k in range(1, n + 1)]
 
 
-def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order,
+def _melee(opt: SpeedSegmentsOptions, fight: Fight[SegmentsState], f: Fighter, d: Order,  # noqa: C901
            rnd: int) -> list[Part]:
     x = d.extra
     weapon = UNARMED if x.get("unarmed") is True else f.weapon(d.weapon)

@@ -36,7 +36,7 @@ def _mean(m: Mean, unit: str = "", digits: int = 1) -> str:
     return f"{m.mean:.{digits}f}{unit} ({m.low:.{digits}f}-{m.high:.{digits}f})"
 
 
-def compare_table(sim: Simulation, title: str) -> Table:
+def compare_table(sim: Simulation, title: str) -> Table:  # noqa: C901
     """The rulesets as columns, what a designer compares as rows."""
     stats = list(sim.rulesets.values())
     table = Table(title=title, title_justify="left")

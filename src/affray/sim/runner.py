@@ -187,7 +187,7 @@ def _rulesets(names: str | Sequence[str] | None, loaded: Loaded) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,
+def plan(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,  # noqa: C901
          seed: int | None = None, options: Mapping[str, Any] | None = None, axes: Sequence[Axis] = (),
          fields: Mapping[str, Any] | None = None, max_rounds: int = 50, keep: bool = False) -> Plan:
     """Check everything (each ruleset, each grid point) and lay out the batches; nothing is played yet.

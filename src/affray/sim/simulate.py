@@ -255,7 +255,7 @@ def _free(folder: Path) -> int | None:
         return None
 
 
-def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,
+def simulate(source: str | Path | Loaded, *, rulesets: str | Sequence[str] | None = None, fights: int = 1000,  # noqa: C901
              seed: int | None = None, options: Mapping[str, Any] | None = None, sweep: Sequence[Axis] = (),
              fields: Mapping[str, Any] | None = None, max_rounds: int = 50, workers: int | None = None,
              scheduler: Any = None, executor: Executor | None = None, per_fight: bool = False,

@@ -73,7 +73,7 @@ class Summary:
         sums.add(r)
         self.take(sums)
 
-    def take(self, sums: Sums) -> None:
+    def take(self, sums: Sums) -> None:  # noqa: C901
         """``sums`` (``tally.Sums``, a batch's) added: as adding each record in turn would, the same to the last bit
         when this summary has none of these moments yet (a batch's own summary), or they are one fight's (a
         moment's sums added in another order could round otherwise)."""

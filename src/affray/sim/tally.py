@@ -238,7 +238,7 @@ class Tally:
         self.broke: set[str] = set()
         self._spells = spells
 
-    def __call__(self, e: Event) -> None:
+    def __call__(self, e: Event) -> None:  # noqa: C901
         if self._first is None:
             self._first = e.tick
         # Each kind to its handler, the commonest first: a direct call in the compiled build (a handler looked up by
@@ -536,7 +536,7 @@ class Sums:
         fold(self, r)
 
 
-def fold(sums: Sums, r: FightRecord) -> None:
+def fold(sums: Sums, r: FightRecord) -> None:  # noqa: C901
     """One fight's record added to ``sums`` (``Summary.add``, a simulation's batch: ``Sums.add``)."""
     sums.fights += 1
     winner = r.winner

@@ -193,7 +193,7 @@ class Session:
 
     # -- moving on ----------------------------------------------------------------------------------------
     @_saved
-    def next(self) -> Out:
+    def next(self) -> Out:  # noqa: C901
         """The next thing for the front end: an event (journalled), a question, a pause or the end. Call it while
         ``waiting`` is False; once it is True, what comes is a person's word (``say``, ``answer``)."""
         if self._rest:
@@ -300,7 +300,7 @@ class Session:
 
     # -- what a person types --------------------------------------------------------------------------------
     @_saved
-    def say(self, text: str, seat: str | None = None) -> Reply:
+    def say(self, text: str, seat: str | None = None) -> Reply:  # noqa: C901
         """One line typed at any prompt, by the referee (``seat`` None) or a player character's player: a
         command, a declaration (or several combatants'), a die or an attack's outcome. Empty: Enter (the
         question's suggestion, a die rolled, else a step)."""

@@ -215,7 +215,7 @@ class Journal:
     branches: list[Branch] = field(default_factory=list)
     format: int = FORMAT
 
-    def add(self, kind: str, at: int, payload: dict[str, Any], row: int = 0) -> None:
+    def add(self, kind: str, at: int, payload: dict[str, Any], row: int = 0) -> None:  # noqa: C901
         """Fold one row (``row``: its id); ValueError when it makes no sense (out of order, a payload of the wrong
         shape)."""
         if not isinstance(at, int) or isinstance(at, bool) or at < 0 or not isinstance(payload, dict):
@@ -464,7 +464,7 @@ class Store:
     """An SQLite database of fights. A writer (``write`` True) makes and migrates it, holds fights' locks and
     appends rows, each step's in one transaction; a reader opens it read-only and never writes."""
 
-    def __init__(self, path: str | Path, *, write: bool = True) -> None:
+    def __init__(self, path: str | Path, *, write: bool = True) -> None:  # noqa: C901
         self.path = str(path)
         self.writes = write
         self.broken: str | None = None  # why nothing more is written (the file was taken away)
@@ -560,7 +560,7 @@ class Store:
         (app,) = self.db.execute("PRAGMA application_id").fetchone()
         return int(version), int(app)
 
-    def _format(self) -> int:
+    def _format(self) -> int:  # noqa: C901
         """The journal's format, as the file's contents say it (-1: a file without affray's tables yet, which a
         writer makes). The contents decide: the ``affray`` table's ``format`` row, else (formats 0 to 2, which had
         none) the kinds of row the journal's table admits. A header that says another format is refused (never

@@ -537,7 +537,7 @@ def _same_origin(request: Request) -> bool:
     return urlsplit(origin).netloc == request.headers.get("host")
 
 
-def _act(table: Table, v: Viewer, data: dict[str, str]) -> str | None:
+def _act(table: Table, v: Viewer, data: dict[str, str]) -> str | None:  # noqa: C901
     """One form's operation on the table (on its thread): None when it went through quietly, else a note for
     that screen (a refusal, or what a referee's command did)."""
     op = data.get("op", "")
@@ -628,7 +628,7 @@ def _group_entry(data: dict[str, str]) -> str:
     return "!choose their declaration (or say it in words)"
 
 
-def _declaration(table: Table, data: dict[str, str]) -> str:
+def _declaration(table: Table, data: dict[str, str]) -> str:  # noqa: C901
     """The declaration form's fields as one plan entry (JSON, which the session reads as YAML), or what is missing
     in words. What is allowed is the session's to check (``check_declaration``)."""
     action = data.get("action", "")

@@ -118,7 +118,7 @@ class BodyLimit:
         self.limit = limit
         self.seconds = seconds
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:  # noqa: C901
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -302,7 +302,7 @@ def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
 _SETTLED = frozenset({"impossible", "spell-ruined", "spell-lost", "delay", "down", "leave", "surrender"})
 
 
-def _plans(fight: Fight[Any], seen: list[Seen], steps: list[Step]) -> dict[str, tuple[str, str]]:
+def _plans(fight: Fight[Any], seen: list[Seen], steps: list[Step]) -> dict[str, tuple[str, str]]:  # noqa: C901
     """Each combatant's declaration still to come and when it lands, as a viewer may know them: its last
     declaration ``seen`` whose action has not happened yet, and the first of its steps placed (``steps``: those the
     viewer may know; a foe's declaration heard is shown without its moment). The moment is that of the step of the

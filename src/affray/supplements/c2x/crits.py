@@ -260,7 +260,7 @@ def follow_up(fight: Fight, step: Step, target: Fighter) -> None:
                       _decl_for(step, target, c.attack, c.damage))
 
 
-def _critical_miss(fight: Fight, step: Step, roll: int, end: Until, nxt: Until) -> None:
+def _critical_miss(fight: Fight, step: Step, roll: int, end: Until, nxt: Until) -> None:  # noqa: C901
     a = step.actor
     weapon = step.weapon if step.weapon is not None else a.weapons[0]
     agi, agi_name = agility(fight, a)

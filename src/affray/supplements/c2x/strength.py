@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["Strength", "strength_mods"]
 
 
-def strength_mods(opt: C2XOptions, f: Fighter, weapon: Arms, mods: AttackMods) -> None:
+def strength_mods(opt: C2XOptions, f: Fighter, weapon: Arms, mods: AttackMods) -> None:  # noqa: C901
     """Option ``strength`` (C2X-04/05) and a creature's listed damage bonus (option ``creature_bonus``)."""
     spec = f.spec
     rule = opt.strength
