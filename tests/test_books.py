@@ -200,3 +200,131 @@ def test_2e_an_unknown_situation_is_refused_naming_the_table(tmp_path: Any) -> N
     assert done.returncode == 2
     assert "plan.Brom[0].situation: situation takes a list of: hasted, slowed" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------------------------- the books' own movement
+# BX-06 (OSE SRD): a 10-second round at the encounter movement rate, a third of the base ("120' (40')"): MV 12 ->
+# 120 // 3 = 40 ft, both the whole move and the move that still allows an attack; a fighting withdrawal at half the
+# encounter rate, 40 // 2 = 20 ft. PH2-07 (2e PH, Chapter 9, Movement in Combat): "a being can move up to 10 times
+# its movement rating in feet" (MV 12 -> 120 ft); "When closing for combat, a character can move up to half his
+# allowed distance and still make a melee attack" (60 ft); withdrawing, "The character moves up to 1/3 his normal
+# movement rate" (40 ft); "A charge increases the character's movement rate by 50%" (120 * 3 // 2 = 180 ft).
+
+MOVING = """\
+ruleset: {ruleset}
+seed: 5
+surprise: none
+rolls: {{initiative: {{1: {{party: {party}, orcs: {orcs}}}, 2: {{party: {party}, orcs: {orcs}}}}}}}
+sides:
+  party:
+{brom_at}    combatants:
+      - {{name: Brom, class: fighter, level: 3, hp: 30, ac: 4, mv: 12, weapons: [{{name: long sword, damage: 1d8}}]}}
+  orcs:
+{orc_at}    combatants:
+      - {{name: Orc, hd: 1, hp: 30, ac: 6, mv: 12, weapons: [{{name: club, damage: 1d6}}]}}
+plan:
+  Brom: [{brom}]
+  Orc: [{orc}]
+"""
+
+
+def moving(ruleset: str, brom: str, orc: str = "{misc: stands}, {misc: stands}", *, apart: int | None = None,
+           party: int = 5, orcs: int = 3) -> list[dict[str, Any]]:
+    """Brom (MV 12) against an Orc (MV 12) for two rounds, the party first (d6 5 against 3 under bx-group); with
+    ``apart``, the two stand that many feet apart on the x axis (docs/positions.md) instead of a typed distance."""
+    text = MOVING.format(ruleset=ruleset, brom=brom, orc=orc, party=party, orcs=orcs,
+                         brom_at="    at: [0, 0]\n" if apart is not None else "",
+                         orc_at=f"    at: [{apart}, 0]\n" if apart is not None else "")
+    doc = timeline_dict(prepare(load_text(text)).fight(max_rounds=2).run())
+    return list(doc["events"])
+
+
+def moves(evs: list[dict[str, Any]], who: str) -> list[tuple[int, int, str]]:
+    return [(e["round"], e["feet"], e["mode"]) for e in evs if e["kind"] == "move" and e["actor"] == who]
+
+
+def blows(evs: list[dict[str, Any]], who: str) -> list[int]:
+    return [e["round"] for e in evs if e["kind"] == "melee" and e["actor"] == who and not e.get("opportunity")]
+
+
+def test_bx_closes_at_the_encounter_rate_and_strikes_once_arrived() -> None:
+    # BX-06: distance 60 > the encounter move 40: round 1 Brom moves 40 ft and cannot strike; round 2 the 60 - 40 =
+    # 20 ft left are within the 40 ft that still allow an attack: he closes 20 and strikes in round 2.
+    evs = moving("bx-group", "{melee: Orc, distance: 60}")
+    assert moves(evs, "Brom") == [(1, 40, "full"), (2, 20, "half")]
+    assert blows(evs, "Brom") == [2]
+    assert "more than the encounter move (40 ft for MV 12)" in next(e for e in evs if e["kind"] == "move")["why"]
+    # side-d6, unchanged: its one-minute full move of 120 ft covers the 60 in round 1 (MJ-05), no blow that round
+    assert moves(moving("side-d6", "{melee: Orc, distance: 60}"), "Brom")[0] == (1, 60, "full")
+
+
+def test_bx_closes_at_the_encounter_rate_with_places() -> None:
+    # BX-06 with places 60 ft apart: 60 less the sword's 5 ft reach = 55 ft to close > 40: round 1 moves 40 ft
+    # (0,0 -> 40,0), round 2 the last 55 - 40 = 15 ft (-> 55,0) and strikes.
+    evs = moving("bx-group", "{melee: Orc}", apart=60)
+    assert moves(evs, "Brom") == [(1, 40, "full"), (2, 15, "half")]
+    assert blows(evs, "Brom") == [2]
+    assert next(e for e in evs if e["kind"] == "move" and e["round"] == 2)["to"] == [55, 0]
+
+
+def test_bx_within_the_encounter_rate_closes_and_strikes_the_same_round() -> None:
+    # BX-06: distance 40 = the encounter move: closes 40 and strikes in round 1 (side-d6 the same: 40 = 120 // 3)
+    evs = moving("bx-group", "{melee: Orc, distance: 40}")
+    assert moves(evs, "Brom") == [(1, 40, "half")] and blows(evs, "Brom")[0] == 1
+
+
+def test_bx_fighting_withdrawal_at_half_the_encounter_rate() -> None:
+    # BX-06: engaged in round 1, the Orc withdraws in round 2 "at up to half their encounter movement rate":
+    # 40 // 2 = 20 ft of the 60 it asks (side-d6 would allow a third of 120 = 40, MJ-10)
+    orc = "{melee: Brom}, {move: 60, mode: withdraw}"
+    assert moves(moving("bx-group", "{melee: Orc}, {misc: stands}", orc), "Orc") == [(2, 20, "withdraw")]
+    assert moves(moving("side-d6", "{melee: Orc}, {misc: stands}", orc), "Orc") == [(2, 40, "withdraw")]
+
+
+def test_bx_charge_needs_half_the_encounter_rate(tmp_path: Any) -> None:
+    # BX-06 Decision: a charge runs at least half the encounter rate, 40 // 2 = 20 ft: distance 10 is refused
+    text = MOVING.format(ruleset="bx-group", brom="{melee: Orc, distance: 10, charge: true}", orc="{misc: stands}",
+                         party=5, orcs=3, brom_at="", orc_at="")
+    path = tmp_path / "charge.yaml"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "affray", "check", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "a charge covers at least half the encounter rate: 20 ft for MV 12 (BX-06); give distance >= 20" in (
+        done.stderr)
+
+
+def test_2e_closes_half_the_move_and_strikes() -> None:
+    # PH2-07: "up to half his allowed distance and still make a melee attack": 120 // 2 = 60 ft. Distance 60:
+    # closes 60 and strikes in round 1 (side-d6: 60 > its 40 ft third, a full move and no blow).
+    evs = moving("adnd2e-standard", "{melee: Orc, distance: 60}", party=3, orcs=5)
+    assert moves(evs, "Brom") == [(1, 60, "half")] and blows(evs, "Brom")[0] == 1
+    # distance 90 > 60: a move of 90 ft (within the 120 of a round) and no blow; the blow in round 2 (a declaration
+    # whose closing arrives is done: round 2's melee is declared again, as under side-d6)
+    evs = moving("adnd2e-standard", "{melee: Orc, distance: 90}, {melee: Orc}", party=3, orcs=5)
+    assert moves(evs, "Brom") == [(1, 90, "full")] and blows(evs, "Brom") == [2]
+
+
+def test_2e_closes_half_the_move_with_places() -> None:
+    # PH2-07 with places 95 ft apart: 95 - 5 ft reach = 90 ft to close > 60: a 90 ft move in round 1, the blow in
+    # round 2; 65 ft apart: 60 ft to close, within the half move: closes and strikes in round 1.
+    evs = moving("adnd2e-standard", "{melee: Orc}, {melee: Orc}", apart=95, party=3, orcs=5)
+    assert moves(evs, "Brom") == [(1, 90, "full")] and blows(evs, "Brom") == [2]
+    evs = moving("adnd2e-standard", "{melee: Orc}", apart=65, party=3, orcs=5)
+    assert moves(evs, "Brom") == [(1, 60, "half")] and blows(evs, "Brom")[0] == 1
+
+
+def test_2e_charge_runs_half_again_the_move() -> None:
+    # PH2-07: "A charge increases the character's movement rate by 50% and enables the character to make an attack
+    # at the end of his movement": 120 * 3 // 2 = 180 ft. Distance 150: charges 150 and strikes in round 1; side-d6
+    # runs at most its full 120 ft (MJ-12) and cannot strike.
+    evs = moving("adnd2e-standard", "{melee: Orc, distance: 150, charge: true}", party=3, orcs=5)
+    assert moves(evs, "Brom") == [(1, 150, "charge")] and blows(evs, "Brom")[0] == 1
+    evs = moving("side-d6", "{melee: Orc, distance: 150, charge: true}")
+    assert moves(evs, "Brom")[0] == (1, 120, "charge") and 1 not in blows(evs, "Brom")
+
+
+def test_2e_withdrawal_at_a_third() -> None:
+    # PH2-07: withdrawing, "up to 1/3 his normal movement rate": 120 // 3 = 40 ft of the 60 asked
+    orc = "{melee: Brom}, {move: 60, mode: withdraw}"
+    evs = moving("adnd2e-standard", "{melee: Orc}, {misc: stands}", orc, party=3, orcs=5)
+    assert moves(evs, "Orc") == [(2, 40, "withdraw")]

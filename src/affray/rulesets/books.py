@@ -6,6 +6,10 @@ Both are side initiatives that run side-d6's machinery of a round (declarations,
 missiles, spells and melee in that order, the OSE SRD's own order): what the books change is here, the surprise
 and the initiative dice, who goes first, and ties; side-d6's house rules (MJ-*) that the books do not have are
 switched off through the options side-d6's code reads, fixed here (not options of these rulesets).
+
+Movement is the books' own (``paces``), not side-d6's one-minute MV x 10 ft: B/X moves at the encounter rate of a
+10-second round, a third of the base (BX-06); the 2e PH's one-minute round allows 10 x MV ft, half of it when the
+move ends in an attack, a third when withdrawing, half as much again when charging (PH2-07).
 """
 
 from __future__ import annotations
@@ -144,6 +148,24 @@ class _Book(SideD6):
 class BXGroup(_Book):
     """B/X group initiative (OSE SRD, Combat): a d6 a side, highest first; ties at the same time (BX-*)."""
 
+    move_rule = "BX-06"
+    withdraw_rule = "BX-06"
+    charge_rule = "BX-06"
+    closing_words = "the encounter move"
+    closing_mv = "the encounter rate"
+    withdraw_words = "half the encounter rate"
+    charge_words = "half the encounter rate"
+
+    @classmethod
+    def paces(cls, mv: int) -> tuple[int, int, int, int, int]:
+        """BX-06: a round is 10 seconds, in which a combatant moves at its encounter movement rate, a third of its
+        base rate (the OSE SRD writes "120' (40')"): that is both the full move and the move that still allows an
+        attack (movement, then missiles, spells and melee in the same side's turn); a fighting withdrawal backs off
+        at up to half the encounter rate. Decisions, the SRD having no charging manoeuvre: a charge runs at least
+        half the encounter rate and at most all of it. MV 12: 120 // 3 = 40 ft, withdrawal 20, charge 20 to 40."""
+        enc = mv * 10 // 3
+        return enc, enc, enc // 2, enc // 2, enc
+
     id = "bx-group"
     title = "B/X group initiative as the OSE SRD gives it: a d6 a side, highest first"
     seed = "OSE SRD"
@@ -164,6 +186,13 @@ class ADnD2eStandard(_Book):
     surprise_die = 10
     surprise_on = 3
     high_first = False
+    move_rule = "PH2-07"
+    withdraw_rule = "PH2-07"
+    charge_rule = "PH2-07"
+    closing_words = "the half move that still allows an attack"
+    closing_mv = "half MV"
+    withdraw_words = "1/3 the normal movement rate"
+    charge_words = "half the base move"
     rule_surprise = "PH2-01"
     rule_initiative = "PH2-02"
     rule_ties = "PH2-03"
@@ -172,6 +201,17 @@ class ADnD2eStandard(_Book):
                      + ", ".join(SITUATIONS) + "); a side's d10 takes one only if every member acting shares it "
                      "(PH2-06)",
     }
+
+    @classmethod
+    def paces(cls, mv: int) -> tuple[int, int, int, int, int]:
+        """PH2-07, the 2e PH's movement in combat (its round is "roughly a minute"): "a being can move up to 10 times
+        its movement rating in feet"; "When closing for combat, a character can move up to half his allowed
+        distance and still make a melee attack"; withdrawing, "The character moves up to 1/3 his normal movement
+        rate"; "A charge increases the character's movement rate by 50% and enables the character to make an
+        attack at the end of his movement". Decision, the book being silent: a charge runs at least half the base
+        move (side-d6's minimum). MV 12: full 120 ft, 60 with an attack, withdrawal 40, charge 60 to 180."""
+        full = mv * 10
+        return full, full // 2, full // 3, full // 2, full * 3 // 2
 
     def _modifiers(self, fight: Fight[None], rnd: int, sides: list[str]) -> dict[str, tuple[int, str]]:
         """PH2-06 (option ``modifiers``): Table 55's modifiers that every member of a side declaring this round

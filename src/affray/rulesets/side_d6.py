@@ -101,6 +101,24 @@ class SideD6(Ruleset[None, SideD6Options]):
     initiative_die = 6
     surprise_die = 6
     opportunity_stops = True  # MJ-09: a free attack that does 1 hp stops the mover
+    #: The rule the round's movement figures come from, named in the timeline's reasons.
+    move_rule: ClassVar[str] = "MJ-05"
+    withdraw_rule: ClassVar[str] = "MJ-10"
+    charge_rule: ClassVar[str] = "MJ-12"
+    #: The words for ``paces``' closing that allows an attack, its withdrawal and its charge's least run.
+    closing_words: ClassVar[str] = "the free 1/3 move"
+    closing_mv: ClassVar[str] = "1/3 MV"
+    withdraw_words: ClassVar[str] = "1/3 speed"
+    charge_words: ClassVar[str] = "half the base move"
+
+    @classmethod
+    def paces(cls, mv: int) -> tuple[int, int, int, int, int]:
+        """The feet a combatant of MV ``mv`` covers in a round, by what it does: a full move (nothing else), the
+        closing that still allows an attack, a fighting withdrawal, and a charge's least and longest run. side-d6's
+        one-minute round: MV x 10 ft, a third of it (MJ-05, MJ-10), and a charge of at least half the base move up
+        to a full move (MJ-12). A ruleset with other rounds overrides this."""
+        full = mv * 10
+        return full, full // 3, full // 3, full // 2, full
 
     def rules(self) -> list[Rule]:
         return [SideD6Rules(self.opt)]
@@ -115,11 +133,11 @@ class SideD6(Ruleset[None, SideD6Options]):
                 return (f"{target.name} is in melee with {', '.join(sorted(target.engaged))}: henchmen and retainers "
                         "never fire into a melee (MJ-16)")
         if decl.action == "melee" and decl.charge and fight.state.placed:
-            half = f.mv * 10 // 2
+            half = self.paces(f.mv)[3]
             feet = fight.to_close(f, decl)
             if feet < half:
-                return (f"{decl.melee} is {feet} ft from {f.name}'s reach: a charge runs at least half the base "
-                        f"move, {half} ft for MV {f.mv} (MJ-12)")
+                return (f"{decl.melee} is {feet} ft from {f.name}'s reach: a charge runs at least "
+                        f"{self.charge_words}, {half} ft for MV {f.mv} ({self.charge_rule})")
         return None
 
     @classmethod
@@ -144,10 +162,10 @@ class SideD6(Ruleset[None, SideD6Options]):
             if past is not None and (not isinstance(past, list) or any(p not in specs for p in past)):
                 yield loaded.problem(loc + ("past",), "past takes a list of combatant names")
             if d.charge:
-                half = spec.mv * 10 // 2
+                half = cls.paces(spec.mv)[3]
                 if d.distance < half and not placed(loaded.encounter):  # placed: the fight asks (refusal)
-                    yield loaded.problem(loc + ("distance",), f"a charge covers at least half the base "
-                                         f"move: {half} ft for MV {spec.mv} (MJ-12); give distance >= {half}")
+                    yield loaded.problem(loc + ("distance",), f"a charge covers at least {cls.charge_words}: "
+                                         f"{half} ft for MV {spec.mv} ({cls.charge_rule}); give distance >= {half}")
                 weapon = spec.weapon_for(d.weapon)
                 if spec.klass == "monster" and (weapon is None or weapon.charge is not True):
                     yield loaded.problem(loc + ("charge",), "a monster charges only with a skirmish weapon, "
@@ -324,42 +342,44 @@ class SideD6(Ruleset[None, SideD6Options]):
         return None
 
     def _melee(self, fight: Fight[None], f: Fighter, d: Order, rnd: int, base: str) -> Step | None:
-        """MJ-05 step 7, after closing in step 4 within the free 1/3 move; a charge (MJ-12) runs farther."""
+        """MJ-05 step 7, after closing in step 4 within the free 1/3 move; a charge (MJ-12) runs farther (the
+        figures: ``paces``)."""
         turn = fight.state.ranks[f.side]
         ex = fight.explain
         mv = f.mv
-        third, full = mv * 10 // 3, mv * 10
+        full, third, _, least, longest = self.paces(mv)
+        closing, rule, crule = self.closing_words, self.move_rule, self.charge_rule
         weapon = f.weapon(d.weapon)
         remaining = f.remaining
         why_move = ""
-        if d.charge and fight.state.placed and remaining < full // 2:  # MJ-12 from where they stand: no run to make
+        if d.charge and fight.state.placed and remaining < least:  # MJ-12 from where they stand: no run to make
             self._step(fight, f, rnd, turn, 4, "melee", base, decl=d, target=d.melee, weapon=weapon,
                        tags=_SHORT_CHARGE, note=f"{d.melee} is {remaining} ft from {f.name}'s reach: a charge runs at "
-                       f"least half the base move, {full // 2} ft for MV {mv} (MJ-12); no charge")
+                       f"least {self.charge_words}, {least} ft for MV {mv} ({crule}); no charge")
             return None
         if d.charge:
-            run = min(remaining, full)
-            why = (f"{base}; charging: a full move of {full} ft (MV {mv}) of the {remaining} ft, no attack yet "
-                   "(MJ-12)" if remaining > full else f"{base}; charge run of {remaining} ft (at least half of "
-                   f"MV {mv}, MJ-12)") if ex else ""
+            run = min(remaining, longest)
+            why = (f"{base}; charging: a full move of {longest} ft (MV {mv}) of the {remaining} ft, no attack yet "
+                   f"({crule})" if remaining > longest else f"{base}; charge run of {remaining} ft (at least "
+                   f"{'half of MV ' + str(mv) if least == full // 2 else str(least) + ' ft'}, {crule})") if ex else ""
             self._step(fight, f, rnd, turn, 4, "move", why, decl=d, feet=run, mode="charge", target=d.melee,
                        note=f"charges {run} ft" if ex else "")
-            if remaining > full:
+            if remaining > longest:
                 return None
         elif remaining > third:
             feet = min(remaining, full)
-            self._step(fight, f, rnd, turn, 4, "move", f"{base}; closing {remaining} ft is more than the free 1/3 "
-                       f"move ({third} ft for MV {mv}), which precludes any other action this round (MJ-05)"
+            self._step(fight, f, rnd, turn, 4, "move", f"{base}; closing {remaining} ft is more than {closing} "
+                       f"({third} ft for MV {mv}), which precludes any other action this round ({rule})"
                        if ex else "", decl=d, feet=feet, mode="full", target=d.melee,
                        note=f"moves {feet} ft towards {d.melee}" if ex else "")
             return None
         elif remaining > 0:
             if ex:
-                why_move = f", after closing {remaining} ft within the free 1/3 move ({third} ft, MJ-05)"
+                why_move = f", after closing {remaining} ft within {closing} ({third} ft, {rule})"
             # with places, the closer follows a foe that moved since the round began, within the free 1/3 move; the
             # engine stops it at reach (docs/positions.md)
-            self._step(fight, f, rnd, turn, 4, "move", f"{base}; closes {remaining} ft, within the free 1/3 move "
-                       f"of {third} ft (MJ-05)" if ex else "", decl=d,
+            self._step(fight, f, rnd, turn, 4, "move", f"{base}; closes {remaining} ft, within {closing} "
+                       f"of {third} ft ({rule})" if ex else "", decl=d,
                        feet=third if fight.state.placed else remaining, mode="half", target=d.melee,
                        note=(f"closes on {d.melee}" if fight.state.placed else f"closes {remaining} ft to {d.melee}")
                        if ex else "")
@@ -391,13 +411,15 @@ class SideD6(Ruleset[None, SideD6Options]):
         mode = d.mode or "full"
         feet = d.move or 0
         mv = f.mv
-        third, full = mv * 10 // 3, mv * 10
+        full, third, back, _, _ = self.paces(mv)
+        rule = self.move_rule
         ex = fight.explain
         if mode == "withdraw":
-            feet = min(feet, third)
+            feet = min(feet, back)
+            why = (f"a fighting withdrawal is made at the beginning of the round, up to {self.withdraw_words} ({back} "
+                   f"ft), and provokes no free attack ({self.withdraw_rule})")
             fight.push(Step((rnd, 0, 4, 1), f, "move", f"round {rnd}, start (withdrawals)" if ex else "",
-                            f"a fighting withdrawal is made at the beginning of the round, up to 1/3 speed ({third} "
-                            "ft), and provokes no free attack (MJ-10)" if ex else "", decl=d, feet=feet, mode=mode,
+                            why if ex else "", decl=d, feet=feet, mode=mode,
                             tags=frozenset({"disengage"}), note=f"withdraws {feet} ft"))
             return
         tags: frozenset[str] = frozenset()
@@ -408,10 +430,10 @@ class SideD6(Ruleset[None, SideD6Options]):
                    "and any damage stops it (MJ-09, MJ-11)")
         elif mode == "full":
             feet = min(feet, full)
-            why = f"{base}; a full move ({full} ft for MV {mv}) is step 4 and allows nothing else (MJ-05)"
+            why = f"{base}; a full move ({full} ft for MV {mv}) is step 4 and allows nothing else ({rule})"
         else:
             feet = min(feet, third)
-            why = f"{base}; a move of up to 1/3 MV ({third} ft) is step 4 (MJ-05)"
+            why = f"{base}; a move of up to {self.closing_mv} ({third} ft) is step 4 ({rule})"
         self._step(fight, f, rnd, turn, 4, "move", why if ex else "", decl=d, feet=feet, mode=mode, tags=tags,
                    note=f"{mode} {feet} ft")
 
