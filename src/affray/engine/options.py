@@ -87,9 +87,10 @@ class BaseOptions:
 
 
 def option_info(cls: type[BaseOptions]) -> tuple[OptionInfo, ...]:
-    """Every option of ``cls`` in order, the base class's first."""
+    """Every option of ``cls`` in order, the base class's first; a field left out of ``__init__`` is fixed by the
+    class (a subclass's setting of its base's option: the books' baselines), not an option."""
     return tuple(OptionInfo(f.name, f.default, f.metadata["rule"], f.metadata["doc"], f.metadata["choices"],
-                            f.metadata["minimum"]) for f in dataclasses.fields(cls))
+                            f.metadata["minimum"]) for f in dataclasses.fields(cls) if f.init)
 
 
 def _find(cls: type[BaseOptions], name: str, ruleset: str) -> OptionInfo:

@@ -83,7 +83,8 @@ class Ruleset(Generic[S, Opts]):
         extension's (bare for one that reads bare names, else ``NS.option``), then the ruleset's own."""
         if self._all is not None and self._all[0] == len(self.ext):
             return dict(self._all[1])
-        own = asdict(self.opt)
+        fixed = {f.name for f in fields(self.opt) if not f.init}  # set by the ruleset, not options (option_info)
+        own = {k: v for k, v in asdict(self.opt).items() if k not in fixed}
         base = {f.name for f in fields(BaseOptions)}
         out = {k: v for k, v in own.items() if k in base}
         for name, opts in self.ext.items():
