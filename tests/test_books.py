@@ -328,3 +328,12 @@ def test_2e_withdrawal_at_a_third() -> None:
     orc = "{melee: Brom}, {move: 60, mode: withdraw}"
     evs = moving("adnd2e-standard", "{melee: Orc}, {misc: stands}", orc, party=3, orcs=5)
     assert moves(evs, "Orc") == [(2, 40, "withdraw")]
+
+
+def test_2e_a_charge_longer_than_half_again_the_move_runs_180_ft_and_waits() -> None:
+    # PH2-07: the charge's run is at most 120 * 3 // 2 = 180 ft: distance 200 > 180, so it runs 180 ft in round 1
+    # with no attack yet (the 20 ft left, and the blow, come in round 2)
+    evs = moving("adnd2e-standard", "{melee: Orc, distance: 200, charge: true}", party=3, orcs=5)
+    assert moves(evs, "Brom")[0] == (1, 180, "charge") and 1 not in blows(evs, "Brom")
+    first_move = next(e for e in evs if e["kind"] == "move")
+    assert "a charge's longest run of 180 ft (MV 12) of the 200 ft" in first_move["why"]

@@ -359,7 +359,8 @@ class SideD6(Ruleset[None, SideD6Options]):
             return None
         if d.charge:
             run = min(remaining, longest)
-            why = (f"{base}; charging: a full move of {longest} ft (MV {mv}) of the {remaining} ft, no attack yet "
+            run_words = "a full move" if longest == full else "a charge's longest run"
+            why = (f"{base}; charging: {run_words} of {longest} ft (MV {mv}) of the {remaining} ft, no attack yet "
                    f"({crule})" if remaining > longest else f"{base}; charge run of {remaining} ft (at least "
                    f"{'half of MV ' + str(mv) if least == full // 2 else str(least) + ' ft'}, {crule})") if ex else ""
             self._step(fight, f, rnd, turn, 4, "move", why, decl=d, feet=run, mode="charge", target=d.melee,
