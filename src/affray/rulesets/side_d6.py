@@ -20,7 +20,7 @@ woken.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -61,7 +61,9 @@ SETTERS = ("fighter", "paladin", "ranger")
 _SHORT_CHARGE = frozenset({"short-charge"})
 
 
-@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
+# its fields come from option(): a plain class for the compiled build; subclassed by the books' baselines' options
+# (rulesets/books_options.py, interpreted), which side-d6's compiled rules then accept
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class SideD6Options(BaseOptions):
     """Every Decision of MJ-01 to MJ-20, with the digest's defaults."""
@@ -147,7 +149,14 @@ class SideD6(Ruleset[None, SideD6Options]):
         return dice, 2 if decl.charge or decl.extra.get("set") is True else 1
 
     @classmethod
-    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:  # noqa: C901
+    def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
+        # the class's figures read here, not in the generator: a compiled generator classmethod does not find a
+        # subclass's ``cls`` (mypyc: "type object 'check_more_..._gen' has no attribute 'paces'")
+        return cls._checked(loaded, cls.paces, cls.charge_words, cls.charge_rule)
+
+    @staticmethod
+    def _checked(loaded: Loaded, paces: Callable[[int], tuple[int, int, int, int, int]], charge_words: str,  # noqa: C901
+                 charge_rule: str) -> Iterator[Problem]:
         specs, decls = planned(loaded)
         for _actor, spec, d, loc in decls:
             for k, entered in enumerate(d.dice_given):
@@ -162,10 +171,10 @@ class SideD6(Ruleset[None, SideD6Options]):
             if past is not None and (not isinstance(past, list) or any(p not in specs for p in past)):
                 yield loaded.problem(loc + ("past",), "past takes a list of combatant names")
             if d.charge:
-                half = cls.paces(spec.mv)[3]
+                half = paces(spec.mv)[3]
                 if d.distance < half and not placed(loaded.encounter):  # placed: the fight asks (refusal)
-                    yield loaded.problem(loc + ("distance",), f"a charge covers at least {cls.charge_words}: "
-                                         f"{half} ft for MV {spec.mv} ({cls.charge_rule}); give distance >= {half}")
+                    yield loaded.problem(loc + ("distance",), f"a charge covers at least {charge_words}: "
+                                         f"{half} ft for MV {spec.mv} ({charge_rule}); give distance >= {half}")
                 weapon = spec.weapon_for(d.weapon)
                 if spec.klass == "monster" and (weapon is None or weapon.charge is not True):
                     yield loaded.problem(loc + ("charge",), "a monster charges only with a skirmish weapon, "
