@@ -14,6 +14,7 @@ move ends in an attack, a third when withdrawing, half as much again when chargi
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
@@ -240,11 +241,16 @@ class ADnD2eStandard(_Book):
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
-        yield from super().check_more(loaded)
-        for _actor, _spec, d, loc in planned(loaded)[1]:
-            found = d.extra.get("situation")
-            if found is None:
-                continue
-            if not isinstance(found, list) or any(x not in SITUATIONS for x in found):
-                yield loaded.problem(loc + ("situation",), f"situation takes a list of: {', '.join(SITUATIONS)} "
-                                     "(Table 55, PH2-06)")
+        # side-d6's checks taken here, not in a generator: a compiled generator classmethod does not find ``cls``
+        return itertools.chain(super().check_more(loaded), _situations(loaded))
+
+
+def _situations(loaded: Loaded) -> Iterator[Problem]:
+    """PH2-06: a declaration's ``situation`` names Table 55's circumstances."""
+    for _actor, _spec, d, loc in planned(loaded)[1]:
+        found = d.extra.get("situation")
+        if found is None:
+            continue
+        if not isinstance(found, list) or any(x not in SITUATIONS for x in found):
+            yield loaded.problem(loc + ("situation",), f"situation takes a list of: {', '.join(SITUATIONS)} "
+                                 "(Table 55, PH2-06)")

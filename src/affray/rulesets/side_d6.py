@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -61,9 +61,7 @@ SETTERS = ("fighter", "paladin", "ranger")
 _SHORT_CHARGE = frozenset({"short-charge"})
 
 
-# its fields come from option(): a plain class for the compiled build; subclassed by the books' baselines' options
-# (rulesets/books_options.py, interpreted), which side-d6's compiled rules then accept
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class SideD6Options(BaseOptions):
     """Every Decision of MJ-01 to MJ-20, with the digest's defaults."""
@@ -477,10 +475,22 @@ class SideD6(Ruleset[None, SideD6Options]):
                               tags=frozenset({"set"}), note=f"{f.name}'s set {weapon.name}, MJ-13")
 
 
+class RulesOptions(Protocol):
+    """What side-d6's step rules read of a fight's options: side-d6's own, or the books' baselines' built on them (a
+    protocol, not ``SideD6Options``: the compiled build checks a class's exact type, and the books' options are an
+    interpreted subclass)."""
+
+    @property
+    def melee_disrupts(self) -> bool: ...
+
+    @property
+    def shield_splinter(self) -> str: ...
+
+
 class SideD6Rules(Rule):
     """side-d6's step rules: MJ-06 disruption, MJ-08 to MJ-20 modifiers, refusals, free attacks and shields."""
 
-    def __init__(self, opt: SideD6Options) -> None:
+    def __init__(self, opt: RulesOptions) -> None:
         self.opt = opt
 
     def mods(self, fight: Fight[None], step: Step, target: Fighter, mods: AttackMods) -> None:  # noqa: C901
