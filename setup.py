@@ -35,7 +35,7 @@ COMPILED = ("engine/*.py", "rulesets/*.py", "plugins/*.py", "reckon/*.py", "poli
             # interpreted: option() fields, and a subclass of the interpreted affray.extensions.Extension)
             "supplements/c2x/crits.py", "supplements/c2x/strength.py", "supplements/c2x/pools.py",
             "supplements/c2x/agility.py")
-INTERPRETED = {"engine/options.py", "rulesets/books_options.py"}
+INTERPRETED = {"engine/options.py"}
 
 
 def _compiler() -> str | None:

@@ -16,20 +16,66 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from affray.engine.events import Declare, Initiative, Surprise
 from affray.engine.fight import Fight
+from affray.engine.options import default_morale, morale_dice, option
 from affray.engine.words import listed, subject, the, their
 from affray.errors import Problem
 from affray.io.checks import planned
-from affray.rulesets.books_options import BookOptions, PH2Options
-from affray.rulesets.side_d6 import ORDINAL, SideD6
+from affray.rulesets.side_d6 import ORDINAL, SideD6, SideD6Options
 
 if TYPE_CHECKING:
     from affray.io.load import Loaded
 
 __all__ = ["ADnD2eStandard", "BXGroup"]
+
+
+# The books' options are side-d6's (its compiled code takes nothing else), with the house rules the books do not
+# have fixed: fields left out of ``__init__``, which are not options (``option_info``). Compiled here beside side-d6,
+# so that the compiled build knows them as its options' subclasses.
+@mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
+@dataclass(frozen=True)
+class BookOptions(SideD6Options):
+    """The books' options; the side-d6 house rules the books do not have, fixed off (side-d6's code reads them)."""
+
+    morale_dice: str = morale_dice("2d6")
+    default_morale: int = default_morale(7)
+    ties: str = option("simultaneous", "BX-03", "sides that tie on initiative: act at the same time (the books' "
+                       "rule), or roll again until they differ", ("simultaneous", "reroll"))
+
+    # a side checks after its own first casualty (BX-05, PH2-05)
+    morale_first_casualty: str = field(default="own", init=False)
+    # more than two sides act in the order of their rolls (BX-02, PH2-02)
+    many_sides: str = field(default="descending", init=False)
+    # any hit before the spell goes off disrupts it (BX-04, PH2-04)
+    melee_disrupts: bool = field(default=True, init=False)
+    # not read: the books' surprise is below
+    mutual_surprise: str = field(default="cancel", init=False)
+    # side-d6's MJ-17: not in the books
+    lance_first: bool = field(default=False, init=False)
+    # side-d6's MJ-19: not in the books
+    shield_splinter: str = field(default="never", init=False)
+    # B/X: one missile attack a round
+    missile_rate: bool = field(default=False, init=False)
+
+
+@mypyc_attr(native_class=False)
+@dataclass(frozen=True)
+class PH2Options(BookOptions):
+    ties: str = option("simultaneous", "PH2-03", "sides that tie on initiative: everything happens at once (the "
+                       "PH's rule), or roll again until they differ", ("simultaneous", "reroll"))
+    modifiers: bool = option(False, "PH2-06", "Table 55's standard modifiers to a side's d10 (hasted -2, slowed +2, "
+                             "higher ground -1, set for a charge -2, slippery footing +2, deep water +4, a foreign "
+                             "environment +6, hindered +3, waiting +1), when every member acting that round shares "
+                             "the circumstance (declaration key situation; a wait is waiting)")
+
+    # PH2-04: a bow's rate of fire (2/round) is its shots a round
+    missile_rate: bool = field(default=True, init=False)
 
 
 #: PH2-06, the 2e PH's Table 55 "Standard Modifiers to Initiative": each circumstance and what it adds to the d10.
@@ -241,8 +287,9 @@ class ADnD2eStandard(_Book):
 
     @classmethod
     def check_more(cls, loaded: Loaded) -> Iterator[Problem]:
-        # side-d6's checks taken here, not in a generator: a compiled generator classmethod does not find ``cls``
-        return itertools.chain(super().check_more(loaded), _situations(loaded))
+        # side-d6's checks, called without super() and outside a generator: in the compiled build neither finds ``cls``
+        return itertools.chain(cls._checked(loaded, cls.paces, cls.charge_words, cls.charge_rule),
+                               _situations(loaded))
 
 
 def _situations(loaded: Loaded) -> Iterator[Problem]:
