@@ -242,6 +242,23 @@ def test_run_map_of_a_fight_without_places_is_refused(tmp_path: Any) -> None:
     assert not (tmp_path / "map.svg").exists()
 
 
+def test_run_map_of_a_round_the_fight_never_reached_is_refused_as_the_board_is(tmp_path: Any) -> None:
+    # --max-rounds 1: the fight has round 1 only, so --round 2 names no round of it; --board says so and exits 2, and
+    # --map now says the same (it drew the fight's end instead), writing nothing
+    from cli_run import affray_here
+
+    text = encounter(_placed([0, 0], [60, 0], [pc("Brom")], [orc("Archer", weapons=[SHORT_BOW])]),
+                     {"Brom": [NONE], "Archer": [NONE]}, initiative={1: {"party": 5, "orcs": 2}})
+    path = tmp_path / "fight.json"
+    path.write_text(text)
+    for flag in ("--map", "--board"):
+        out = tmp_path / f"{flag[2:]}.svg"
+        done = affray_here("run", path, "--ruleset", "side-d6", "--max-rounds", "1", flag, out, "--round", "2")
+        assert done.returncode == 2, (flag, done.stderr)
+        assert "--round 2: this fight has no Round 2 (it has round 1)" in done.stderr, (flag, done.stderr)
+        assert "Traceback" not in done.stderr and not out.exists()
+
+
 # -- a standing melee closes once, then strikes, under every ruleset ----------------------------------------------
 @pytest.mark.parametrize(("ruleset", "moves"), [
     # P1-07, C2-16: closing takes the phase's move, 1/3 of MV 12 = 40 ft a phase: 40 ft in phase 1 ([0, 0] ->

@@ -22,6 +22,7 @@ from typing import Any
 from affray.engine.events import Condition, Event, Expire, Initiative, Morale, Move, Tick
 from affray.engine.fight import Fight
 from affray.engine.step import Step
+from affray.errors import OptionError
 from affray.printable import printable as p
 from affray.render.board_clock import LATER, Column, Context, Layout, layout_for
 from affray.render.status import still_to_come
@@ -154,6 +155,16 @@ class _Span:
     placed_end: bool = False
     ruined: bool = False
     hidden_end: bool = False
+
+
+
+def window_there(ruleset: str, found: Sequence[int], window: int) -> None:
+    """``--round N`` of ``--board`` and ``--map``: OptionError when the fight (its windows ``found``) has no such
+    window."""
+    if window not in found:
+        layout = layout_for(ruleset)
+        have = f"{found[0]}-{found[-1]}" if len(found) > 1 else str(found[0])
+        raise OptionError(f"--round {window}: this fight has no {layout.title(window)} (it has {layout.unit} {have})")
 
 
 def _lane_of(e: Event, lanes: Mapping[str, Lane]) -> str:

@@ -17,9 +17,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from affray.engine.fight import Fight
-from affray.errors import OptionError
-from affray.render.board import Bar, Board, Lane, Mark, fight_board, windows
-from affray.render.board_clock import layout_for
+from affray.render.board import Bar, Board, Lane, Mark, fight_board, window_there, windows
 
 __all__ = ["CSS", "LEGEND", "PANEL_WIDTH", "Panel", "board_file", "board_panels", "board_svg", "legend_svg",
            "panel_svg", "panels"]
@@ -455,9 +453,7 @@ def board_file(fight: Fight[Any], window: int | None = None) -> str:
     """``affray run --board``: the board of every window of the fight (or of ``window`` alone) as an SVG file;
     OptionError when the fight has no such window."""
     found = windows(fight.ruleset.id, fight.events)
-    layout = layout_for(fight.ruleset.id)
-    if window is not None and window not in found:
-        have = f"{found[0]}-{found[-1]}" if len(found) > 1 else str(found[0])
-        raise OptionError(f"--round {window}: this fight has no {layout.title(window)} (it has {layout.unit} {have})")
+    if window is not None:
+        window_there(fight.ruleset.id, found, window)
     boards = [fight_board(fight, w) for w in ([window] if window is not None else found)]
     return board_svg(boards, f"affray: the sequence board, ruleset {fight.ruleset.id}, seed {fight.seed}")

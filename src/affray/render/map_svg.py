@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 from affray.engine.events import Event, Move, Place
 from affray.model.encounter import Encounter
 from affray.model.place import placements
+from affray.render.board import window_there, windows
 from affray.render.board_clock import layout_for
 
 __all__ = ["Token", "Trail", "map_file", "map_svg", "map_tokens"]
@@ -138,7 +139,10 @@ def _short(name: str) -> str:
 
 def map_file(encounter: Encounter, events: Sequence[Event], ruleset: str, sides: Mapping[str, Any],
              window: int | None = None) -> str:
-    """``affray run --map``'s file: the map at the end of ``window`` (default: the fight's end)."""
+    """``affray run --map``'s file: the map at the end of ``window`` (default: the fight's end); OptionError when the
+    fight has no such window, as ``--board`` says."""
+    if window is not None:
+        window_there(ruleset, windows(ruleset, events), window)
     tokens, trails = map_tokens(encounter, events, ruleset, window)
     unit = layout_for(ruleset).title(window) if window is not None else "the end of the fight"
     return map_svg(tokens, trails, list(sides), f"Where everyone stands: {unit}")
