@@ -42,26 +42,25 @@ def find_ruleset(name: str) -> type[Ruleset[Any, Any]]:
     return found
 
 
-def rulesets() -> list[type[Ruleset[Any, Any]]]:
-    """Every ruleset that loads, affray's own first; the broken are left out (``broken()`` names them)."""
+def _loaded(kind: str) -> list[Any]:
+    """Every entry of ``kind`` that loads, affray's own first; the broken are left out (``broken()`` names them)."""
     out = []
-    for e in entries("ruleset").values():
+    for e in entries(kind).values():
         try:
             out.append(e.load())
         except ExtensionError:
             continue
     return out
+
+
+def rulesets() -> list[type[Ruleset[Any, Any]]]:
+    """Every ruleset that loads, affray's own first; the broken are left out (``broken()`` names them)."""
+    return _loaded("ruleset")
 
 
 def extensions() -> list[type[Extension]]:
     """Every extension that loads, affray's own first; the broken are left out (``broken()`` names them)."""
-    out = []
-    for e in entries("extension").values():
-        try:
-            out.append(e.load())
-        except ExtensionError:
-            continue
-    return out
+    return _loaded("extension")
 
 
 def find_extension(name: str) -> type[Extension]:

@@ -23,7 +23,7 @@ from mypy_extensions import mypyc_attr
 
 from affray.engine.events import Declare, Initiative, Surprise
 from affray.engine.fight import Fight
-from affray.engine.options import default_morale, morale_dice, option
+from affray.engine.options import option
 from affray.engine.words import listed, subject, the, their
 from affray.errors import Problem
 from affray.io.checks import planned
@@ -41,10 +41,9 @@ __all__ = ["ADnD2eStandard", "BXGroup"]
 @mypyc_attr(native_class=False)  # its fields come from option(): a plain class for the compiled build
 @dataclass(frozen=True)
 class BookOptions(SideD6Options):
-    """The books' options; the side-d6 house rules the books do not have, fixed off (side-d6's code reads them)."""
+    """The books' options (side-d6's morale dice and score, 2d6 against 7, are the books' too); the side-d6 house
+    rules the books do not have, fixed off (side-d6's code reads them)."""
 
-    morale_dice: str = morale_dice("2d6")
-    default_morale: int = default_morale(7)
     ties: str = option("simultaneous", "BX-03", "sides that tie on initiative: act at the same time (the books' "
                        "rule), or roll again until they differ", ("simultaneous", "reroll"))
 
