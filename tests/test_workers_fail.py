@@ -9,6 +9,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -102,3 +103,36 @@ def test_a_dask_cluster_whose_only_worker_dies_is_given_up_in_words(scheduler: s
     assert (f"of 200,000 fights; nothing was reported or written of them: start a worker (`dask worker {scheduler}`), "
             "then run it again (the same seed plays the same fights)") in err
     assert out == ""
+
+
+def test_a_result_done_on_a_worker_that_died_before_it_was_gathered_is_waited_for_not_for_ever(scheduler: str) -> None:
+    """The race CI met once: a batch finished on the only worker, the worker killed before the client gathered the
+    result. Dask then reschedules the batch, and a plain ``result()`` waits for ever on a cluster with no worker;
+    ``_result`` gives it up after its second (None: the batch is pending again, and the loop's limit of a cluster
+    without a worker applies). A real worker, a real kill: the future is done before the kill, pending after."""
+    from distributed import Client
+    from distributed import wait as dask_wait
+
+    from affray.sim.runner import _result
+
+    dask = Path(sys.executable).with_name("dask")
+    worker = subprocess.Popen([str(dask), "worker", scheduler, "--no-nanny", "--nthreads", "1", "--no-dashboard"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = Client(scheduler, timeout="30s")
+    try:
+        client.wait_for_workers(1, timeout=60)
+        fut = client.submit(sum, [1, 2], pure=False)
+        dask_wait([fut], timeout=60)
+        assert fut.status == "finished"
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=30)
+        got: list[object] = []
+        asked = threading.Thread(target=lambda: got.append(_result(fut, order=None, how="")),  # type: ignore[arg-type]
+                                 daemon=True)  # (no KilledWorker here: order and how are never used)
+        asked.start()
+        asked.join(10)  # a regression waits for ever: the test fails here rather than hangs
+    finally:
+        client.close()
+        if worker.poll() is None:
+            worker.kill()
+    assert got == [None]

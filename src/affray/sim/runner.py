@@ -503,10 +503,13 @@ def _on_dask(jobs: Sequence[Job], scheduler: Any, order: _InOrder) -> None:
                 done = dask_wait(list(pending), timeout=1.0, return_when="FIRST_COMPLETED").done  # type: ignore[no-untyped-call]
             except TimeoutError:
                 done = set()
+            got = 0
             for fut in sorted(done, key=lambda f: pending[f]):
-                i = pending.pop(fut)
-                order.back(i, _result(fut, order, how))
-            if done or (threads and client.status == "running"):
+                batch = _result(fut, order, how)
+                if batch is not None:
+                    order.back(pending.pop(fut), batch)
+                    got += 1
+            if got or (threads and client.status == "running"):
                 alone_since = None
             elif alone_since is None:
                 alone_since = time.monotonic()
@@ -520,10 +523,14 @@ def _on_dask(jobs: Sequence[Job], scheduler: Any, order: _InOrder) -> None:
             client.close(timeout=SCHEDULER_SECONDS)
 
 
-def _result(fut: Any, order: _InOrder, how: str) -> Batch:
-    """A Dask batch's result; a batch whose every worker died running it (``KilledWorker``) said in words."""
+def _result(fut: Any, order: _InOrder, how: str) -> Batch | None:
+    """A Dask batch's result, or None while it cannot be had: a batch done on a worker that died before its result
+    was gathered is run again by the scheduler (the client waits on it like any pending batch, within the limit of
+    a cluster left without a worker); a batch whose every worker died running it (``KilledWorker``) said in words."""
     try:
-        return fut.result()  # type: ignore[no-any-return]
+        return fut.result(timeout=1.0)  # type: ignore[no-any-return]
+    except TimeoutError:
+        return None
     except Exception as exc:
         if type(exc).__name__ != "KilledWorker":
             raise
