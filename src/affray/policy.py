@@ -737,17 +737,17 @@ def load_policy(ref: str) -> PolicyFunction:  # noqa: C901
             raise PolicyError(f"policy {ref}: module {module!r} has no {attr!r} (its functions: "
                               f"{', '.join(names) or 'none'})")
     else:
-        from importlib.metadata import entry_points
+        from affray.extensions.registry import ExtensionError, entry
 
         where = f"entry point {ref!r} of group {POLICY_GROUP}"
-        points = list(entry_points(group=POLICY_GROUP, name=ref))
-        if not points:
+        point = entry("policy", ref)
+        if point is None:
             raise PolicyError(f"unknown policy {ref!r}: no built-in policy ({', '.join(POLICIES)}), and no "
                               f"installed package registers it (entry point group {POLICY_GROUP})")
         try:
-            found = points[0].load()
-        except Exception as exc:
-            raise PolicyError(f"policy {ref}: loading the {where} failed: {type(exc).__name__}: {exc}") from None
+            found = point.load()
+        except ExtensionError as exc:
+            raise PolicyError(f"policy {ref}: {exc}") from None
     if not callable(found):
         raise PolicyError(f"policy {ref}: the {where} is {type(found).__name__}, not a function (fight, me) -> "
                           "declaration")

@@ -97,22 +97,36 @@ def _validate(e: Entry, obj: Any) -> None:
 
 
 @cache
-def _all(group: str) -> dict[str, Entry]:
+def _all() -> dict[str, dict[str, Entry]]:
+    """Every group's entries by kind, from one reading of the installed distributions (each distribution's metadata
+    parsed once, however many entry points it registers: the start-up of every command pays for this)."""
     from importlib.metadata import entry_points
 
-    kind = next(k for k, g in GROUPS.items() if g == group)
-    own: list[Entry] = []
-    others: list[Entry] = []
-    for point in entry_points(group=group):  # one distribution of each name, as Python finds them
-        dist = point.dist
-        package = (dist.metadata["Name"] if dist is not None else None) or "?"
-        version = (dist.version if dist is not None else None) or "?"
-        e = Entry(kind, point.name, point.value, package, version)
-        (own if package == OWN else others).append(e)
-    if kind == "ruleset":
-        own.sort(key=lambda x: SHOWN_ORDER.index(x.name) if x.name in SHOWN_ORDER else len(SHOWN_ORDER))
+    found = entry_points()  # one distribution of each name, as Python finds them
+    about: dict[int, tuple[str, str]] = {}
+    out: dict[str, dict[str, Entry]] = {}
+    for kind, group in GROUPS.items():
+        own: list[Entry] = []
+        others: list[Entry] = []
+        for point in found.select(group=group):
+            dist = point.dist
+            if id(dist) not in about:
+                meta = dist.metadata if dist is not None else None
+                about[id(dist)] = ((meta["Name"] if meta is not None else None) or "?",
+                                   (meta["Version"] if meta is not None else None) or "?")
+            package, version = about[id(dist)]
+            (own if package == OWN else others).append(Entry(kind, point.name, point.value, package, version))
+        if kind == "ruleset":
+            own.sort(key=lambda x: SHOWN_ORDER.index(x.name) if x.name in SHOWN_ORDER else len(SHOWN_ORDER))
+        out[kind] = _named(own + sorted(others, key=lambda x: (x.package.lower(), x.name)))
+    return out
+
+
+def _named(listed: list[Entry]) -> dict[str, Entry]:
+    """The entries by name, the first of a name winning; a later one of the same name is listed, broken, under
+    "NAME (PACKAGE)"."""
     out: dict[str, Entry] = {}
-    for e in own + sorted(others, key=lambda x: (x.package.lower(), x.name)):
+    for e in listed:
         if e.name in out:
             first = out[e.name]
             e.error = f"its name clashes with the {first.kind} of package {first.package} {first.version}"
@@ -125,7 +139,7 @@ def _all(group: str) -> dict[str, Entry]:
 def entries(kind: str) -> dict[str, Entry]:
     """Every entry point of ``kind`` ("ruleset", "extension", "policy") by name, affray's own first; broken ones
     too (a clash of names is listed under "NAME (PACKAGE)")."""
-    return _all(GROUPS[kind])
+    return _all()[kind]
 
 
 def entry(kind: str, name: str) -> Entry | None:

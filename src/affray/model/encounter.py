@@ -187,11 +187,10 @@ POLICY_GROUP = "affray.policies"
 _POLICY_REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
-@cache
 def _installed_policies() -> frozenset[str]:
-    from importlib.metadata import entry_points
+    from affray.extensions.registry import entries  # the one reader of entry points (read once, then kept)
 
-    return frozenset(p.name for p in entry_points(group=POLICY_GROUP))
+    return frozenset(e.name for e in entries("policy").values() if e.error is None)
 #: Who answers a combatant's declarations once its plan is used up (CONTRACT "Who declares"): a person is asked,
 #: its policy answers, or its last declaration stands while it is still possible.
 DECLARE_MODES = ("ask", "auto", "repeat")
