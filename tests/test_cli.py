@@ -330,3 +330,33 @@ def test_run_text_exits_0() -> None:
     done = affray("run", SKIRMISH, "--ruleset", "side-d6")
     assert done.returncode == 0, done.stderr
     assert "side-d6" in done.stdout and "Brom" in done.stdout
+
+
+#: Names as a file may write them: rich markup's brackets (a closing tag with nothing to close) and an emoji code.
+MARKUP_NAMES = """\
+ruleset: side-d6
+seed: 7
+sides:
+  party:
+    combatants:
+      - {name: "Brom [the bold]", hp: 8, ac: 5, weapons: [{name: sword, damage: 1d8}]}
+      - {name: "Ash:fire:", hp: 8, ac: 5, weapons: [{name: sword, damage: 1d8}]}
+  orcs:
+    combatants:
+      - {name: "[/]Orc", hp: 5, ac: 6, weapons: [{name: axe, damage: 1d8}]}
+"""
+
+
+@pytest.mark.parametrize("command", [("run", "--auto"), ("simulate", "--fights", "20", "--seed", "1", "--yes"),
+                                     ("replay", "--ruleset", "d12-procedure", "--seed", "1")])
+def test_names_that_look_like_markup_or_emoji_are_printed_as_written(tmp_path: Path, command: tuple[str, ...]) -> None:
+    """The final state's table, the simulator's survival table and the replay's side-by-side table print a name as
+    the file writes it. Before, each went through rich's markup: "[/]Orc" ended the command in an internal error
+    (MarkupError), "Brom [the bold]" lost its brackets and "Ash:fire:" became an emoji."""
+    path = _write(tmp_path, MARKUP_NAMES)
+    done = affray(command[0], path, *command[1:])
+    assert done.returncode == 0, done.stderr
+    assert "internal error" not in done.stderr
+    for name in ("Brom [the bold]", "Ash:fire:", "[/]Orc"):
+        assert f"│ {name} " in done.stdout or f"│ {name}" in done.stdout, (name, done.stdout[-2000:])
+    assert "\N{FIRE}" not in done.stdout

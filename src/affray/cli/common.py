@@ -36,7 +36,7 @@ def err() -> Console:
     """The console errors are printed on (rich is imported only when one is)."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)  # a name "x:boom" stays as written
+    return Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)  # names as written
 
 
 def guard(fn: Callable[[], T]) -> T:
@@ -146,7 +146,7 @@ def console() -> Console:
             self.quiet = True
             raise BrokenPipeError  # to ``guard``, which ends the command quietly
 
-    return Out(highlight=False)
+    return Out(highlight=False, markup=False, emoji=False)  # a name "[/]Orc" or "x:boom:" printed as written
 
 
 def bounded_fight(file: Path, loaded: Loaded, rounds: int) -> None:

@@ -59,8 +59,8 @@ def _wide() -> Console:
     """stdout; piped, wide enough for six rulesets side by side (a terminal keeps its own width)."""
     from rich.console import Console
 
-    console = Console(highlight=False)
-    return console if console.is_terminal else Console(highlight=False, width=170)
+    console = Console(highlight=False, markup=False, emoji=False)  # names (tables' cells) as written
+    return console if console.is_terminal else Console(highlight=False, markup=False, emoji=False, width=170)
 
 
 @contextmanager

@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from rich.console import Console
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -101,15 +102,21 @@ def render_result(result: Result, console: Console) -> None:
     heading = find_ruleset(result.ruleset).heading
     width = console.width
     last: str | None = None
+    parts: list[Rule | Text] = []  # the headings, each followed by its events' lines joined in one text
     lines: list[Text] = []  # the events under the current heading
     for seq, e in enumerate(result.events):
         title = heading(e.tick) if e.round is None else f"Round {e.round}"
         if title is not None and title != last:
-            _print_lines(console, lines)
-            console.rule(title)
+            if lines:
+                parts.append(Text("\n").join(lines))
+                lines = []
+            parts.append(Rule(Text(title)))
             last = title
         lines.extend(event_renderables(e, seq, width))
-    _print_lines(console, lines)
+    if lines:
+        parts.append(Text("\n").join(lines))
+    if parts:  # one print: rich's cost is mostly per print; the lines never wrapped
+        console.print(*parts, sep="\n", soft_wrap=True)
     table = Table(title="Final state")
     pools = any("mana" in c or "slots" in c for c in result.final.combatants.values())
     for col in ("combatant", "side", "hp", "state") + (("spells left",) if pools else ()):

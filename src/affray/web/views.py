@@ -367,7 +367,7 @@ def referee_view(table: Table, rev: int) -> View:
                    plan=_placed_words(plans.get(f.name)), declares=f.declares)
              for f in fight.state.fighters.values()]
     notes = []
-    sink = Console(file=io.StringIO(), width=200, highlight=False, color_system=None)
+    sink = Console(file=io.StringIO(), width=200, highlight=False, color_system=None, markup=False, emoji=False)
     if d.coming is not None:
         warn_opportunity(fight, d.coming, sink)
     notes += [line for line in sink.file.getvalue().splitlines() if line.strip()]  # type: ignore[attr-defined]
