@@ -89,33 +89,29 @@ def event_renderables(e: Event, seq: int, width: int = 100) -> list[Text]:
 _INDENT = " " * 7
 
 
-def _print_lines(console: Console, lines: list[Text]) -> None:
-    """``lines`` printed as one text, each on its own line, never wrapped: the bytes of one print a line, in about
-    half the time (rich's cost is mostly per print)."""
-    if lines:
-        console.print(Text("\n").join(lines), soft_wrap=True)
-        lines.clear()
-
-
 def render_result(result: Result, console: Console) -> None:
     console.print(Text(f"affray: ruleset {result.ruleset}, seed {result.seed}", style="bold"))
     heading = find_ruleset(result.ruleset).heading
     width = console.width
+    plain = console.color_system is None  # piped, or colour turned off: the lines' styles print as nothing
     last: str | None = None
     parts: list[Rule | Text] = []  # the headings, each followed by its events' lines joined in one text
     lines: list[Text] = []  # the events under the current heading
+
+    def block() -> None:
+        if lines:
+            parts.append(Text("\n".join(t.plain for t in lines)) if plain else Text("\n").join(lines))
+            lines.clear()
+
     for seq, e in enumerate(result.events):
         title = heading(e.tick) if e.round is None else f"Round {e.round}"
         if title is not None and title != last:
-            if lines:
-                parts.append(Text("\n").join(lines))
-                lines = []
+            block()
             parts.append(Rule(Text(title)))
             last = title
         lines.extend(event_renderables(e, seq, width))
-    if lines:
-        parts.append(Text("\n").join(lines))
-    if parts:  # one print: rich's cost is mostly per print; the lines never wrapped
+    block()
+    if parts:  # one print (rich's cost is mostly per print), the lines never wrapped
         console.print(*parts, sep="\n", soft_wrap=True)
     table = Table(title="Final state")
     pools = any("mana" in c or "slots" in c for c in result.final.combatants.values())
