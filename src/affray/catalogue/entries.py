@@ -61,7 +61,7 @@ class WeaponEntry(_Entry):
     size: Literal["S", "M", "L"] | None = Field(None, description="the weapon's own size (2e PH Table 44)")
     weight: float | None = Field(None, ge=0, le=1000, description="pounds")
     range: tuple[int, int, int] | None = Field(None, description="short, medium and long range of a missile or "
-                                               "thrown weapon, in tens of yards (2e PH Table 45)")
+                                               "thrown weapon, in yards (2e PH Table 45 prints tens of yards)")
 
     @model_validator(mode="after")
     def _weapon_figures(self) -> WeaponEntry:
