@@ -187,12 +187,22 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _as_a_foreground_job() -> None:
+    """In the child, before affray starts: SIGINT and SIGQUIT at their defaults, as a terminal's shell starts a
+    foreground job. Where the tests themselves run as a background job of a script (`pytest ... &`), the shell
+    started them with both ignored, every process they start inherits that, and Python leaves an ignored SIGINT
+    ignored: Ctrl-C could not be what these tests send."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def _simulating(tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]:
     """``affray simulate --yes`` of the slow file on two workers, in a session of its own (as at a terminal, where
     Ctrl-C reaches every process of the foreground group), once both workers play."""
     path = write(tmp_path, SLOW)
     proc = subprocess.Popen([AFFRAY, "simulate", str(path), "--fights", "1000", "--workers", "2", "--yes"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_as_a_foreground_job)
     deadline = time.monotonic() + 60
     workers: list[int] = []
     while len(workers) < 2:
