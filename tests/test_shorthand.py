@@ -18,6 +18,7 @@ from affray.play.completing import WordCompleter
 from cli_run import affray_here
 
 SKIRMISH = Path(__file__).resolve().parents[1] / "src" / "affray" / "examples" / "skirmish.yaml"
+KOBOLDS = SKIRMISH.with_name("kobolds_placed.yaml")
 
 #: What a combatant may declare, shaped as a declaration question's ``choices`` (drive/questions.py).
 CHOICES: dict[str, Any] = {
@@ -110,6 +111,37 @@ def test_what_tab_offers_at_the_command_prompt() -> None:
     assert command_words("end Brom ", fight) == ("", [])  # he holds no condition to end
     assert command_words("add o", fight) == ("o", ["orcs"])
     assert command_words("dice orcs r", fight) == ("r", ["roll"])
+
+
+#: The same combatant in a fight that places its combatants (the question's ``placed``): a move has its way.
+PLACED = {**CHOICES, "placed": True}
+
+
+@pytest.mark.parametrize(("typed", "partial", "offered"), [
+    ("move 30 t", "t", ["toward", "to"]),  # a move's way (docs/positions.md): toward NAME, away NAME, to X Y
+    ("withdraw a", "a", ["at", "away"]),  # `at` is a modifier of any declaration, `away` a withdrawal's way
+    ("move toward O", "O", ["Orc 1", "Orc Captain", "orcs"]),  # read as a target, as `at` is
+    ("move 30 away orc c", "orc c", ["Orc Captain"]),
+    ("melee Orc 1 t", "t", []),  # an attack has no way
+])
+def test_what_tab_offers_for_a_move_in_a_placed_fight(typed: str, partial: str, offered: list[str]) -> None:
+    assert suggest(typed, PLACED) == (partial, offered)
+    assert entry("move toward orc captain", PLACED) == {"move": 90, "toward": "Orc Captain"}  # what Tab led to
+    assert "toward" not in suggest("move 30 t", CHOICES)[1]  # unplaced: no way to offer
+
+
+def test_what_tab_offers_after_move_at_the_command_prompt() -> None:
+    """``move NAME to X Y | toward NAME | away NAME [FEET]`` (the referee's move, placed fights only): the way
+    after the name, then a name after toward or away, not the mover's own."""
+    fight = prepare(load_encounter(KOBOLDS), ruleset="side-d6").fight()  # the file leaves the ruleset to the run
+    assert command_words("move Brom ", fight) == ("", ["to", "toward", "away"])
+    assert command_words("move Brom tow", fight) == ("tow", ["toward"])
+    assert command_words("move Brom toward kobold 1", fight) == ("kobold 1", ["Kobold 1", "Kobold 10", "Kobold 11",
+                                                                               "Kobold 12"])
+    assert "Brom" not in command_words("move Brom away ", fight)[1]
+    assert command_words("move Brom to 30 ", fight) == ("", [])  # numbers: nothing to offer
+    unplaced = prepare(load_encounter(SKIRMISH)).fight()
+    assert command_words("move Brom ", unplaced)[1] == []  # no way where nobody stands anywhere
 
 
 def test_prompt_toolkit_completes_the_word_being_typed() -> None:

@@ -507,7 +507,7 @@ def suggest(text: str, fight: Fight[Any], verbs: tuple[str, ...] = ()) -> tuple[
         words = [*state.sides, "all", "initiative", "surprise", "attack", "damage", "morale", "save", "ask", "roll"]
         last = rest.split(" ")[-1]
         return last, [w for w in words if w.lower().startswith(last.lower())]
-    if verb not in COMMANDS:
+    if verb not in COMMANDS and not (verb == "move" and state.placed):  # the referee's move: placed fights only
         return rest, []
     lowered = rest.lower()
     for n in sorted(state.fighters, key=len, reverse=True):
@@ -517,4 +517,17 @@ def suggest(text: str, fight: Fight[Any], verbs: tuple[str, ...] = ()) -> tuple[
                 return after, []
             pool = list(CONDITIONS) if verb == "condition" else list(state.fighters[n].conditions)
             return after, [c for c in pool if c.startswith(after.lower()) and not c.startswith("dropped")]
+        if lowered.startswith(n.lower() + " ") and verb == "move" and state.placed:  # then its way (MOVE_COMMAND)
+            return _way(rest[len(n) + 1:], fight, n)
     return rest, [n for n in state.fighters if n.lower().startswith(lowered)]
+
+
+def _way(after: str, fight: Fight[Any], mover: str) -> tuple[str, list[str]]:
+    """What may follow ``move NAME``: its way (``to``, ``toward``, ``away``), then the foe's name after ``toward``
+    or ``away``; nothing to offer for ``to X Y``'s numbers."""
+    way, space, rest = after.partition(" ")
+    if not space:
+        return after, [w for w in ("to", "toward", "away") if w.startswith(way.lower())]
+    if way.lower() in ("toward", "away"):
+        return rest, [n for n in fight.state.fighters if n != mover and n.lower().startswith(rest.lower())]
+    return rest.rpartition(" ")[2], []

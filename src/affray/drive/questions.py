@@ -149,7 +149,7 @@ def choices(fight: Fight[Any], f: Fighter) -> dict[str, Any]:
                 "weapons": [{"name": w.name, "kind": w.kind} for w in f.weapons], "spells": spells,
                 "enemies": enemies, "allies": allies, "fallen": fallen(fight),
                 "foe_sides": [s for s in state.sides if s != f.side and state.active_left[s] > 0],
-                "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys)})
+                "sides": list(state.sides), "keys": dict(fight.ruleset.declaration_keys), "placed": state.placed})
     return out
 
 

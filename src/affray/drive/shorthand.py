@@ -243,6 +243,8 @@ def suggest(text: str, choices: Mapping[str, Any]) -> tuple[str, list[str]]:
             slot, at = ("spell" if lw == "cast" else "foe"), k + 1
         elif lw in ("with", "at") or (lw in keys and k > 0):
             slot, at = {"with": "weapon", "at": "target"}.get(lw, "value"), k + 1
+        elif lw in ("toward", "away") and k > 0 and choices.get("placed"):
+            slot, at = "target", k + 1
     partial = " ".join(words[at:])
     if slot == "value":  # a list of names, the last being typed
         partial = partial.split(",")[-1].lstrip()
@@ -253,5 +255,7 @@ def suggest(text: str, choices: Mapping[str, Any]) -> tuple[str, list[str]]:
         if not named and (hits or slot != "value") and partial.lower() not in {n.lower() for n in names}:
             return partial, hits
     last = words[-1]
-    more = [*_MODIFIERS, *keys] + (list(choices.get("move", ())) if verb == "move" else [])
+    moving = verb == "move" or verb in _MOVES
+    more = [*_MODIFIERS, *keys] + (list(choices.get("move", ())) if verb == "move" else []) + (
+        list(_WAYS) if moving and choices.get("placed") else [])
     return last, [m for m in more if m.startswith(last.lower())]
