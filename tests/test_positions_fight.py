@@ -170,3 +170,31 @@ def test_simulate_varies_a_starting_distance(tmp_path: Path) -> None:
     points = {p["values"]["sides.kobolds.at[0]"]: p["rulesets"]["side-d6"] for p in json.loads(done.stdout)["points"]}
     near, far = points[30]["first_blow_at"]["mean"], points[300]["first_blow_at"]["mean"]
     assert far >= 60 and far > near, (near, far)
+
+
+def test_a_declared_move_says_its_way() -> None:
+    """A placed fight's declaration reads as the referee said it: the way (toward NAME, away from NAME, to [X, Y])
+    after the feet, in the declare event (the timeline, the console). Before, each read "move N ft" alone."""
+    text = """\
+seed: 1
+surprise: none
+sides:
+  party:
+    combatants:
+      - {name: Wren, hp: 11, at: [0, 0], weapons: [{name: dagger, damage: 1d4}]}
+      - {name: Brom, hp: 24, at: [0, 100], weapons: [{name: sword, damage: 1d8}]}
+      - {name: Hild, hp: 16, at: [0, -100], weapons: [{name: sword, damage: 1d8}]}
+  kobolds:
+    combatants:
+      - {name: Kobold, hp: 4, at: [200, 0], weapons: [{name: spear, damage: 1d6}]}
+plan:
+  Wren: [{move: 30, toward: Kobold}]
+  Brom: [{move: 20, away: Kobold, mode: withdraw}]
+  Hild: [{move: 10, to: [5, -100]}]
+  Kobold: [{none: true}]
+"""
+    doc = timeline_dict(prepare(load_text(text), ruleset="side-d6").fight(max_rounds=1).run())
+    said = {e["actor"]: e["detail"] for e in doc["events"] if e["kind"] == "declare"}
+    assert said["Wren"] == "move 30 ft toward Kobold"
+    assert said["Brom"] == "move 20 ft (withdraw) away from Kobold"
+    assert said["Hild"] == "move 10 ft to [5, -100]"

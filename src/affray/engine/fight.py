@@ -736,7 +736,9 @@ def describe_declaration(decl: Declaration | Order, f: Fighter) -> str:
     if action == "cast":
         return f"cast {decl.cast}" + (f" at {decl.at}" if decl.at else "")
     if action == "move":
-        return f"move {decl.move} ft" + (f" ({decl.mode})" if decl.mode else "")
+        way = (f" toward {decl.toward}" if decl.toward else f" away from {decl.away}" if decl.away else
+               f" to [{decl.to[0]}, {decl.to[1]}]" if decl.to else "")  # a placed fight's way (docs/positions.md)
+        return f"move {decl.move} ft" + (f" ({decl.mode})" if decl.mode else "") + way
     if action == "misc":
         return f"misc: {decl.misc}"
     if action == "wait":
