@@ -15,11 +15,11 @@ from functools import cache
 from typing import Any
 
 from affray.errors import AffrayError
+from affray.installed import GROUPS, points
+from affray.installed import forget as forget_points
 
 __all__ = ["GROUPS", "OWN", "SHOWN_ORDER", "Entry", "ExtensionError", "entries", "entry", "forget"]
 
-#: The entry point groups, by kind.
-GROUPS = {"ruleset": "affray.rulesets", "extension": "affray.extensions", "policy": "affray.policies"}
 #: The distribution whose entries are affray's own (listed first; its rulesets in ``SHOWN_ORDER``).
 OWN = "affray"
 #: The order affray's own rulesets are listed and compared in (they are registered by entry point, which setuptools
@@ -98,24 +98,14 @@ def _validate(e: Entry, obj: Any) -> None:
 
 @cache
 def _all() -> dict[str, dict[str, Entry]]:
-    """Every group's entries by kind, from one reading of the installed distributions (each distribution's metadata
-    parsed once, however many entry points it registers: the start-up of every command pays for this)."""
-    from importlib.metadata import entry_points
-
-    found = entry_points()  # one distribution of each name, as Python finds them
-    about: dict[int, tuple[str, str]] = {}
+    """Every group's entries by kind, affray's own first (its rulesets in ``SHOWN_ORDER``), then the others' by
+    package and name, from the one reading of the entry points (``affray.installed``)."""
     out: dict[str, dict[str, Entry]] = {}
-    for kind, group in GROUPS.items():
+    for kind, found in points().items():
         own: list[Entry] = []
         others: list[Entry] = []
-        for point in found.select(group=group):
-            dist = point.dist
-            if id(dist) not in about:
-                meta = dist.metadata if dist is not None else None
-                about[id(dist)] = ((meta["Name"] if meta is not None else None) or "?",
-                                   (meta["Version"] if meta is not None else None) or "?")
-            package, version = about[id(dist)]
-            (own if package == OWN else others).append(Entry(kind, point.name, point.value, package, version))
+        for p in found:
+            (own if p.package == OWN else others).append(Entry(kind, p.name, p.value, p.package, p.version))
         if kind == "ruleset":
             own.sort(key=lambda x: SHOWN_ORDER.index(x.name) if x.name in SHOWN_ORDER else len(SHOWN_ORDER))
         out[kind] = _named(own + sorted(others, key=lambda x: (x.package.lower(), x.name)))
@@ -148,4 +138,5 @@ def entry(kind: str, name: str) -> Entry | None:
 
 def forget() -> None:
     """Read the entry points again (after a package was installed or removed in this process)."""
+    forget_points()
     _all.cache_clear()

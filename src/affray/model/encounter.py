@@ -188,9 +188,9 @@ _POLICY_REF = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 
 
 def _installed_policies() -> frozenset[str]:
-    from affray.extensions.registry import entries  # the one reader of entry points (read once, then kept)
+    from affray.installed import points  # the one reader of entry points (read once, then kept)
 
-    return frozenset(e.name for e in entries("policy").values() if e.error is None)
+    return frozenset(p.name for p in points()["policy"])
 #: Who answers a combatant's declarations once its plan is used up (CONTRACT "Who declares"): a person is asked,
 #: its policy answers, or its last declaration stands while it is still possible.
 DECLARE_MODES = ("ask", "auto", "repeat")
