@@ -89,18 +89,19 @@ def event_renderables(e: Event, seq: int, width: int = 100) -> list[Text]:
 _INDENT = " " * 7
 
 
-def render_result(result: Result, console: Console) -> None:
-    console.print(Text(f"affray: ruleset {result.ruleset}, seed {result.seed}", style="bold"))
+def _parts(result: Result, console: Console) -> list[Rule | Text | str]:
+    """The timeline under its headings: each heading, then its events' lines joined in one text (plain text
+    where the console prints no style: piped, or colour turned off, the lines' styles print as nothing)."""
     heading = find_ruleset(result.ruleset).heading
     width = console.width
-    plain = console.color_system is None  # piped, or colour turned off: the lines' styles print as nothing
+    plain = console.color_system is None
     last: str | None = None
-    parts: list[Rule | Text] = []  # the headings, each followed by its events' lines joined in one text
+    parts: list[Rule | Text | str] = []
     lines: list[Text] = []  # the events under the current heading
 
     def block() -> None:
         if lines:
-            parts.append(Text("\n".join(t.plain for t in lines)) if plain else Text("\n").join(lines))
+            parts.append("\n".join(t.plain for t in lines) if plain else Text("\n").join(lines))
             lines.clear()
 
     for seq, e in enumerate(result.events):
@@ -111,8 +112,25 @@ def render_result(result: Result, console: Console) -> None:
             last = title
         lines.extend(event_renderables(e, seq, width))
     block()
-    if parts:  # one print (rich's cost is mostly per print), the lines never wrapped
+    return parts
+
+
+def _print_parts(console: Console, parts: list[Rule | Text | str]) -> None:
+    """The lines never wrapped. Plain text is written as it is: its bytes are what rich would print (printable:
+    no control, no tab), and only the headings are drawn. Styled, all in one print (rich's cost is per print)."""
+    if any(isinstance(part, str) for part in parts):
+        for part in parts:
+            if isinstance(part, str):
+                console.file.write(part + "\n")
+            else:
+                console.print(part, soft_wrap=True)
+    elif parts:
         console.print(*parts, sep="\n", soft_wrap=True)
+
+
+def render_result(result: Result, console: Console) -> None:
+    console.print(Text(f"affray: ruleset {result.ruleset}, seed {result.seed}", style="bold"))
+    _print_parts(console, _parts(result, console))
     table = Table(title="Final state")
     pools = any("mana" in c or "slots" in c for c in result.final.combatants.values())
     for col in ("combatant", "side", "hp", "state") + (("spells left",) if pools else ()):
