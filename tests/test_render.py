@@ -83,9 +83,9 @@ def _line_by_line(result: Any, console: Console) -> None:
                                       {"force_terminal": True, "color_system": "standard", "width": 60}],
                          ids=["pipe", "narrow", "wide", "truecolor", "16-colours"])
 def test_a_headings_events_printed_at_once_are_the_bytes_of_one_print_a_line(settings: dict[str, Any]) -> None:
-    """render_result prints the events under a heading as one text (rich's cost is per print), and the whole
-    timeline in one print, its lines without their styles where the console prints no style (a pipe): the same
-    bytes, on a pipe and on a colour terminal, narrower and wider than its lines."""
+    """render_result prints the whole timeline in one print on a colour terminal (rich's cost is per print), and
+    where the console prints no style (a pipe) writes its lines as they are, rich drawing only the headings: the
+    same bytes as one print a line, on a pipe and on a colour terminal, narrower and wider than its lines."""
     result = prepare(load_encounter(SKIRMISH), seed=7).fight(auto=True).run()
     batched, single = io.StringIO(), io.StringIO()
     render_result(result, Console(highlight=False, file=batched, **settings))
