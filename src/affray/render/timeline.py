@@ -15,7 +15,7 @@ from affray.engine.fight import Result
 from affray.printable import printable as p
 from affray.rulesets import find_ruleset
 
-__all__ = ["event_line", "event_renderables", "render_result", "who", "why_line"]
+__all__ = ["event_line", "event_plain", "event_renderables", "render_result", "who", "why_line"]
 
 #: Events the referee's hand makes without a combatant's (``affray.drive.commands``).
 _HAND = frozenset({"damage", "heal", "condition", "expire"})
@@ -38,52 +38,66 @@ def who(e: Event) -> str:
     return "-"
 
 
-def event_line(e: Event, seq: int) -> Text:
-    """One event's line: number, kind, who, what (names without control characters: they come from files)."""
-    text = Text()
-    text.append(f"{seq:>4} ", style="dim")
-    text.append(f"{e.kind:<12} ", style=_STYLE.get(e.kind, ""))
-    text.append(who(e))
+def _pieces(e: Event, seq: int) -> list[tuple[str, str]]:
+    """One event's line as (text, style) pieces: number, kind, who, what (names without control characters: they
+    come from files)."""
+    out = [(f"{seq:>4} ", "dim"), (f"{e.kind:<12} ", _STYLE.get(e.kind, "")), (who(e), "")]
     target = getattr(e, "target", None)
     spell = getattr(e, "spell", None)
     passed = getattr(e, "passed", None)
     if e.kind in ATTACK_KINDS:
         hit = getattr(e, "hit", False)
-        text.append(f" -> {p(str(target))}: ")
-        text.append("hit" if hit else "miss", style="green" if hit else "")
+        out.append((f" -> {p(str(target))}: ", ""))
+        out.append(("hit", "green") if hit else ("miss", ""))
         if hit:
-            text.append(f", {getattr(e, 'damage', 0)} damage")
+            out.append((f", {getattr(e, 'damage', 0)} damage", ""))
         if getattr(e, "opportunity", False):
-            text.append(" (opportunity)", style="italic")
+            out.append((" (opportunity)", "italic"))
     elif isinstance(e, (Condition, Expire)) and target:
         what = e.condition or ""
-        text.append(p(f" -> {target}: {what}" + (f" ({spell})" if spell else "") + (
-            f", to {e.until}" if isinstance(e, Condition) and e.until else " ends" if isinstance(e, Expire) else "")))
+        out.append((p(f" -> {target}: {what}" + (f" ({spell})" if spell else "") + (
+            f", to {e.until}" if isinstance(e, Condition) and e.until else " ends" if isinstance(e, Expire) else "")),
+            ""))
     elif spell:
-        text.append(p(f" {spell}" + (f" -> {target}" if target and e.kind == "cast" else "")))
+        out.append((p(f" {spell}" + (f" -> {target}" if target and e.kind == "cast" else "")), ""))
     if passed is not None:
-        text.append(": passed" if passed else ": failed")
+        out.append((": passed" if passed else ": failed", ""))
     if e.detail:
-        text.append(f"   {p(e.detail)}", style="")
-    return text
+        out.append((f"   {p(e.detail)}", ""))
+    return out
+
+
+def event_line(e: Event, seq: int) -> Text:
+    """One event's line: number, kind, who, what (names without control characters: they come from files)."""
+    return Text.assemble(*_pieces(e, seq))
+
+
+def _why(e: Event) -> str | None:
+    return f"at {p(e.at)}. Why: {p(e.why)}" if e.why else None
 
 
 def why_line(e: Event) -> Text | None:
     """The moment and the why of an event, shown under it (None without a why)."""
-    if not e.why:
-        return None
-    return Text(f"at {p(e.at)}. Why: {p(e.why)}", style="dim")
+    why = _why(e)
+    return None if why is None else Text(why, style="dim")
+
+
+def _wrapped(why: str, width: int) -> str:
+    """The why wrapped at ``width`` columns and indented under the event."""
+    return textwrap.fill(why, max(width - 1, 40), initial_indent=_INDENT, subsequent_indent=_INDENT,
+                         break_on_hyphens=False)
 
 
 def event_renderables(e: Event, seq: int, width: int = 100) -> list[Text]:
     """An event's line, and its why under it, wrapped at ``width`` columns and indented under the event."""
-    out = [event_line(e, seq)]
-    why = why_line(e)
-    if why is not None:
-        wrapped = textwrap.fill(why.plain, max(width - 1, 40), initial_indent=_INDENT, subsequent_indent=_INDENT,
-                                break_on_hyphens=False)
-        out.append(Text(wrapped, style="dim"))
-    return out
+    why = _why(e)
+    return [event_line(e, seq)] + ([] if why is None else [Text(_wrapped(why, width), style="dim")])
+
+
+def event_plain(e: Event, seq: int, width: int = 100) -> list[str]:
+    """``event_renderables`` as the text a console that prints no style shows (a pipe)."""
+    why = _why(e)
+    return ["".join(text for text, _style in _pieces(e, seq))] + ([] if why is None else [_wrapped(why, width)])
 
 
 _INDENT = " " * 7
@@ -97,11 +111,15 @@ def _parts(result: Result, console: Console) -> list[Rule | Text | str]:
     plain = console.color_system is None
     last: str | None = None
     parts: list[Rule | Text | str] = []
-    lines: list[Text] = []  # the events under the current heading
+    lines: list[Text] = []  # the events under the current heading, styled
+    said: list[str] = []  # or plain
 
     def block() -> None:
+        if said:
+            parts.append("\n".join(said))
+            said.clear()
         if lines:
-            parts.append("\n".join(t.plain for t in lines) if plain else Text("\n").join(lines))
+            parts.append(Text("\n").join(lines))
             lines.clear()
 
     for seq, e in enumerate(result.events):
@@ -110,7 +128,10 @@ def _parts(result: Result, console: Console) -> list[Rule | Text | str]:
             block()
             parts.append(Rule(Text(title)))
             last = title
-        lines.extend(event_renderables(e, seq, width))
+        if plain:
+            said.extend(event_plain(e, seq, width))
+        else:
+            lines.extend(event_renderables(e, seq, width))
     block()
     return parts
 
