@@ -27,7 +27,7 @@ from affray.engine.options import option
 from affray.engine.words import listed, subject, the, their
 from affray.errors import Problem
 from affray.io.checks import planned
-from affray.rulesets.side_d6 import ORDINAL, SideD6, SideD6Options
+from affray.rulesets.side_d6 import ORDINAL, SURPRISE_AT, SURPRISE_TICK, SideD6, SideD6Options, aware_by_the_file
 
 if TYPE_CHECKING:
     from affray.io.load import Loaded
@@ -99,12 +99,10 @@ class _Book(SideD6):
         every side is surprised, nobody has the advantage and nobody loses the round."""
         enc = fight.encounter
         sides = list(enc.sides)
-        tick, at = (1, 0, 0, 0), "round 1, surprise"
+        tick, at = SURPRISE_TICK, SURPRISE_AT
         die, on, rule = self.surprise_die, self.surprise_on, self.rule_surprise
         why = f"each side d{die}, {on} or less is surprised and does nothing in round 1 ({rule})"
-        if enc.surprise == "none":
-            fight.record(Surprise(tick, at, fight.round_at(tick),
-                                  detail="no surprise: every side is aware (the file says none)", rolls=fight.rolls()))
+        if aware_by_the_file(fight):
             return
         if isinstance(enc.surprise, dict):
             surprised = {s for s in sides if enc.surprise.get(s)}

@@ -83,6 +83,19 @@ class SideD6Options(BaseOptions):
                                 "shot per attack)")
 
 
+#: When the surprise roll comes: round 1, before anything else (MJ-08; the books' baselines too).
+SURPRISE_TICK, SURPRISE_AT = (1, 0, 0, 0), "round 1, surprise"
+
+
+def aware_by_the_file(fight: Fight[None]) -> bool:
+    """The file's ``surprise: none``: no die is rolled, and the round's surprise event says every side is aware."""
+    if fight.encounter.surprise != "none":
+        return False
+    fight.record(Surprise(SURPRISE_TICK, SURPRISE_AT, fight.round_at(SURPRISE_TICK),
+                          detail="no surprise: every side is aware (the file says none)", rolls=fight.rolls()))
+    return True
+
+
 class SideD6(Ruleset[None, SideD6Options]):
     """Seed 001: one-minute rounds; a d6 per side, high acts first; steps 4-8 per side (MJ-*)."""
 
@@ -224,10 +237,8 @@ class SideD6(Ruleset[None, SideD6Options]):
         """MJ-08: first round only; each side throws 1d6, on 5-6 it has surprised the other."""
         enc = fight.encounter
         sides = list(enc.sides)
-        tick, at = (1, 0, 0, 0), "round 1, surprise"
-        if enc.surprise == "none":
-            fight.record(Surprise(tick, at, fight.round_at(tick),
-                                  detail="no surprise: every side is aware (the file says none)", rolls=fight.rolls()))
+        tick, at = SURPRISE_TICK, SURPRISE_AT
+        if aware_by_the_file(fight):
             return
         if isinstance(enc.surprise, dict):
             surprised = {s for s in sides if enc.surprise.get(s)}
